@@ -1,0 +1,6 @@
+// Every command registers itself here; the order is the order in `lbdesk --help`.
+import type { Command } from 'commander';
+import { register as demo } from './demo';
+
+export type Register = (program: Command) => void;
+export const commands: Register[] = [demo];

@@ -1,0 +1,26 @@
+// Browser mode for CLI commands (`serve --ui`, `demo`): the app's services behind the UI host.
+import { join } from 'node:path';
+import { createAppServices, type AppServices } from '../services/api/wiring';
+import { dataDir } from '../services/paths';
+import { MemorySecretStore } from '../services/secrets/memory';
+import { startUiHost } from '../host';
+import { packageRoot } from './root';
+import type { Handlers } from '../services/api/dispatch';
+
+export interface BrowserUi { url: string; dataDir: string; services: AppServices; close(): Promise<void> }
+
+export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers> } = {}): Promise<BrowserUi> {
+  const root = packageRoot();
+  const dir = dataDir();
+  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: new MemorySecretStore(), extra: opts.extra });
+  const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });
+  return {
+    url: host.url,
+    dataDir: dir,
+    services,
+    close: async () => {
+      await host.close();
+      await services.stop();
+    },
+  };
+}

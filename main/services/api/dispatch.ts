@@ -1,0 +1,44 @@
+// One place where a call from any transport is checked and run: method allowlist, argument
+// schema, and errors reduced to a code and a sentence.
+import { ApiError, contract, type ApiErrorShape, type ArgsOf, type EventMap, type EventName, type MethodName, type ParsedArgsOf, type ResultOf } from '../../../shared/api/contract';
+
+export type Handlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
+export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;
+
+export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
+
+export function isMethodName(value: unknown): value is MethodName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(contract, value);
+}
+
+export async function dispatch(handlers: Partial<Handlers>, method: unknown, rawArgs: unknown): Promise<CallOutcome> {
+  if (!isMethodName(method)) return { ok: false, error: { code: 'bad-method', message: `unknown method ${JSON.stringify(String(method)).slice(0, 80)}` } };
+  const parsed = contract[method].args.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join('.') : 'arguments';
+    return { ok: false, error: { code: 'bad-args', message: `${method}: ${where}: ${issue.message}` } };
+  }
+  const handler = handlers[method] as ((args: unknown) => unknown) | undefined;
+  if (!handler) return { ok: false, error: { code: 'unsupported', message: `${method} is not available here` } };
+  try {
+    return { ok: true, result: (await handler(parsed.data)) ?? null };
+  } catch (err) {
+    return { ok: false, error: toErrorShape(err) };
+  }
+}
+
+export function toErrorShape(err: unknown): ApiErrorShape {
+  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT') return { code: 'not-found', message: `no such file: ${e.path ?? ''}`.trim() };
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return { code: 'refused', message: `permission denied: ${e.path ?? ''}`.trim() };
+  return { code: 'failed', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Typed helper for tests and in-process callers. */
+export async function callDirect<M extends MethodName>(handlers: Partial<Handlers>, method: M, args: ArgsOf<M>): Promise<ResultOf<M>> {
+  const out = await dispatch(handlers, method, args);
+  if (!out.ok) throw new ApiError(out.error.code, out.error.message);
+  return out.result as ResultOf<M>;
+}

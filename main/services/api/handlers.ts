@@ -1,0 +1,105 @@
+// The contract's behaviour, shared by the Electron app and browser mode. Transport-free:
+// each transport only parses frames and calls `dispatch` with these handlers.
+import { readdir, readFile, stat, copyFile, mkdir } from 'node:fs/promises';
+import { dirname, join, resolve, extname } from 'node:path';
+import { homedir, platform } from 'node:os';
+import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
+import { VERSION } from '../../../shared/version';
+import type { SecretStore } from '../secrets/types';
+import { checkReadableWorkspace, checkWorkspacePath, WORKSPACE_EXTENSIONS } from '../files/guard';
+import { RecentFiles } from '../files/recent';
+import type { EventSink, Handlers } from './dispatch';
+
+/** Load/save/validate of workspace files (main/services/workspace). */
+export interface WorkspaceStore {
+  save(path: string, text: string): Promise<{ backupPath?: string }>;
+  validateText(text: string, path: string): ApiProblem[];
+}
+
+export interface HandlerDeps {
+  shell: AppInfo['shell'];
+  dataDir: string;
+  /** The shipped demo workspace, copied to the data folder on first start. */
+  demoSource: string;
+  secrets: SecretStore;
+  store: WorkspaceStore;
+  emit: EventSink;
+  /** Opening a URL in the user's browser: only the app has one to offer. */
+  openExternal?: (url: string) => Promise<boolean>;
+  /** Native file dialogs: only the app has them; browser mode uses the in-page browser. */
+  dialogs?: { open(): Promise<string | null>; save(suggested?: string): Promise<string | null> };
+  /** More handlers (lab, check, appliances) added by the services that own them. */
+  extra?: Partial<Handlers>;
+}
+
+export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
+  const recent = new RecentFiles(deps.dataDir);
+  const demoPath = join(deps.dataDir, 'demo', 'lab-site-a.yaml');
+
+  async function ensureDemo(): Promise<string> {
+    try {
+      await stat(demoPath);
+    } catch {
+      await mkdir(dirname(demoPath), { recursive: true });
+      await copyFile(deps.demoSource, demoPath);
+    }
+    return demoPath;
+  }
+
+  async function readWorkspace(path: string) {
+    const clean = await checkReadableWorkspace(path);
+    const [text, info] = await Promise.all([readFile(clean, 'utf8'), stat(clean)]);
+    await recent.add(clean);
+    return { path: clean, text, mtimeMs: info.mtimeMs };
+  }
+
+  async function sourceText(src: { path: string; text?: string }): Promise<string> {
+    if (src.text !== undefined) return src.text;
+    return readFile(await checkReadableWorkspace(src.path), 'utf8');
+  }
+
+  return {
+    'app.info': async () => {
+      const last = (await recent.list())[0];
+      return { version: VERSION, shell: deps.shell, platform: platform(), startPath: last ?? (await ensureDemo()) };
+    },
+    'workspace.demo': async () => readWorkspace(await ensureDemo()),
+    'workspace.read': async ({ path }) => readWorkspace(path),
+    'workspace.write': async ({ path, text, expectedMtimeMs }) => {
+      const clean = checkWorkspacePath(path);
+      if (expectedMtimeMs !== undefined) {
+        const current = await stat(clean).catch(() => undefined);
+        if (current && Math.abs(current.mtimeMs - expectedMtimeMs) > 1) {
+          throw new ApiError('conflict', `${clean} was changed on disk since it was opened; reload it or save under another name`);
+        }
+      }
+      const { backupPath } = await deps.store.save(clean, text);
+      const info = await stat(clean);
+      await recent.add(clean);
+      deps.emit('workspace.changed', { path: clean, mtimeMs: info.mtimeMs });
+      return { path: clean, mtimeMs: info.mtimeMs, backupPath };
+    },
+    'workspace.recent': async () => recent.list(),
+    'workspace.browse': async ({ dir }) => {
+      const where = resolve(dir ?? homedir());
+      const items = await readdir(where, { withFileTypes: true });
+      const entries = items
+        .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || (d.isFile() && WORKSPACE_EXTENSIONS.has(extname(d.name).toLowerCase()))))
+        .map((d) => ({ name: d.name, path: join(where, d.name), kind: d.isDirectory() ? ('dir' as const) : ('file' as const) }))
+        .sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1));
+      const parent = dirname(where);
+      return { dir: where, parent: parent === where ? undefined : parent, entries };
+    },
+    'workspace.validate': async (src) => deps.store.validateText(await sourceText(src), src.path),
+    'dialog.openFile': async () => (deps.dialogs ? deps.dialogs.open() : null),
+    'dialog.saveFile': async ({ suggested }) => (deps.dialogs ? deps.dialogs.save(suggested) : null),
+    'secrets.set': async ({ name, value }) => deps.secrets.set(name, value),
+    'secrets.has': async ({ name }) => deps.secrets.has(name),
+    'secrets.delete': async ({ name }) => deps.secrets.delete(name),
+    'shell.openExternal': async ({ url }) => {
+      if (!deps.openExternal) throw new ApiError('unsupported', 'opening links is only available in the desktop app');
+      return deps.openExternal(url);
+    },
+    ...deps.extra,
+  };
+}

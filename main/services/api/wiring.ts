@@ -1,0 +1,41 @@
+// Builds the services behind the contract once, for whichever shell hosts them (app, browser mode).
+import { join } from 'node:path';
+import type { AppInfo } from '../../../shared/api/contract';
+import type { SecretStore } from '../secrets/types';
+import { createHandlers, type HandlerDeps } from './handlers';
+import { EventBus } from './events';
+import type { Handlers } from './dispatch';
+import { workspaceStore } from './store';
+
+export interface AppServicesOptions {
+  shell: AppInfo['shell'];
+  dataDir: string;
+  /** Folder holding `assets/` (the checkout, or the packaged app's resources). */
+  resourcesDir: string;
+  secrets: SecretStore;
+  openExternal?: HandlerDeps['openExternal'];
+  dialogs?: HandlerDeps['dialogs'];
+  extra?: Partial<Handlers>;
+}
+
+export interface AppServices {
+  handlers: Partial<Handlers>;
+  events: EventBus;
+  stop(): Promise<void>;
+}
+
+export function createAppServices(opts: AppServicesOptions): AppServices {
+  const events = new EventBus();
+  const handlers = createHandlers({
+    shell: opts.shell,
+    dataDir: opts.dataDir,
+    demoSource: join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'),
+    secrets: opts.secrets,
+    store: workspaceStore,
+    emit: events.emit,
+    openExternal: opts.openExternal,
+    dialogs: opts.dialogs,
+    extra: opts.extra,
+  });
+  return { handlers, events, stop: async () => undefined };
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The Debian packages the tests start real servers from. Installs what is missing when it can
+# (root with apt-get); otherwise stops at once with the exact install line.
+set -euo pipefail
+declare -A NEED=(
+  [/usr/bin/chromium]=chromium
+  [/usr/sbin/sshd]=openssh-server
+  [/usr/bin/ssh-keygen]=openssh-client
+  [/usr/sbin/haproxy]=haproxy
+  [/usr/sbin/keepalived]=keepalived
+  [/usr/sbin/slapd]=slapd
+  [/usr/bin/ldapsearch]=ldap-utils
+  [/usr/bin/ping]=iputils-ping
+  [/usr/sbin/nginx]=nginx
+  [/usr/bin/wrk]=wrk
+)
+missing=()
+for bin in "${!NEED[@]}"; do
+  [ -x "$bin" ] || missing+=("${NEED[$bin]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "system packages missing: ${missing[*]}; installing them"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # Packages must not start their system services: the tests start their own on loopback.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  rm -f /usr/sbin/policy-rc.d
+else
+  echo "lbdesk tests need Debian packages that are missing. Install them with:" >&2
+  echo "  sudo $line" >&2
+  exit 1
+fi

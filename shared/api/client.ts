@@ -1,0 +1,106 @@
+// Transport-independent API clients: over the preload bridge (Electron) and over a WebSocket
+// (browser mode). Pure: the socket class is passed in, so Node tests drive the same code.
+import { ApiError, type ApiClient, type ApiErrorShape, type ApiEvent, type ArgsOf, type EventMap, type EventName, type MethodName, type ResultOf } from './contract';
+
+export type Outcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
+export interface PreloadBridge {
+  methods: Record<string, (args: unknown) => Promise<Outcome>>;
+  onEvent(listener: (e: ApiEvent) => void): () => void;
+}
+
+/** The part of the WebSocket API both browsers and the `ws` package offer. */
+export interface SocketLike {
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(): void;
+}
+export type SocketFactory = (url: string) => SocketLike;
+
+class Listeners {
+  private readonly map = new Map<string, Set<(p: unknown) => void>>();
+  on(event: string, fn: (p: unknown) => void): () => void {
+    let set = this.map.get(event);
+    if (!set) this.map.set(event, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+  fire(e: ApiEvent): void {
+    for (const fn of this.map.get(e.event) ?? []) fn(e.payload);
+  }
+}
+
+function unwrap<T>(out: Outcome): T {
+  if (!out.ok) throw new ApiError(out.error.code, out.error.message);
+  return out.result as T;
+}
+
+export function bridgeClient(bridge: PreloadBridge): ApiClient {
+  const listeners = new Listeners();
+  bridge.onEvent((e) => listeners.fire(e));
+  return {
+    async call(method, args) {
+      const fn = bridge.methods[method];
+      if (!fn) throw new ApiError('bad-method', `unknown method ${method}`);
+      return unwrap(await fn(args));
+    },
+    on: (event, fn) => listeners.on(event, fn as (p: unknown) => void),
+  };
+}
+
+/** WebSocket client; reconnects on the next call after a drop, failing calls that were in flight. */
+export function socketClient(url: string, open: SocketFactory): ApiClient & { close(): void; ready(): Promise<void> } {
+  const listeners = new Listeners();
+  const pending = new Map<number, (o: Outcome) => void>();
+  let nextId = 1;
+  let socket: SocketLike | undefined;
+  let connecting: Promise<SocketLike> | undefined;
+  let closed = false;
+
+  const connect = (): Promise<SocketLike> =>
+    (connecting ??= new Promise((resolve, reject) => {
+      const ws = open(url);
+      ws.onopen = () => {
+        socket = ws;
+        resolve(ws);
+      };
+      ws.onmessage = (m) => {
+        const frame = JSON.parse(String(m.data)) as (Outcome & { id: number }) | ApiEvent;
+        if ('event' in frame) return listeners.fire(frame);
+        pending.get(frame.id)?.(frame);
+        pending.delete(frame.id);
+      };
+      ws.onclose = () => {
+        socket = undefined;
+        connecting = undefined;
+        for (const [, done] of pending) done({ ok: false, error: { code: 'failed', message: 'the connection to lbdesk closed' } });
+        pending.clear();
+        reject(new ApiError('failed', 'cannot reach lbdesk'));
+      };
+    }));
+
+  return {
+    async call<M extends MethodName>(method: M, args: ArgsOf<M>): Promise<ResultOf<M>> {
+      if (closed) throw new ApiError('failed', 'the client is closed');
+      const ws = socket ?? (await connect());
+      const id = nextId++;
+      const out = await new Promise<Outcome>((resolve) => {
+        pending.set(id, resolve);
+        ws.send(JSON.stringify({ id, method, args }));
+      });
+      return unwrap(out);
+    },
+    on<E extends EventName>(event: E, fn: (p: EventMap[E]) => void) {
+      void connect().catch(() => undefined);
+      return listeners.on(event, fn as (p: unknown) => void);
+    },
+    async ready() {
+      await connect();
+    },
+    close() {
+      closed = true;
+      socket?.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// The one service contract: every method the UI may call, with its argument schema and result
+// type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
+import { z } from 'zod';
+import type { CheckResult, MemberStatus, StateChange } from './types';
+
+/** A method: arguments checked at runtime in main, result typed at compile time. */
+interface Method<A extends z.ZodType, R> {
+  args: A;
+  /** Phantom: never read at runtime. */
+  result?: R;
+}
+const method = <R>() => <A extends z.ZodType>(args: A): Method<A, R> => ({ args });
+
+const path = z.string().min(1).max(4096);
+const name = z.string().min(1).max(200);
+/** A workspace to act on: its file, and optionally unsaved text that replaces the file's content. */
+const source = z.strictObject({ path, text: z.string().max(16 * 1024 * 1024).optional() });
+const none = z.strictObject({});
+
+export interface AppInfo {
+  version: string;
+  shell: 'electron' | 'browser';
+  platform: string;
+  /** The workspace to open first (demo on first start, else the last one). */
+  startPath?: string;
+}
+export interface WorkspaceFile { path: string; text: string; mtimeMs: number }
+export interface SavedFile { path: string; mtimeMs: number; backupPath?: string }
+export interface DirEntry { name: string; path: string; kind: 'dir' | 'file' }
+export interface DirListing { dir: string; parent?: string; entries: DirEntry[] }
+export interface ApiProblem { severity: 'error' | 'warning'; file: string; line: number; col: number; path: string; message: string }
+export interface Rendered { text: string; configPath: string; errors: { subject: string; message: string }[]; warnings: { subject: string; message: string }[] }
+export interface LabStatus {
+  running: boolean;
+  path?: string;
+  listening: { name: string; address: string; port: number; protocol: 'tcp' | 'udp' }[];
+  members: MemberStatus[];
+  notes: string[];
+}
+export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
+
+export type PushOutcome = 'applied' | 'unchanged' | 'refused' | 'failed' | 'rolled-back' | 'pending-confirm' | 'dry-run';
+export interface PushResult {
+  appliance: string;
+  outcome: PushOutcome;
+  /** Why, in one sentence. */
+  reason: string;
+  diff: string;
+  /** Epoch ms when an armed commit-confirmed timer rolls back, if armed. */
+  confirmBy?: number;
+}
+export interface DiffResult { appliance: string; changed: boolean; diff: string; remotePath: string }
+export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string }
+export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
+export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
+
+export const contract = {
+  'app.info': method<AppInfo>()(none),
+  'workspace.demo': method<WorkspaceFile>()(none),
+  'workspace.read': method<WorkspaceFile>()(z.strictObject({ path })),
+  'workspace.write': method<SavedFile>()(z.strictObject({ path, text: z.string().max(16 * 1024 * 1024), expectedMtimeMs: z.number().optional() })),
+  'workspace.recent': method<string[]>()(none),
+  'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional() })),
+  'workspace.validate': method<ApiProblem[]>()(source),
+  'dialog.openFile': method<string | null>()(none),
+  'dialog.saveFile': method<string | null>()(z.strictObject({ suggested: path.optional() })),
+  'check.run': method<MemberStatus[]>()(z.strictObject({ ...source.shape, group: name.optional() })),
+  'lab.start': method<LabStatus>()(source),
+  'lab.apply': method<LabStatus>()(source),
+  'lab.stop': method<LabStatus>()(none),
+  'lab.status': method<LabStatus>()(none),
+  'lab.history': method<MemberHistory>()(z.strictObject({ key: z.string().min(1).max(600) })),
+  'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
+  'appliance.diff': method<DiffResult>()(z.strictObject({ ...source.shape, appliance: name })),
+  'appliance.push': method<PushResult>()(z.strictObject({
+    ...source.shape,
+    appliance: name,
+    dryRun: z.boolean().optional(),
+    /** Commit-confirmed window in ms; rollback on the appliance unless confirmed in time. */
+    confirmWithinMs: z.number().int().min(10_000).max(86_400_000).optional(),
+    force: z.boolean().optional(),
+  })),
+  'appliance.confirm': method<{ confirmed: boolean; reason: string }>()(z.strictObject({ ...source.shape, appliance: name })),
+  'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
+  'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
+  'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
+  'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
+  'secrets.has': method<boolean>()(z.strictObject({ name })),
+  'secrets.delete': method<void>()(z.strictObject({ name })),
+  'shell.openExternal': method<boolean>()(z.strictObject({ url: z.string().max(2048) })),
+} as const;
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+export const METHOD_NAMES = Object.keys(contract) as MethodName[];
+export type ArgsOf<M extends MethodName> = z.input<Contract[M]['args']>;
+export type ParsedArgsOf<M extends MethodName> = z.output<Contract[M]['args']>;
+export type ResultOf<M extends MethodName> = Exclude<Contract[M]['result'], undefined>;
+
+/** Events pushed from main to every UI. */
+export interface EventMap {
+  'lab.state': StateChange;
+  'lab.result': { key: string; result: CheckResult };
+  'lab.status': LabStatus;
+  'workspace.changed': { path: string; mtimeMs: number };
+  'push.progress': PushProgress;
+  'hostKey.prompt': HostKeyPrompt;
+}
+export type EventName = keyof EventMap;
+export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'workspace.changed', 'push.progress', 'hostKey.prompt'];
+export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
+
+/** Errors travel as a code and one sentence; never a stack. */
+export type ApiErrorCode = 'bad-method' | 'bad-args' | 'not-found' | 'conflict' | 'refused' | 'unsupported' | 'failed';
+export interface ApiErrorShape { code: ApiErrorCode; message: string }
+export class ApiError extends Error implements ApiErrorShape {
+  constructor(readonly code: ApiErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** What a UI holds: the typed call and the event subscription, whatever the transport. */
+export interface ApiClient {
+  call<M extends MethodName>(method: M, args: ArgsOf<M>): Promise<ResultOf<M>>;
+  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void;
+}

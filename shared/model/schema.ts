@@ -1,0 +1,236 @@
+// The workspace schema: every field, range and default of ../shared/spec/workspace.example.yaml.
+// Types are inferred from it (z.input = what the file holds, z.output = what engines use).
+import { z } from 'zod';
+import * as ipaddr from 'ipaddr.js';
+import { parseDuration, formatDuration } from './duration';
+import { ipfeMate } from './ipfe';
+
+export const CHECK_TYPES = [
+  'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
+  'nntp', 'telnet', 'ldap', 'dns', 'radius', 'rtsp', 'mms', 'pnm',
+] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+/** Checks a protocol name may select for `auto` (the ADX `protocol` command). */
+export const L7_PROTOCOLS = [
+  'ftp', 'http', 'https', 'imap4', 'ldap', 'mms', 'nntp', 'pnm', 'pop3', 'rtsp', 'smtp', 'ssl', 'telnet',
+  'dns', 'radius',
+] as const;
+export type L7Protocol = (typeof L7_PROTOCOLS)[number];
+
+export const ALGORITHMS = [
+  'round-robin', 'weighted-round-robin', 'least-connections', 'source-hash', 'health-weighted',
+] as const;
+export const IPFE_NAMES = ['A1', 'A2', 'B1', 'B2'] as const;
+export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli'] as const;
+
+/** A duration bounded in milliseconds; parses to milliseconds. */
+export function duration(minMs: number, maxMs: number) {
+  return z
+    .union([z.number(), z.string()], { error: 'must be a duration (seconds, or 500ms, 10s, 5m, 1h)' })
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${String(v)}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)` });
+        return z.NEVER;
+      }
+      if (ms < minMs || ms > maxMs) {
+        ctx.addIssue({ code: 'custom', message: `must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+}
+
+export const ipAddress = z.string().refine((s) => ipaddr.isValid(s) && (ipaddr.IPv4.isValidFourPartDecimal(s) || s.includes(':')), {
+  message: 'must be an IPv4 or IPv6 address',
+});
+const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit');
+const port = z.number({ error: 'must be a port number from 1 to 65535' })
+  .int({ error: 'must be a port number from 1 to 65535' })
+  .min(1, { error: 'must be a port number from 1 to 65535' })
+  .max(65535, { error: 'must be a port number from 1 to 65535' });
+/** An integer with its vendor range in every message (the renderer shows it as the hint). */
+const int = (min: number, max: number) => {
+  const range = `must be an integer from ${min} to ${max}`;
+  return z.number({ error: range }).int({ error: range }).min(min, { error: range }).max(max, { error: range });
+};
+
+export const healthTimersSchema = z.strictObject({
+  interval: duration(100, 86_400_000).optional(),
+  retryInterval: duration(100, 86_400_000).optional(),
+  failAfter: int(1, 255).optional(),
+  restoreAfter: int(1, 255).optional(),
+  timeout: duration(100, 300_000).optional(),
+});
+
+export const httpCheckSchema = z.strictObject({
+  path: z.string().startsWith('/', 'must start with "/"').optional(),
+  expect: z.string().min(1).optional(),
+  host: z.string().min(1).optional(),
+});
+export const tlsCheckSchema = z.strictObject({
+  serverName: z.string().min(1).optional(),
+  verify: z.boolean().default(false),
+});
+export const ldapCheckSchema = z.strictObject({
+  baseDn: z.string().default(''),
+  scope: z.enum(['base', 'one', 'sub']).default('base'),
+  filter: z.string().default('(objectClass=*)'),
+  bindDn: z.string().optional(),
+  /** Name of a secret in the secret store holding the bind password. */
+  bindSecret: z.string().optional(),
+  /** attribute -> value that must be present in the first returned entry. */
+  expect: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}(?:;[A-Za-z0-9-]{1,64})*$/, 'must be an LDAP attribute name'), z.string()).optional(),
+});
+export const dnsCheckSchema = z.strictObject({
+  query: z.string().min(1),
+  recordType: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT']).default('A'),
+});
+export const radiusCheckSchema = z.strictObject({
+  /** Name of a secret in the secret store holding the RADIUS shared secret. */
+  secret: z.string().min(1),
+  mode: z.enum(['status-server', 'access-request']).default('status-server'),
+  username: z.string().optional(),
+});
+
+export const healthCheckSchema = z.strictObject({
+  type: z.enum(CHECK_TYPES).default('auto'),
+  protocol: z.enum(L7_PROTOCOLS).optional(),
+  layer: z.union([z.literal(4), z.literal(7)]).optional(),
+  http: httpCheckSchema.optional(),
+  tls: tlsCheckSchema.optional(),
+  ldap: ldapCheckSchema.optional(),
+  dns: dnsCheckSchema.optional(),
+  radius: radiusCheckSchema.optional(),
+  degradedAbove: duration(1, 300_000).optional(),
+  availableBelow: duration(1, 300_000).optional(),
+});
+
+export const serverSchema = z.strictObject({
+  name,
+  address: ipAddress,
+  enabled: z.boolean().default(true),
+  description: z.string().optional(),
+  healthTimers: healthTimersSchema.optional(),
+});
+
+export const memberSchema = z.strictObject({
+  server: z.string(),
+  port: port.optional(),
+  weight: int(0, 65535).default(100),
+});
+
+export const groupSchema = z.strictObject({
+  name,
+  description: z.string().optional(),
+  members: z.array(memberSchema).default([]),
+  healthCheck: healthCheckSchema.prefault({}),
+  healthTimers: healthTimersSchema.optional(),
+});
+
+export const serviceSchema = z.strictObject({
+  name,
+  description: z.string().optional(),
+  address: ipAddress,
+  port,
+  protocol: z.enum(['tcp', 'udp']).default('tcp'),
+  group: z.string(),
+  algorithm: z.enum(ALGORITHMS).default('round-robin'),
+  persistence: z
+    .strictObject({
+      type: z.enum(['none', 'client-ip']).default('none'),
+      timeout: duration(1000, 86_400_000).default(300_000 as never),
+    })
+    .prefault({}),
+  idleTimeout: duration(1000, 86_400_000).default(600_000 as never),
+  enabled: z.boolean().default(true),
+});
+
+export const targetServerSchema = z.strictObject({
+  address: ipAddress,
+  secondaryAddress: ipAddress.optional(),
+  description: z.string().optional(),
+  weight: int(0, 65535).default(100),
+});
+
+export const targetSetSchema = z.strictObject({
+  number: int(1, 32),
+  description: z.string().optional(),
+  address: ipAddress,
+  secondaryAddress: ipAddress.optional(),
+  ports: z.array(port).default([]),
+  protocols: z.enum(['tcp', 'sctp', 'both']).default('both'),
+  algorithm: z.enum(['hash', 'least-load']).default('least-load'),
+  leastLoad: z
+    .strictObject({
+      mpsFactor: int(0, 100).default(50),
+      connectionFactor: int(0, 100).default(50),
+      allowedDeviation: int(0, 50).default(5),
+    })
+    .prefault({}),
+  peerNodeAware: z
+    .strictObject({ enabled: z.boolean().default(true), threshold: int(0, 10).default(1) })
+    .prefault({}),
+  deleteAge: int(10, 3_110_400).default(600),
+  activeIpfe: z.enum(IPFE_NAMES).default('A1'),
+  secondaryActiveIpfe: z.enum(IPFE_NAMES).optional(),
+  initiatorSupport: z.boolean().default(false),
+  disabled: z.boolean().default(false),
+  servers: z.array(targetServerSchema).default([]),
+  healthCheck: healthCheckSchema.optional(),
+  healthTimers: healthTimersSchema.optional(),
+});
+
+/** A target set as engines see it: the standby is always the active IPFE's mate (seed 003). */
+export const targetSetResolvedSchema = targetSetSchema.transform((t) => ({
+  ...t,
+  standbyIpfe: ipfeMate(t.activeIpfe),
+  secondaryStandbyIpfe: t.secondaryActiveIpfe === undefined ? undefined : ipfeMate(t.secondaryActiveIpfe),
+}));
+
+export const applianceSchema = z.strictObject({
+  name,
+  description: z.string().optional(),
+  host: z.string().min(1),
+  port: port.default(22),
+  user: z.string().min(1).optional(),
+  auth: z.enum(['agent', 'key', 'password']).default('agent'),
+  keyFile: z.string().min(1).optional(),
+  hostKey: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}=?$/, 'must be an OpenSSH fingerprint "SHA256:<base64>"').optional(),
+  driver: z.enum(DRIVERS).default('haproxy'),
+  include: z.array(z.string()).optional(),
+  configPath: z.string().min(1).optional(),
+  validateCommand: z.string().min(1).optional(),
+  reloadCommand: z.string().min(1).optional(),
+  transfer: z.enum(['auto', 'sftp', 'scp']).default('auto'),
+  legacyAlgorithms: z.boolean().default(false),
+  /** `driver: cli`: path of the template, relative to the workspace file. */
+  template: z.string().min(1).optional(),
+});
+
+export const workspaceSchema = z.strictObject({
+  lbdesk: z.literal(1, { error: 'must be 1 (the workspace format version)' }),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  healthTimers: healthTimersSchema.optional(),
+  servers: z.array(serverSchema).default([]),
+  groups: z.array(groupSchema).default([]),
+  services: z.array(serviceSchema).default([]),
+  targetSets: z.array(targetSetResolvedSchema).default([]),
+  appliances: z.array(applianceSchema).default([]),
+});
+
+export type WorkspaceInput = z.input<typeof workspaceSchema>;
+export type Workspace = z.output<typeof workspaceSchema>;
+export type Server = z.output<typeof serverSchema>;
+export type Group = z.output<typeof groupSchema>;
+export type Member = z.output<typeof memberSchema>;
+export type HealthCheck = z.output<typeof healthCheckSchema>;
+export type HealthTimersInput = z.output<typeof healthTimersSchema>;
+export type Service = z.output<typeof serviceSchema>;
+export type TargetSet = z.output<typeof targetSetResolvedSchema>;
+export type TargetServer = z.output<typeof targetServerSchema>;
+export type Appliance = z.output<typeof applianceSchema>;
+export type Algorithm = (typeof ALGORITHMS)[number];
+export type IpfeName = (typeof IPFE_NAMES)[number];
+export type DriverName = (typeof DRIVERS)[number];
