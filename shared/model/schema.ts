@@ -1,9 +1,9 @@
 // The workspace schema: every field, range and default of ../shared/spec/workspace.example.yaml.
 // Types are inferred from it (z.input = what the file holds, z.output = what engines use).
 import { z } from 'zod';
-import * as ipaddr from 'ipaddr.js';
 import { parseDuration, formatDuration } from './duration';
 import { ipfeMate } from './ipfe';
+import { isIpAddress } from './address';
 
 export const CHECK_TYPES = [
   'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
@@ -41,9 +41,7 @@ export function duration(minMs: number, maxMs: number) {
     });
 }
 
-export const ipAddress = z.string().refine((s) => ipaddr.isValid(s) && (ipaddr.IPv4.isValidFourPartDecimal(s) || s.includes(':')), {
-  message: 'must be an IPv4 or IPv6 address',
-});
+export const ipAddress = z.string().refine(isIpAddress, { message: 'must be an IPv4 or IPv6 address' });
 const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit');
 const port = z.number({ error: 'must be a port number from 1 to 65535' })
   .int({ error: 'must be a port number from 1 to 65535' })
@@ -151,6 +149,10 @@ export const targetServerSchema = z.strictObject({
   secondaryAddress: ipAddress.optional(),
   description: z.string().optional(),
   weight: int(0, 65535).default(100),
+  /** Capacities for IPFE least load (mtotal, ctotal) when the server sends no heartbeat with them. */
+  capacity: z
+    .strictObject({ mps: int(1, 100_000_000).optional(), connections: int(1, 100_000_000).optional() })
+    .optional(),
 });
 
 export const targetSetSchema = z.strictObject({
@@ -172,6 +174,8 @@ export const targetSetSchema = z.strictObject({
     .strictObject({ enabled: z.boolean().default(true), threshold: int(0, 10).default(1) })
     .prefault({}),
   deleteAge: int(10, 3_110_400).default(600),
+  /** Least-load heartbeats: servers send load lines (docs/engine.md) to UDP TSA:port; ttl = how long one counts. */
+  heartbeat: z.strictObject({ port, ttl: duration(500, 3_600_000).default(3000 as never) }).optional(),
   activeIpfe: z.enum(IPFE_NAMES).default('A1'),
   secondaryActiveIpfe: z.enum(IPFE_NAMES).optional(),
   initiatorSupport: z.boolean().default(false),
@@ -187,6 +191,37 @@ export const targetSetResolvedSchema = targetSetSchema.transform((t) => ({
   standbyIpfe: ipfeMate(t.activeIpfe),
   secondaryStandbyIpfe: t.secondaryActiveIpfe === undefined ? undefined : ipfeMate(t.secondaryActiveIpfe),
 }));
+
+/** A regular expression given as a string (JavaScript syntax, no slashes). */
+const regexString = z.string().min(1).refine((s) => {
+  try { new RegExp(s); return true; } catch { return false; }
+}, { message: 'must be a valid regular expression' });
+
+/**
+ * `driver: cli`: how the appliance's command line behaves (docs/vendor-cli.md). Every pattern
+ * has a default that fits ADX-, Px- and Cisco-like CLIs; `errors` and `volatile` add to theirs.
+ */
+export const cliSchema = z.strictObject({
+  /** The prompt, matched against the last (unfinished) line of output. */
+  prompt: regexString.optional(),
+  /** A pager asking for a key (`--More--`); answered with a space. */
+  pager: regexString.optional(),
+  /** A confirmation question (`Are you sure? (y/n)`), answered with `confirmAnswer`. */
+  confirm: regexString.optional(),
+  confirmAnswer: z.string().max(16).default('y'),
+  /** Output lines that mean a command failed (vendor CLIs often exit 0 on error). */
+  errors: z.array(regexString).optional(),
+  /** Lines that change by themselves (clock, uptime, temperatures, counters), masked before diffing. */
+  volatile: z.array(regexString).optional(),
+  /** shell: send the commands in an interactive session; upload: copy the config by SCP/SFTP; both. */
+  mode: z.enum(['shell', 'upload', 'both']).default('shell'),
+  /** Where `upload` / `both` put the rendered config on the appliance. */
+  uploadPath: z.string().min(1).optional(),
+  /** Prints the running config when no configPath can be read by file transfer. */
+  pullCommand: z.string().min(1).default('show running-config'),
+  /** Deadline of every wait for the appliance (prompt, pager, upload acknowledgement). */
+  timeout: duration(100, 600_000).default(15_000 as never),
+});
 
 export const applianceSchema = z.strictObject({
   name,
@@ -206,6 +241,8 @@ export const applianceSchema = z.strictObject({
   legacyAlgorithms: z.boolean().default(false),
   /** `driver: cli`: path of the template, relative to the workspace file. */
   template: z.string().min(1).optional(),
+  /** `driver: cli`: prompts, pager, errors and apply mode of the vendor CLI. */
+  cli: cliSchema.optional(),
 });
 
 export const workspaceSchema = z.strictObject({
@@ -231,6 +268,7 @@ export type Service = z.output<typeof serviceSchema>;
 export type TargetSet = z.output<typeof targetSetResolvedSchema>;
 export type TargetServer = z.output<typeof targetServerSchema>;
 export type Appliance = z.output<typeof applianceSchema>;
+export type CliSettings = z.output<typeof cliSchema>;
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type IpfeName = (typeof IPFE_NAMES)[number];
 export type DriverName = (typeof DRIVERS)[number];

@@ -1,6 +1,7 @@
 // Every command registers itself here; the order is the order in `lbdesk --help`.
 import type { Command } from 'commander';
 import { register as demo } from './demo';
+import { register as validate } from './validate';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo];
+export const commands: Register[] = [demo, validate];

@@ -1,0 +1,189 @@
+// Workspace files on disk: bounded reading, lossless atomic saving, and `validate` for the CLI.
+import { open } from 'node:fs/promises';
+import type { Document } from 'yaml';
+import { parseWorkspace, type ParseOptions, type ParseResult } from '../../../shared/model/validate';
+import { createDocument, documentToText } from '../../../shared/model/document';
+import { normaliseFactors } from '../../../shared/model/normalise';
+import { fastLoad } from '../../../shared/model/fastload';
+import { hasErrors, type Problem } from '../../../shared/model/problem';
+import { MAX_WORKSPACE_BYTES } from '../../../shared/model/limits';
+import { normaliseFactorValues } from '../../../shared/model/ipfe';
+import { writeFileAtomic } from './atomic';
+
+export type WorkspaceFileErrorCode = 'unreadable' | 'not-a-file' | 'too-large' | 'not-text' | 'not-yaml';
+
+/** An expected failure to read or write a workspace file; the message names the file. */
+export class WorkspaceFileError extends Error {
+  constructor(message: string, readonly code: WorkspaceFileErrorCode) {
+    super(message);
+    this.name = 'WorkspaceFileError';
+  }
+}
+
+export interface LoadedWorkspace extends ParseResult {
+  path: string;
+  text: string;
+  mtimeMs: number;
+}
+
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'is a folder',
+    ELOOP: 'too many symbolic links',
+    ENOTDIR: 'a part of the path is not a folder',
+  };
+  return (err.code && known[err.code]) || err.message;
+}
+
+/** Reads at most MAX_WORKSPACE_BYTES of strict UTF-8 text. */
+export async function readWorkspaceText(path: string): Promise<{ text: string; mtimeMs: number }> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw new WorkspaceFileError(`cannot read ${path}: ${reason(e)}`, 'unreadable');
+  }
+  try {
+    const info = await fh.stat();
+    if (!info.isFile()) throw new WorkspaceFileError(`cannot read ${path}: not a regular file`, 'not-a-file');
+    if (info.size > MAX_WORKSPACE_BYTES) {
+      throw new WorkspaceFileError(`${path} is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused`, 'too-large');
+    }
+    // Read by size + 1 so a file that grew since stat is still caught by the limit.
+    const buf = Buffer.alloc(Math.min(info.size + 1, MAX_WORKSPACE_BYTES + 1));
+    let got = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+      if (got === buf.length) {
+        if (got > MAX_WORKSPACE_BYTES) throw new WorkspaceFileError(`${path} is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused`, 'too-large');
+        break;
+      }
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, got));
+    } catch {
+      throw new WorkspaceFileError(`${path} is not UTF-8 text`, 'not-text');
+    }
+    return { text, mtimeMs: info.mtimeMs };
+  } catch (e) {
+    if (e instanceof WorkspaceFileError) throw e;
+    throw new WorkspaceFileError(`cannot read ${path}: ${reason(e)}`, 'unreadable');
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Reads and validates a workspace file (size, alias and depth limits; older formats migrated in
+ * `doc`). Throws WorkspaceFileError when the file cannot be read as text at all.
+ */
+export async function loadWorkspaceFile(path: string, opts: ParseOptions = {}): Promise<LoadedWorkspace> {
+  const { text, mtimeMs } = await readWorkspaceText(path);
+  const parsed = parseWorkspace(text, path, opts);
+  return {
+    path,
+    text,
+    mtimeMs,
+    get doc(): Document {
+      return parsed.doc;
+    },
+    workspace: parsed.workspace,
+    problems: parsed.problems,
+    migratedFrom: parsed.migratedFrom,
+  };
+}
+
+export interface SaveResult {
+  /** The file written (the target when `path` is a symbolic link). */
+  path: string;
+  /** The previous version, when there was one. */
+  backupPath?: string;
+  /** What was written: `text`, with Fm + Fc normalised. */
+  text: string;
+  /** One line per normalised target set. */
+  normalised: string[];
+}
+
+/** True when some target set's Fm + Fc (defaults 50 each) is a valid pair not summing to 100. */
+function needsNormalising(data: unknown): boolean {
+  const sets = (data as { targetSets?: unknown } | null)?.targetSets;
+  if (!Array.isArray(sets)) return false;
+  return sets.some((t) => {
+    const ll = (t as { leastLoad?: unknown } | null)?.leastLoad;
+    if (ll === undefined) return false;
+    const { mpsFactor = 50, connectionFactor = 50 } = (ll ?? {}) as { mpsFactor?: unknown; connectionFactor?: unknown };
+    return typeof mpsFactor === 'number' && typeof connectionFactor === 'number' && mpsFactor + connectionFactor !== 100 && normaliseFactorValues(mpsFactor, connectionFactor) !== undefined;
+  });
+}
+
+/**
+ * Saves workspace text atomically (temp file + fsync + rename, previous version kept as
+ * `<file>.bak`). Text that is not YAML is refused and the file left as it was; text that is
+ * YAML but not a valid workspace is saved (work in progress). Fm + Fc are normalised to 100.
+ */
+export async function saveWorkspaceText(path: string, text: string, opts: { normalise?: boolean; backup?: boolean } = {}): Promise<SaveResult> {
+  if (new TextEncoder().encode(text).length > MAX_WORKSPACE_BYTES) {
+    throw new WorkspaceFileError(`not saving ${path}: larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB`, 'too-large');
+  }
+  let out = text;
+  let normalised: string[] = [];
+  const fast = fastLoad(text);
+  if (!fast.ok || (opts.normalise !== false && needsNormalising(fast.data))) {
+    const doc = createDocument(text);
+    const first = doc.errors[0];
+    if (first) {
+      const { line, col } = lineCol(text, first.pos[0]);
+      throw new WorkspaceFileError(`not saving ${path}: not valid YAML at line ${line}, column ${col}: ${first.message}`, 'not-yaml');
+    }
+    if (opts.normalise !== false) {
+      normalised = normaliseFactors(doc);
+      out = documentToText(doc);
+    }
+  }
+  const written = await writeFileAtomic(path, out, { backup: opts.backup !== false });
+  return { path: written.path, backupPath: written.backupPath, text: out, normalised };
+}
+
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}
+
+export interface ValidateResult {
+  problems: Problem[];
+  exitCode: 0 | 1 | 2;
+  /** For exit 2: why the file could not be validated at all (names the file). */
+  fatal?: string;
+}
+
+/** `lbdesk validate`: 0 valid (warnings allowed), 1 invalid, 2 unreadable. */
+export async function validateFile(path: string): Promise<ValidateResult> {
+  try {
+    const loaded = await loadWorkspaceFile(path);
+    return { problems: loaded.problems, exitCode: hasErrors(loaded.problems) ? 1 : 0 };
+  } catch (e) {
+    if (!(e instanceof WorkspaceFileError)) throw e;
+    if (e.code === 'unreadable' || e.code === 'not-a-file') return { problems: [], exitCode: 2, fatal: e.message };
+    const message = e.code === 'too-large' ? `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` : 'not UTF-8 text';
+    return { problems: [{ severity: 'error', file: path, line: 1, col: 1, path: '(root)', message }], exitCode: 1 };
+  }
+}
+
+/** The store the API handlers use (main/services/api/handlers.ts WorkspaceStore). */
+export const workspaceStore = {
+  async save(path: string, text: string): Promise<{ backupPath?: string }> {
+    const { backupPath } = await saveWorkspaceText(path, text);
+    return { backupPath };
+  },
+  validateText(text: string, path: string): Problem[] {
+    return parseWorkspace(text, path).problems;
+  },
+};

@@ -1,0 +1,139 @@
+// Field positions without the yaml Document: js-yaml's parse events rebuilt into a tree of node
+// start offsets. Used to place the problems of a big workspace quickly; it must agree with
+// `locate` on the Document, and gives up (undefined) on anything it cannot mirror exactly.
+import { load } from 'js-yaml';
+import type { PathSegment } from './problem';
+import type { Position } from './locate';
+import { CORE_LIKE } from './fastload';
+import { MAX_DEPTH } from './limits';
+
+/** Tags and directives change what a node's range covers; leave those files to the Document. */
+const UNMIRRORED = /(?:^|[\s[{,])![^\s]|^%/m;
+
+/** Skips spaces, line breaks and comments: where the node's own text begins. */
+function contentStart(text: string, pos: number): number {
+  let p = pos;
+  for (;;) {
+    const c = text.charCodeAt(p);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) p++;
+    else if (c === 0x23 /* # */) {
+      const nl = text.indexOf('\n', p);
+      if (nl < 0) return text.length;
+      p = nl + 1;
+    } else return p;
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+export type Locator = (path: readonly PathSegment[], at: 'value' | 'key') => Position;
+
+const SCALAR = 1;
+const MAPPING = 2;
+const SEQUENCE = 3;
+const KIND: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequence: SEQUENCE };
+
+/** A locator for `text`, or undefined when the fast tree cannot be trusted to match `locate`. */
+export function fastLocator(text: string): Locator | undefined {
+  if (UNMIRRORED.test(text)) return undefined;
+  // Flat arrays, one entry per node in parse order: big files have hundreds of thousands.
+  const start: number[] = [];
+  const parent: number[] = [];
+  const kind: number[] = [];
+  const value: unknown[] = [];
+  const stack: number[] = [];
+  try {
+    load(text, {
+      schema: CORE_LIKE,
+      maxDepth: MAX_DEPTH,
+      listener(event, state) {
+        const s = state as unknown as { position: number; kind: string | null; result: unknown };
+        if (event === 'open') {
+          stack.push(start.length);
+          start.push(s.position);
+          parent.push(stack.length > 1 ? stack[stack.length - 2]! : -1);
+          kind.push(0);
+          value.push(undefined);
+        } else {
+          const i = stack.pop()!;
+          kind[i] = KIND[s.kind ?? ''] ?? 0;
+          if (kind[i] === SCALAR) value[i] = s.result;
+        }
+      },
+    } as Parameters<typeof load>[1]);
+  } catch {
+    return undefined;
+  }
+  const n = start.length;
+  if (n === 0) return undefined;
+
+  // Children in order: first child and next sibling.
+  const first = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n).fill(-1);
+  const count = new Int32Array(n);
+  for (let j = n - 1; j >= 0; j--) {
+    const p = parent[j]!;
+    if (p < 0) continue;
+    next[j] = first[p]!;
+    first[p] = j;
+    count[p]!++;
+  }
+  // A collection item is reported twice (the item, then the collection itself): skip the wrapper.
+  const wrapper = (i: number) => count[i] === 1 && kind[i] !== SCALAR && start[first[i]!] === start[i] && kind[first[i]!] === kind[i];
+  const unwrap = (i: number) => {
+    while (wrapper(i)) i = first[i]!;
+    return i;
+  };
+  for (let i = 0; i < n; i++) {
+    if (wrapper(i)) continue;
+    if (kind[i] === MAPPING && count[i]! % 2 !== 0) return undefined;
+    // An empty list item has no key to point at, and the two parsers place it differently.
+    if (kind[i] === SEQUENCE) for (let c = first[i]!; c >= 0; c = next[c]!) if (kind[c] === 0) return undefined;
+  }
+  const childAt = (i: number, k: number) => {
+    let c = first[i]!;
+    for (let m = 0; m < k && c >= 0; m++) c = next[c]!;
+    return c;
+  };
+
+  const starts = lineStarts(text);
+  const position = (offset: number): Position => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+  };
+  const startOf = (i: number) => contentStart(text, start[i]!);
+
+  return (path, at) => {
+    let node = unwrap(0);
+    let offset = startOf(node);
+    let keyOffset: number | undefined;
+    for (const seg of path) {
+      keyOffset = undefined;
+      if (kind[node] === MAPPING) {
+        let key = first[node]!;
+        while (key >= 0 && !(kind[key] === SCALAR && String(value[key]) === String(seg))) key = next[next[key]!]!;
+        if (key < 0) return position(offset);
+        keyOffset = startOf(key);
+        node = unwrap(next[key]!);
+        // An empty value (`key:`) has no text of its own: point at its key, as `locate` does.
+        offset = kind[node] === 0 ? keyOffset : startOf(node);
+      } else if (kind[node] === SEQUENCE && typeof seg === 'number' && seg < count[node]!) {
+        node = unwrap(childAt(node, seg));
+        offset = startOf(node);
+      } else {
+        return position(offset);
+      }
+    }
+    return position(at === 'key' && keyOffset !== undefined ? keyOffset : offset);
+  };
+}

@@ -1,0 +1,10 @@
+// Bounds that keep hostile or broken input from costing more than a quick refusal.
+
+/** Largest workspace file read or parsed: far beyond any real site, small enough to refuse fast. */
+export const MAX_WORKSPACE_BYTES = 16 * 1024 * 1024;
+/** Nesting depth of mappings and lists; a real workspace needs 7. */
+export const MAX_DEPTH = 64;
+/** Aliases the YAML library may expand (defeats "billion laughs" alias bombs). */
+export const MAX_ALIAS_COUNT = 100;
+/** Problems reported for one file; past this the rest are summarised in one line. */
+export const MAX_PROBLEMS = 1000;

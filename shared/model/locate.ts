@@ -1,0 +1,71 @@
+// From a field path to the YAML node that holds it, and from a node to line:col.
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import type { PathSegment } from './problem';
+
+export interface Found {
+  /** The node at the path, when all of it exists. */
+  node?: Node;
+  /** The map pair whose value is `node` (or whose key is the last segment found). */
+  pair?: Pair;
+  /** Source offset of the deepest part of the path that exists (a value, or a key without one). */
+  offset?: number;
+  /** How many segments were found. */
+  depth: number;
+}
+
+function keyMatches(pair: Pair, key: PathSegment): boolean {
+  const k = pair.key;
+  if (isScalar(k)) return String(k.value) === String(key);
+  return k === key;
+}
+
+/** Follows `path` through maps and lists (and through aliases to their anchors). */
+export function findNode(doc: Document, path: readonly PathSegment[]): Found {
+  let node = doc.contents as Node | null;
+  let pair: Pair | undefined;
+  let offset = node?.range?.[0];
+  for (let i = 0; i < path.length; i++) {
+    if (node && isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
+    if (!node) return { pair, offset, depth: i };
+    const seg = path[i]!;
+    if (isMap(node)) {
+      pair = node.items.find((p) => isPair(p) && keyMatches(p, seg));
+      if (!pair) return { offset, depth: i };
+      node = (pair.value as Node | null) ?? null;
+      // An empty value (`key:`) has no text of its own: point at its key.
+      const empty = !node?.range || (isScalar(node) && node.range[0] === node.range[1]);
+      offset = (empty ? (isScalar(pair.key) ? pair.key.range?.[0] : undefined) : node!.range![0]) ?? offset;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg] as Node | null | undefined;
+      pair = undefined;
+      if (item === undefined) return { offset, depth: i };
+      node = item;
+      offset = node?.range?.[0] ?? offset;
+    } else {
+      return { offset, depth: i };
+    }
+  }
+  return { node: node ?? undefined, pair, offset, depth: path.length };
+}
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+export function positionOf(offset: number, lines: LineCounter): Position {
+  const { line, col } = lines.linePos(offset);
+  return { line, col };
+}
+
+/**
+ * Where a problem about `path` should point: the value when it exists (`at: 'key'` points at
+ * an unknown key's name instead); for a missing field, the nearest part of its path that exists.
+ */
+export function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[], at: 'value' | 'key' = 'value'): Position {
+  const found = findNode(doc, path);
+  if (at === 'key' && found.depth === path.length && found.pair && isScalar(found.pair.key) && found.pair.key.range) {
+    return positionOf(found.pair.key.range[0], lines);
+  }
+  return found.offset === undefined ? { line: 1, col: 1 } : positionOf(found.offset, lines);
+}

@@ -1,0 +1,197 @@
+// Text -> Workspace with every problem placed at file:line:col. Pure and browser-safe, so the
+// renderer validates as the user types with the same code as `lbdesk validate`.
+import { isMap, isPair, isSeq, type Document, type Node } from 'yaml';
+import {
+  applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
+  type Workspace,
+} from './schema';
+import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type Problem } from './problem';
+import { zodIssues, type Issue } from './issues';
+import { crossCheck, type LooseWorkspace } from './crossref';
+import { locate, positionOf } from './locate';
+import { createDocument, documentLines } from './document';
+import { fastLoad } from './fastload';
+import { fastLocator } from './fastpos';
+import { FORMAT_VERSION, formatVersionOf, migrateDocument, MigrationError, MIGRATIONS, type Migration } from './migrate';
+import { MAX_ALIAS_COUNT, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+
+export interface ParseResult {
+  /**
+   * The editable document (built on first use when the fast path validated the text). For text
+   * refused before parsing (too large, nested too deep) it is an empty document.
+   */
+  readonly doc: Document;
+  /** Undefined when there is any error; warnings allow it. */
+  workspace?: Workspace;
+  problems: Problem[];
+  /** Set when an older format was migrated in `doc`; saving writes the new format. */
+  migratedFrom?: number;
+}
+
+export interface ParseOptions {
+  /** The migration steps (the real ones by default; tests pass their own). */
+  migrations?: readonly Migration[];
+}
+
+/** Structural (zod) and cross-reference issues of plain data. */
+export function checkData(data: unknown): { workspace?: Workspace; issues: Issue[] } {
+  const r = workspaceSchema.safeParse(data);
+  if (r.success) {
+    const issues = crossCheck(r.data, data);
+    return { workspace: issues.some((i) => i.severity === 'error') ? undefined : r.data, issues };
+  }
+  const issues = zodIssues(r.error.issues, data, workspaceSchema);
+  // Cross-check what did parse, so one typo does not hide every other finding.
+  issues.push(...crossCheck(loose(data), data));
+  return { issues };
+}
+
+function loose(data: unknown): LooseWorkspace {
+  const obj = (data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
+  const each = <T>(key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }): (T | undefined)[] => {
+    const list = obj[key];
+    return Array.isArray(list) ? list.map((v) => schema.safeParse(v).data) : [];
+  };
+  const timers = healthTimersSchema.safeParse(obj.healthTimers);
+  return {
+    healthTimers: timers.success ? timers.data : undefined,
+    servers: each('servers', serverSchema),
+    groups: each('groups', groupSchema),
+    services: each('services', serviceSchema),
+    targetSets: each('targetSets', targetSetResolvedSchema),
+    appliances: each('appliances', applianceSchema),
+  };
+}
+
+function utf8Length(text: string): number {
+  // Cheap upper bound first; exact count only near the limit.
+  if (text.length * 3 <= MAX_WORKSPACE_BYTES) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+function tooDeep(doc: Document): Node | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (isMap(node) || isSeq(node)) {
+      if (depth > MAX_DEPTH) return node;
+      for (const item of node.items) {
+        if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+        else stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function finish(file: string, problems: Problem[]): Problem[] {
+  // One line per problem, whatever the parser or a value put in the message.
+  for (const p of problems) p.message = p.message.replace(/\s*[\r\n]+\s*/g, ' ');
+  sortProblems(problems);
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  const rest = problems.length - MAX_PROBLEMS;
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const last = shown[shown.length - 1]!;
+  shown.push({ severity: 'error', file, line: last.line, col: last.col, path: ROOT_PATH, message: `… and ${rest} more problem${rest > 1 ? 's' : ''}` });
+  return shown;
+}
+
+/**
+ * Validates a parsed document: YAML errors, hostile structure, format version (migrated in
+ * place when `migrate` is set), schema and cross-references.
+ */
+export function validateDocument(doc: Document, file: string, opts: ParseOptions & { migrate?: boolean } = {}): Omit<ParseResult, 'doc'> {
+  const problems: Problem[] = [];
+  const at = (offset: number) => positionOf(offset, documentLines(doc));
+  const add = (severity: Problem['severity'], pos: { line: number; col: number }, path: string, message: string) =>
+    problems.push({ severity, file, line: pos.line, col: pos.col, path, message });
+
+  for (const e of doc.errors) add('error', at(e.pos[0]), SYNTAX_PATH, e.message);
+  for (const w of doc.warnings) add('warning', at(w.pos[0]), SYNTAX_PATH, w.message);
+  if (doc.errors.length) return { problems: finish(file, problems) };
+
+  const deep = tooDeep(doc);
+  if (deep) {
+    add('error', at(deep.range?.[0] ?? 0), ROOT_PATH, `nested deeper than ${MAX_DEPTH} levels`);
+    return { problems: finish(file, problems) };
+  }
+
+  let migratedFrom: number | undefined;
+  const target = FORMAT_VERSION;
+  const version = formatVersionOf(doc);
+  if (version !== undefined && version !== target) {
+    const versionAt = locate(doc, documentLines(doc), ['lbdesk']);
+    try {
+      if (!opts.migrate) throw new MigrationError(version > target ? `format version ${version} is newer than this lbdesk understands (${target}); update lbdesk` : `format version ${version} must be migrated to ${target} (open and save the file in lbdesk)`);
+      const done = migrateDocument(doc, opts.migrations ?? MIGRATIONS, target);
+      migratedFrom = done?.from;
+    } catch (e) {
+      if (!(e instanceof MigrationError)) throw e;
+      add('error', versionAt, 'lbdesk', e.message);
+      return { problems: finish(file, problems) };
+    }
+    if (migratedFrom !== undefined) {
+      add('warning', locate(doc, documentLines(doc), ['lbdesk']), 'lbdesk', `migrated from format version ${migratedFrom} to ${target}; saving writes the new format`);
+    }
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    const alias = /alias/i.test((e as Error).message);
+    add('error', { line: 1, col: 1 }, ROOT_PATH, alias ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refused as a possible alias bomb` : (e as Error).message);
+    return { problems: finish(file, problems) };
+  }
+  const checked = checkData(data);
+  const lines = documentLines(doc);
+  for (const issue of checked.issues) {
+    const pos = locate(doc, lines, issue.path, issue.at === 'key' ? 'key' : 'value');
+    problems.push({ severity: issue.severity, file, line: pos.line, col: pos.col, path: formatPath(issue.path), message: issue.message, segments: issue.path });
+  }
+  return { workspace: hasErrors(problems) ? undefined : checked.workspace, problems: finish(file, problems), migratedFrom };
+}
+
+/**
+ * Parses and validates workspace text. The common case (no anchors, no YAML errors) is read by
+ * a fast reader and the yaml Document is built only when `doc` is first read; anything else
+ * goes through the Document. Either way every problem has its line and column.
+ */
+export function parseWorkspace(text: string, file: string, opts: ParseOptions = {}): ParseResult {
+  if (utf8Length(text) > MAX_WORKSPACE_BYTES) {
+    return {
+      doc: createDocument(''),
+      problems: [{ severity: 'error', file, line: 1, col: 1, path: ROOT_PATH, message: `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` }],
+    };
+  }
+  const fast = fastLoad(text);
+  if (fast.ok) {
+    const data = fast.data as Record<string, unknown> | null;
+    if (data && typeof data === 'object' && data.lbdesk === FORMAT_VERSION) {
+      const checked = checkData(data);
+      // Problems are placed from js-yaml's parse events when they can be (big files stay fast).
+      const locator = checked.issues.length === 0 ? undefined : fastLocator(text);
+      if (checked.issues.length === 0 || locator) {
+        let doc: Document | undefined;
+        const problems = checked.issues.map((issue) => {
+          const pos = locator!(issue.path, issue.at === 'key' ? 'key' : 'value');
+          return { severity: issue.severity, file, line: pos.line, col: pos.col, path: formatPath(issue.path), message: issue.message, segments: issue.path };
+        });
+        return {
+          get doc() {
+            return (doc ??= createDocument(text));
+          },
+          workspace: checked.workspace,
+          problems: finish(file, problems),
+        };
+      }
+    }
+  } else if (fast.reason === 'depth') {
+    return {
+      doc: createDocument(''),
+      problems: [{ severity: 'error', file, line: fast.line, col: fast.col, path: ROOT_PATH, message: `nested deeper than ${MAX_DEPTH} levels` }],
+    };
+  }
+  const doc = createDocument(text);
+  return { doc, ...validateDocument(doc, file, { ...opts, migrate: true }) };
+}

@@ -1,0 +1,173 @@
+// Loading and saving workspace files on a real file system.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadWorkspaceFile, saveWorkspaceText, validateFile, workspaceStore, WorkspaceFileError } from '../../../main/services/workspace';
+import { setField, documentToText } from '../../../shared/model/document';
+
+const EXAMPLE = readFileSync(resolve(__dirname, '../../../assets/demo/lab-site-a.yaml'), 'utf8');
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lbdesk-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const leftovers = () => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
+
+describe('saveWorkspaceText', () => {
+  it('writes a new file without a backup, then keeps the previous version as .bak', async () => {
+    const file = join(dir, 'site.yaml');
+    const first = await saveWorkspaceText(file, 'lbdesk: 1\nname: one\n');
+    expect(first).toMatchObject({ path: file, backupPath: undefined, normalised: [] });
+    expect(existsSync(`${file}.bak`)).toBe(false);
+    const second = await saveWorkspaceText(file, 'lbdesk: 1\nname: two\n');
+    expect(second.backupPath).toBe(`${file}.bak`);
+    await saveWorkspaceText(file, 'lbdesk: 1\nname: three\n');
+    expect(readFileSync(file, 'utf8')).toBe('lbdesk: 1\nname: three\n');
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe('lbdesk: 1\nname: two\n');
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('refuses text that is not YAML and leaves the file as it was', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, EXAMPLE);
+    const err = await saveWorkspaceText(file, 'lbdesk: 1\nname: [unclosed\n').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkspaceFileError);
+    expect((err as WorkspaceFileError).code).toBe('not-yaml');
+    expect((err as Error).message).toMatch(new RegExp(`not saving ${file}: not valid YAML at line \\d+, column \\d+`));
+    expect(readFileSync(file, 'utf8')).toBe(EXAMPLE);
+    expect(existsSync(`${file}.bak`)).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('saves work in progress that is YAML but not yet a valid workspace', async () => {
+    const file = join(dir, 'wip.yaml');
+    await saveWorkspaceText(file, 'lbdesk: 1\nservers:\n  - name: half\n');
+    expect(readFileSync(file, 'utf8')).toBe('lbdesk: 1\nservers:\n  - name: half\n');
+  });
+
+  it('normalises Fm + Fc to 100, keeping every comment', async () => {
+    const file = join(dir, 'site.yaml');
+    const text = EXAMPLE.replace('mpsFactor: 50 ', 'mpsFactor: 30 ');
+    const saved = await saveWorkspaceText(file, text);
+    expect(saved.normalised).toEqual(['targetSets[0].leastLoad: 30+50 -> 38+62']);
+    const expected = text.replace('mpsFactor: 30 ', 'mpsFactor: 38 ').replace('connectionFactor: 50 ', 'connectionFactor: 62 ');
+    expect(saved.text).toBe(expected);
+    expect(readFileSync(file, 'utf8')).toBe(expected);
+    await saveWorkspaceText(file, text, { normalise: false });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('keeps the file mode', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, 'lbdesk: 1\n');
+    chmodSync(file, 0o600);
+    await saveWorkspaceText(file, 'lbdesk: 1\nname: x\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes through a symbolic link: the link stays, the target changes', async () => {
+    mkdirSync(join(dir, 'real'));
+    const target = join(dir, 'real', 'site.yaml');
+    writeFileSync(target, 'lbdesk: 1\nname: old\n');
+    const link = join(dir, 'link.yaml');
+    symlinkSync(target, link);
+    const saved = await saveWorkspaceText(link, 'lbdesk: 1\nname: new\n');
+    expect(saved).toMatchObject({ path: target, backupPath: `${target}.bak` });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(link, 'utf8')).toBe('lbdesk: 1\nname: new\n');
+    expect(readFileSync(`${target}.bak`, 'utf8')).toBe('lbdesk: 1\nname: old\n');
+  });
+
+  it('cleans up temporary files a killed writer left, but not those of a live one', async () => {
+    const file = join(dir, 'site.yaml');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(dir, `.site.yaml.${dead}.0123abcd.tmp`), 'half');
+    writeFileSync(join(dir, `.site.yaml.bak.${dead}.0123abcd.tmp`), 'half');
+    writeFileSync(join(dir, `.site.yaml.${process.pid}.89abcdef.tmp`), 'mine, in flight');
+    writeFileSync(join(dir, `.other.yaml.${dead}.0123abcd.tmp`), 'another file');
+    await saveWorkspaceText(file, 'lbdesk: 1\n');
+    expect(leftovers().sort()).toEqual([`.other.yaml.${dead}.0123abcd.tmp`, `.site.yaml.${process.pid}.89abcdef.tmp`]);
+  });
+
+  it('refuses text over the size limit', async () => {
+    const err = await saveWorkspaceText(join(dir, 'big.yaml'), `a: "${'x'.repeat(16 * 1024 * 1024)}"\n`).catch((e: unknown) => e);
+    expect((err as WorkspaceFileError).code).toBe('too-large');
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('an edited document saves with only the edited line changed', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, EXAMPLE);
+    const loaded = await loadWorkspaceFile(file);
+    setField(loaded.doc, ['services', 0, 'port'], 8088);
+    await saveWorkspaceText(file, documentToText(loaded.doc));
+    expect(readFileSync(file, 'utf8')).toBe(EXAMPLE.replace('    port: 8080\n', '    port: 8088\n'));
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(EXAMPLE);
+  });
+});
+
+describe('loadWorkspaceFile', () => {
+  it('loads and validates the example', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, EXAMPLE);
+    const loaded = await loadWorkspaceFile(file);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.workspace!.name).toBe('lab-site-a');
+    expect(loaded.text).toBe(EXAMPLE);
+    expect(loaded.mtimeMs).toBeGreaterThan(0);
+    expect(documentToText(loaded.doc)).toBe(EXAMPLE);
+  });
+
+  it.each([
+    ['a missing file', (d: string) => join(d, 'nope.yaml'), 'unreadable', /cannot read .*nope\.yaml: no such file/],
+    ['a folder', (d: string) => d, 'not-a-file', /not a regular file/],
+    ['a file over 16 MiB', (d: string) => { const f = join(d, 'big.yaml'); writeFileSync(f, ''); truncateSync(f, 16 * 1024 * 1024 + 1); return f; }, 'too-large', /larger than 16 MiB/],
+    ['a file that is not UTF-8', (d: string) => { const f = join(d, 'bin.yaml'); writeFileSync(f, Buffer.from([0x6c, 0x62, 0xff, 0xfe, 0x00])); return f; }, 'not-text', /not UTF-8 text/],
+  ] as const)('refuses %s with a WorkspaceFileError naming it', async (_what, make, code, message) => {
+    const file = make(dir);
+    const err = await loadWorkspaceFile(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkspaceFileError);
+    expect((err as WorkspaceFileError).code).toBe(code);
+    expect((err as Error).message).toMatch(message);
+  });
+});
+
+describe('validateFile', () => {
+  const fixture = (name: string) => resolve(__dirname, '../../fixtures/workspaces', name);
+  it.each([
+    ['the example', resolve(__dirname, '../../../assets/demo/lab-site-a.yaml'), 0, 0],
+    ['warnings only', fixture('warnings-only.yaml'), 0, 2],
+    ['several mistakes', fixture('invalid-several.yaml'), 1, 4],
+  ] as const)('%s: exit %d', async (_what, file, code, count) => {
+    const r = await validateFile(file);
+    expect(r.exitCode).toBe(code);
+    expect(r.problems).toHaveLength(count);
+  });
+
+  it('an unreadable file: exit 2 with a reason naming the file', async () => {
+    expect(await validateFile(join(dir, 'gone.yaml'))).toEqual({ problems: [], exitCode: 2, fatal: `cannot read ${join(dir, 'gone.yaml')}: no such file` });
+  });
+
+  it('a folder: exit 2', async () => {
+    expect(await validateFile(dir)).toEqual({ problems: [], exitCode: 2, fatal: `cannot read ${dir}: not a regular file` });
+  });
+
+  it('a file too large or not text: exit 1 with a problem at 1:1', async () => {
+    const f = join(dir, 'bin.yaml');
+    writeFileSync(f, Buffer.from([0xc3, 0x28]));
+    expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ file: f, line: 1, col: 1, message: 'not UTF-8 text' })] });
+  });
+});
+
+describe('workspaceStore (for the API handlers)', () => {
+  it('saves with a backup and validates text', async () => {
+    const file = join(dir, 'site.yaml');
+    expect(await workspaceStore.save(file, EXAMPLE)).toEqual({ backupPath: undefined });
+    expect(await workspaceStore.save(file, EXAMPLE)).toEqual({ backupPath: `${file}.bak` });
+    expect(workspaceStore.validateText(EXAMPLE, file)).toEqual([]);
+    expect(workspaceStore.validateText('lbdesk: 1\n', file)).toEqual([expect.objectContaining({ path: 'name', message: 'required field is missing' })]);
+  });
+});

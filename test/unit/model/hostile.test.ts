@@ -1,0 +1,86 @@
+// Hostile input is refused with a clear problem, never a crash or a runaway.
+import { describe, expect, it } from 'vitest';
+import { parseWorkspace } from '../../../shared/model/validate';
+import { MAX_DEPTH, MAX_WORKSPACE_BYTES } from '../../../shared/model/limits';
+
+const HEAD = 'lbdesk: 1\nname: x\n';
+
+function lol(levels: number): string {
+  const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+  for (let i = 1; i <= levels; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+  return lines.join('\n');
+}
+
+describe('hostile input', () => {
+  it('an alias bomb ("billion laughs") is refused', () => {
+    const r = parseWorkspace(`${HEAD}description: x\n${lol(9)}\n`, 'bomb.yaml');
+    expect(r.workspace).toBeUndefined();
+    expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', path: '(root)', message: expect.stringMatching(/alias bomb/) })]);
+  });
+
+  it('a few harmless aliases are fine (and still validated)', () => {
+    const text = `${HEAD}healthTimers: &t { interval: 5s }\nservers:\n  - { name: a, address: 127.0.0.2, healthTimers: *t }\n`;
+    const r = parseWorkspace(text, 'ok.yaml');
+    expect(r.problems).toEqual([]);
+    expect(r.workspace!.servers[0]!.healthTimers).toEqual({ interval: 5_000 });
+  });
+
+  it.each([
+    ['flow lists', (n: number) => `${HEAD}description: ${'['.repeat(n)}${']'.repeat(n)}\n`],
+    ['flow mappings', (n: number) => `${HEAD}description: ${'{a: '.repeat(n)}1${'}'.repeat(n)}\n`],
+    ['block lists', (n: number) => `${HEAD}description:\n  ${'- '.repeat(n)}x\n`],
+    ['block mappings', (n: number) => `${HEAD}description:\n${Array.from({ length: Math.min(n, 2000) }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} x\n`],
+  ])('nesting deeper than the limit in %s is refused, even 100 000 deep', (_what, make) => {
+    for (const depth of [MAX_DEPTH + 5, 100_000]) {
+      const text = make(depth);
+      const r = parseWorkspace(text, 'deep.yaml');
+      expect(r.workspace).toBeUndefined();
+      expect(r.problems).toEqual([expect.objectContaining({ path: '(root)', message: `nested deeper than ${MAX_DEPTH} levels` })]);
+    }
+  });
+
+  it('the depth limit also holds where the fast reader gave up (here on a NUL byte)', () => {
+    const text = `${HEAD}note: "\u0000"\ndescription: ${'['.repeat(MAX_DEPTH + 5)}${']'.repeat(MAX_DEPTH + 5)}\n`;
+    const r = parseWorkspace(text, 'deep.yaml');
+    expect(r.problems).toEqual([expect.objectContaining({ path: '(root)', line: 4, message: `nested deeper than ${MAX_DEPTH} levels` })]);
+  });
+
+  it('deep but legal nesting (a real workspace needs 7) is fine', () => {
+    const text = `${HEAD}servers:\n  - name: a\n    address: 127.0.0.2\ngroups:\n  - name: g\n    members: [{ server: a, port: 389 }]\n    healthCheck: { type: ldap, ldap: { expect: { cn: monitor } } }\n`;
+    expect(parseWorkspace(text, 'ok.yaml').problems).toEqual([]);
+  });
+
+  it('text over the size limit is refused before parsing', () => {
+    const big = `${HEAD}description: "${'x'.repeat(MAX_WORKSPACE_BYTES)}"\n`;
+    const r = parseWorkspace(big, 'big.yaml');
+    expect(r.problems).toEqual([expect.objectContaining({ line: 1, col: 1, message: 'file is larger than 16 MiB: refused' })]);
+    expect(r.doc.contents).toBeNull();
+  });
+
+  it('multi-byte text is measured in bytes', () => {
+    const text = `${HEAD}description: "${'é'.repeat(MAX_WORKSPACE_BYTES / 2 + 10)}"\n`;
+    expect(text.length).toBeLessThan(MAX_WORKSPACE_BYTES);
+    expect(parseWorkspace(text, 'big.yaml').problems[0]!.message).toMatch(/larger than 16 MiB/);
+  });
+
+  it('many problems are capped with a summary line', () => {
+    const servers = Array.from({ length: 1500 }, (_, i) => `  - { name: s${i}, address: bad }`).join('\n');
+    const r = parseWorkspace(`${HEAD}servers:\n${servers}\n`, 'many.yaml');
+    expect(r.problems).toHaveLength(1001);
+    expect(r.problems[1000]!.message).toBe('… and 500 more problems');
+  });
+
+  it('__proto__ keys are unknown keys, and pollute nothing', () => {
+    const r = parseWorkspace(`${HEAD}__proto__: { polluted: true }\nservers:\n  - { name: a, address: 127.0.0.2, constructor: 1 }\n`, 'p.yaml');
+    expect(r.problems.map((p) => p.message)).toEqual(['unknown key "__proto__"', 'unknown key "constructor"']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('NUL bytes, tabs and several documents are YAML problems, not crashes', () => {
+    for (const text of [`${HEAD}description: "a\u0000b"\nx\u0000: 1\n`, `${HEAD}servers:\n\t- a\n`, `${HEAD}---\n${HEAD}`]) {
+      const r = parseWorkspace(text, 'odd.yaml');
+      expect(r.workspace).toBeUndefined();
+      expect(r.problems.length).toBeGreaterThan(0);
+    }
+  });
+});
