@@ -1,7 +1,8 @@
 // Every command registers itself here; the order is the order in `lbdesk --help`.
 import type { Command } from 'commander';
 import { register as demo } from './demo';
+import { register as render } from './render';
 import { register as validate } from './validate';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate];
+export const commands: Register[] = [demo, validate, render];

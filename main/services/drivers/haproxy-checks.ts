@@ -1,0 +1,120 @@
+// Health checks in HAProxy terms: one check method per backend, timers per server line.
+import type { CheckType, HealthCheck } from '../../../shared/model/schema';
+import { haproxyTime, haproxyWord, httpTarget } from './format';
+import { degradedWarning, type PoolMember } from './pools';
+import type { DriverProblem } from './types';
+
+export interface HaproxyCheck {
+  /** `option httpchk …`, `tcp-check …`, `timeout check …` lines for the backend. */
+  backendLines: string[];
+  /** The `check …` arguments of one server line; empty when the backend is not checked. */
+  serverArgs(member: PoolMember): string;
+  errors: DriverProblem[];
+  warnings: DriverProblem[];
+}
+
+type Resolved = Exclude<CheckType, 'auto'>;
+
+/** Banner protocols: wait for the greeting, then say goodbye politely. */
+const BANNER_SEQUENCES: Partial<Record<Resolved, string[]>> = {
+  ftp: ['tcp-check expect rstring ^220', 'tcp-check send QUIT\\r\\n'],
+  pop3: ['tcp-check expect string +OK', 'tcp-check send QUIT\\r\\n'],
+  imap4: ['tcp-check expect string "* OK"', 'tcp-check send "a1 LOGOUT\\r\\n"'],
+  nntp: ['tcp-check expect rstring ^20[01]', 'tcp-check send QUIT\\r\\n'],
+  rtsp: ['tcp-check send "OPTIONS * RTSP/1.0\\r\\nCSeq: 1\\r\\n\\r\\n"', 'tcp-check expect rstring ^RTSP/1[.][01][[:space:]]200'],
+};
+
+/** Checks HAProxy cannot run: a TCP connect to the same port stands in (weaker, never stricter). */
+const CONNECT_INSTEAD: Partial<Record<Resolved, string>> = {
+  ping: 'HAProxy has no ICMP check',
+  telnet: 'HAProxy has no Telnet check',
+  mms: 'HAProxy has no MMS check',
+  pnm: 'HAProxy has no PNM check',
+  dns: 'HAProxy has no DNS health check',
+  radius: 'HAProxy has no RADIUS health check',
+};
+
+/**
+ * The backend's check. `servicePort` is where port-less members are reached (and checked);
+ * `subject` names the service or target set in problems.
+ */
+export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMember[], servicePort: number): HaproxyCheck {
+  const errors: DriverProblem[] = [];
+  const warnings: DriverProblem[] = [];
+  const types = [...new Set(members.map((m) => m.check.type))];
+  let type: Resolved = types[0] ?? 'none';
+  if (types.length > 1) {
+    const list = members.map((m) => `${m.name} ${m.check.type}`).join(', ');
+    warnings.push({ subject, message: `members resolve to different checks (${list}); HAProxy runs one check per backend: TCP connect used for all` });
+    type = 'tcp';
+  }
+  if (type === 'none') return { backendLines: [], serverArgs: () => '', errors, warnings };
+
+  const lines: string[] = [];
+  const serverExtra: string[] = [];
+  if (type === 'udp') {
+    errors.push({ subject, message: 'HAProxy cannot run UDP health checks (check type udp)' });
+  } else if (type === 'http' || type === 'https') {
+    const path = hc.http?.path;
+    lines.push(`option httpchk ${path ? `GET ${haproxyWord(httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
+    if (hc.http?.host) lines.push(`http-check send hdr Host ${haproxyWord(hc.http.host)}`);
+    if (hc.http?.expect) {
+      lines.push('# lbdesk looks for the string in the first 1000 bytes of the body; HAProxy searches all of the body it reads');
+      lines.push(`http-check expect string ${haproxyWord(hc.http.expect)}`);
+      warnings.push({ subject, message: `HTTP check: HAProxy looks for "${hc.http.expect}" in the whole body read, not only its first 1000 bytes` });
+    } else if (!path) {
+      // Px: without an object, a HEAD / passes whatever the status.
+      lines.push('http-check expect rstatus ^[1-5][0-9][0-9]$');
+    }
+    if (type === 'https') serverExtra.push(tlsArgs(hc));
+  } else if (type === 'ssl') {
+    serverExtra.push(tlsArgs(hc));
+  } else if (type === 'ldap') {
+    lines.push('option ldap-check');
+    const l = hc.ldap;
+    const search = `search base "${l?.baseDn ?? ''}" scope ${l?.scope ?? 'base'} filter ${l?.filter ?? '(objectClass=*)'}`;
+    const extra = [search, l?.bindDn ? `bind as ${l.bindDn}` : '', l?.expect ? 'expected attributes' : ''].filter(Boolean).join(', ');
+    warnings.push({ subject, message: `LDAP check approximated by an anonymous bind (option ldap-check); not checked: ${extra}` });
+  } else if (type === 'smtp') {
+    lines.push('option smtpchk');
+  } else if (BANNER_SEQUENCES[type]) {
+    lines.push('option tcp-check', 'tcp-check connect', ...BANNER_SEQUENCES[type]!);
+  } else if (CONNECT_INSTEAD[type]) {
+    warnings.push({ subject, message: `${CONNECT_INSTEAD[type]} (check ${type}): a TCP connect check to the member port is used instead` });
+  }
+  const degraded = degradedWarning(subject, hc, 'HAProxy');
+  if (degraded) warnings.push(degraded);
+
+  const timeouts = [...new Set(members.map((m) => m.timers.timeout))].sort((a, b) => a - b);
+  const timeout = timeouts[timeouts.length - 1];
+  if (timeout !== undefined) lines.push(`timeout check ${haproxyTime(timeout)}`);
+  if (timeouts.length > 1) {
+    warnings.push({ subject, message: `members have different check timeouts (${timeouts.map(haproxyTime).join(', ')}); HAProxy has one per backend: ${haproxyTime(timeout!)} used` });
+  }
+  const extra = serverExtra.filter(Boolean).join(' ');
+  return {
+    backendLines: lines,
+    errors,
+    warnings,
+    serverArgs(m) {
+      const t = m.timers;
+      const port = m.port === undefined ? ` port ${servicePort}` : '';
+      const inter = `inter ${haproxyTime(t.interval)} fastinter ${haproxyTime(t.retryInterval)} downinter ${haproxyTime(t.retryInterval)}`;
+      return `check${extra ? ` ${extra}` : ''}${port} ${inter} rise ${t.restoreAfter} fall ${t.failAfter}`;
+    },
+  };
+}
+
+/** TLS for the check only (the traffic itself is passed through untouched). */
+function tlsArgs(hc: HealthCheck): string {
+  const tls = hc.tls;
+  const args = ['check-ssl'];
+  if (tls?.verify) {
+    args.push('verify required ca-file @system-ca');
+    if (tls.serverName) args.push(`verifyhost ${haproxyWord(tls.serverName)}`);
+  } else {
+    args.push('verify none');
+  }
+  if (tls?.serverName) args.push(`check-sni ${haproxyWord(tls.serverName)}`);
+  return args.join(' ');
+}

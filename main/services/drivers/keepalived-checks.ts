@@ -1,0 +1,112 @@
+// Health checkers in keepalived terms: one checker block per real server.
+import type { CheckType, HealthCheck } from '../../../shared/model/schema';
+import { httpTarget, indent, keepalivedRegex, keepalivedSeconds, keepalivedValue, regexLiteral } from './format';
+import type { PoolMember } from './pools';
+
+type Resolved = Exclude<CheckType, 'auto'>;
+
+/** Record types keepalived's DNS_CHECK can ask for. */
+const DNS_TYPES = new Set(['A', 'NS', 'CNAME', 'SOA', 'MX', 'TXT', 'AAAA']);
+/** The Px HTTP check reads this much of the body. */
+const HTTP_READ_BYTES = 1000;
+
+/** Checks keepalived has no checker for: the nearest weaker one stands in. */
+const FALLBACK: Partial<Record<Resolved, { checker: 'TCP_CHECK' | 'UDP_CHECK'; why: string }>> = {
+  ssl: { checker: 'TCP_CHECK', why: 'keepalived has no TLS handshake check' },
+  ldap: { checker: 'TCP_CHECK', why: 'keepalived has no LDAP check' },
+  ftp: { checker: 'TCP_CHECK', why: 'keepalived has no FTP check' },
+  pop3: { checker: 'TCP_CHECK', why: 'keepalived has no POP3 check' },
+  imap4: { checker: 'TCP_CHECK', why: 'keepalived has no IMAP4 check' },
+  nntp: { checker: 'TCP_CHECK', why: 'keepalived has no NNTP check' },
+  telnet: { checker: 'TCP_CHECK', why: 'keepalived has no Telnet check' },
+  rtsp: { checker: 'TCP_CHECK', why: 'keepalived has no RTSP check' },
+  mms: { checker: 'TCP_CHECK', why: 'keepalived has no MMS check' },
+  pnm: { checker: 'TCP_CHECK', why: 'keepalived has no PNM check' },
+  radius: { checker: 'UDP_CHECK', why: 'keepalived has no RADIUS check' },
+};
+
+export interface KeepalivedChecker {
+  /** The checker block (empty for `none`: keepalived then keeps the server in service). */
+  lines: string[];
+  warnings: string[];
+  /** Values keepalived's config syntax cannot carry (a double quote in a path or name). */
+  errors: string[];
+}
+
+/** `sctpOnly`: the member only speaks SCTP, so TCP-based checks cannot reach it. */
+export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: boolean): KeepalivedChecker {
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const word = (what: string, text: string): string => {
+    const out = keepalivedValue(text);
+    if (out === undefined) errors.push(`${what} ${JSON.stringify(text)} cannot be written in keepalived.conf (it has a double quote or line break)`);
+    return out ?? '""';
+  };
+  let type: Resolved = m.check.type;
+  if (type === 'none') return { lines: [], warnings, errors };
+  if (sctpOnly && type !== 'ping') {
+    warnings.push(`check ${type} cannot reach SCTP-only servers: keepalived has no SCTP checker, PING_CHECK used`);
+    type = 'ping';
+  }
+  const body: string[] = [];
+  let checker: string;
+  const fallback = FALLBACK[type];
+  if (fallback) {
+    warnings.push(`${fallback.why} (check ${type}): ${fallback.checker} used instead`);
+    checker = fallback.checker;
+  } else if (type === 'http' || type === 'https') {
+    checker = type === 'http' ? 'HTTP_GET' : 'SSL_GET';
+    body.push(...urlBlock(hc, warnings, word));
+    const host = hc.http?.host;
+    const sni = type === 'https' ? hc.tls?.serverName : undefined;
+    if (host ?? sni) body.push(`virtualhost ${word('host', (host ?? sni)!)}`);
+    if (sni) {
+      body.push('enable_sni');
+      if (host && host !== sni) warnings.push(`keepalived sends the Host name "${host}" as SNI, not serverName "${sni}"`);
+    }
+    if (type === 'https' && hc.tls?.verify) warnings.push('keepalived SSL_GET does not verify the server certificate (tls.verify)');
+  } else if (type === 'smtp') {
+    checker = 'SMTP_CHECK';
+  } else if (type === 'dns') {
+    const dns = hc.dns;
+    if (dns && !DNS_TYPES.has(dns.recordType)) {
+      warnings.push(`keepalived DNS_CHECK cannot ask for ${dns.recordType} records: UDP_CHECK used instead`);
+      checker = 'UDP_CHECK';
+    } else {
+      checker = 'DNS_CHECK';
+      if (dns) body.push(`type ${dns.recordType}`, `name ${word('DNS query', dns.query)}`);
+    }
+  } else if (type === 'udp') {
+    checker = 'UDP_CHECK';
+  } else if (type === 'ping') {
+    checker = 'PING_CHECK';
+  } else {
+    checker = 'TCP_CHECK';
+  }
+  const t = m.timers;
+  body.push(
+    `connect_timeout ${keepalivedSeconds(t.timeout)}`,
+    `retry ${t.failAfter - 1}`,
+    `delay_before_retry ${keepalivedSeconds(t.retryInterval)}`,
+    `delay_loop ${keepalivedSeconds(t.interval)}`,
+  );
+  return { lines: [`${checker} {`, ...indent(body), '}'], warnings, errors };
+}
+
+function urlBlock(hc: HealthCheck, warnings: string[], word: (what: string, text: string) => string): string[] {
+  const http = hc.http;
+  const url: string[] = [];
+  if (!http?.path) {
+    // Px: without an object the check is HEAD / and any answer passes; keepalived only GETs.
+    warnings.push('HTTP check without a path (HEAD /, any status) approximated by GET / accepting any status');
+    url.push('path /', 'status_code 100-599');
+  } else {
+    url.push(`path ${word('HTTP path', httpTarget(http.path))}`);
+  }
+  if (http?.expect) {
+    const bytes = Buffer.byteLength(http.expect, 'utf8');
+    // The match must start early enough to end within the first 1000 bytes, as in Px.
+    url.push(`regex ${keepalivedRegex(regexLiteral(http.expect))}`, `regex_max_offset ${Math.max(0, HTTP_READ_BYTES - bytes)}`);
+  }
+  return ['url {', ...indent(url), '}'];
+}

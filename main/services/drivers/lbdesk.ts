@@ -1,0 +1,94 @@
+// lbdesk on the appliance: the served part of the workspace as a workspace of its own, run there
+// by `lbdesk serve` (reloaded with SIGHUP). No appliances section: hosts and keys stay home.
+import { stringify } from 'yaml';
+import { formatDuration } from '../../../shared/model/duration';
+import { targetSetSchema, type Appliance, type HealthCheck, type TargetSet, type Workspace } from '../../../shared/model/schema';
+import { withHeader } from './header';
+import { selectIncluded } from './include';
+import type { Driver, DriverProblem, RenderResult } from './types';
+
+/** Fields that hold durations (milliseconds once parsed); written back in the file's spelling. */
+const DURATION_KEYS = new Set(['interval', 'retryInterval', 'timeout', 'degradedAbove', 'availableBelow', 'idleTimeout']);
+
+/** The parsed workspace back in file form: durations as `30s`, `500ms`, nothing undefined. */
+function toFileForm(value: unknown, key?: string): unknown {
+  if (typeof value === 'number' && key !== undefined && DURATION_KEYS.has(key)) return formatDuration(value);
+  if (Array.isArray(value)) return value.map((v) => toFileForm(v));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toFileForm(v, k);
+    return out;
+  }
+  return value;
+}
+
+/** A target set as written in a file: without the fields engines derive (standbyIpfe, …). */
+function targetSetFileForm(t: TargetSet): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(targetSetSchema.shape)) out[key] = (t as Record<string, unknown>)[key];
+  return out;
+}
+
+function secretNames(hc: HealthCheck | undefined): string[] {
+  return [hc?.ldap?.bindSecret, hc?.radius?.secret].filter((s): s is string => typeof s === 'string');
+}
+
+/** The part of the workspace an appliance serves, as a complete workspace. */
+export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspace: Workspace; errors: DriverProblem[]; warnings: DriverProblem[] } {
+  const included = selectIncluded(ws, appliance);
+  const errors = [...included.errors];
+  const warnings: DriverProblem[] = [];
+  const groupNames = new Set(included.services.map((s) => s.group));
+  for (const s of included.services) {
+    if (!ws.groups.some((g) => g.name === s.group)) errors.push({ subject: `service ${s.name}`, message: `group "${s.group}" does not exist` });
+  }
+  const groups = ws.groups.filter((g) => groupNames.has(g.name));
+  const serverNames = new Set(groups.flatMap((g) => g.members.map((m) => m.server)));
+  for (const g of groups) {
+    for (const m of g.members) {
+      if (!ws.servers.some((s) => s.name === m.server)) errors.push({ subject: `group ${g.name}`, message: `member server "${m.server}" does not exist` });
+    }
+  }
+  const checks: [string, HealthCheck | undefined][] = [
+    ...groups.map((g): [string, HealthCheck] => [`group ${g.name}`, g.healthCheck]),
+    ...included.targetSets.map((t): [string, HealthCheck | undefined] => [`target set ${t.number}`, t.healthCheck]),
+  ];
+  for (const [subject, hc] of checks) {
+    for (const name of secretNames(hc)) {
+      warnings.push({ subject, message: `the check needs secret "${name}" in the appliance's secret store (secrets are never pushed)` });
+    }
+  }
+  const workspace: Workspace = {
+    lbdesk: 1,
+    name: ws.name,
+    description: ws.description,
+    healthTimers: ws.healthTimers,
+    servers: ws.servers.filter((s) => serverNames.has(s.name)),
+    groups,
+    services: included.services,
+    targetSets: included.targetSets,
+    appliances: [],
+  };
+  return { workspace, errors, warnings };
+}
+
+export function renderLbdesk(ws: Workspace, appliance: Appliance): RenderResult {
+  const { workspace, errors, warnings } = servedWorkspace(ws, appliance);
+  if (errors.length) return { text: '', errors, warnings };
+  const { appliances: _omit, targetSets, ...rest } = workspace;
+  const file = { ...rest, targetSets: targetSets.map(targetSetFileForm) };
+  const yaml = stringify(toFileForm(file), { lineWidth: 0, aliasDuplicateObjects: false });
+  const intro = `# Rendered by lbdesk for \`lbdesk serve\`; edits here are overwritten by the next push.\n`;
+  return { text: withHeader({ workspace: ws.name, appliance: appliance.name, driver: 'lbdesk' }, intro + yaml), errors, warnings };
+}
+
+export const lbdeskDriver: Driver = {
+  name: 'lbdesk',
+  defaults: {
+    configPath: '/etc/lbdesk/workspace.yaml',
+    validateCommand: 'lbdesk validate {file}',
+    reloadCommand: 'systemctl reload lbdesk',
+  },
+  render: (ws, appliance) => renderLbdesk(ws, appliance),
+  volatile: [],
+};

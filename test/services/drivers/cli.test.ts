@@ -1,0 +1,65 @@
+// `lbdesk render` as users run it: the real CLI in a child process.
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { GOLDEN_DIR, RICH_PATH } from './helpers';
+
+describe('lbdesk render', () => {
+  it('prints the config to stdout, warnings on stderr, exit 0', async () => {
+    const r = await runCli(['render', RICH_PATH, '--appliance', 'edge-haproxy']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(GOLDEN_DIR, 'rich.edge-haproxy.haproxy.cfg'), 'utf8'));
+    expect(r.stderr).toContain('lbdesk: warning: target set 1, target set 4: hash: HAProxy hashes the client address only, not its port\n');
+  });
+
+  it('--out writes the file and nothing to stdout', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'lbdesk-render-')), 'keepalived.conf');
+    const r = await runCli(['render', RICH_PATH, '--appliance', 'lvs', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(GOLDEN_DIR, 'rich.lvs.keepalived.conf'), 'utf8'));
+  });
+
+  it('refuses by name what the driver cannot express: exit 1, nothing written', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'lbdesk-render-')), 'haproxy.cfg');
+    const r = await runCli(['render', RICH_PATH, '--appliance', 'haproxy-all', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toContain('lbdesk: service dns-vip, service syslog-vip: HAProxy does not load-balance UDP\n');
+    expect(r.stderr).toMatch(/^lbdesk: target set 2: HAProxy has no IPFE least-load/m);
+    expect(r.stderr).toMatch(/^lbdesk: target set 3: HAProxy does not load-balance SCTP/m);
+    expect(r.stderr).toContain('refused: nothing rendered for appliance haproxy-all (driver haproxy): 4 problems above');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unknown appliance is a usage error listing the known ones (exit 2)', async () => {
+    const r = await runCli(['render', RICH_PATH, '--appliance', 'edge']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('lbdesk: unknown appliance "edge" (known: edge-haproxy, lvs, daemon, haproxy-all)\n');
+  });
+
+  it('a missing --appliance is a usage error (exit 2)', async () => {
+    const r = await runCli(['render', RICH_PATH]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("required option '--appliance <name>' not specified");
+  });
+
+  it('an invalid workspace: each problem at file:line:col, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-render-'));
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: bad\nservers:\n  - name: a\n    address: 192.0.2.300\n');
+    const r = await runCli(['render', file, '--appliance', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad\.yaml:5:14: servers\[0\]\.address: /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unreadable workspace: exit 2', async () => {
+    const r = await runCli(['render', '/nonexistent/ws.yaml', '--appliance', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/nonexistent/ws.yaml');
+  });
+});

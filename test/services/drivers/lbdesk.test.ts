@@ -1,0 +1,57 @@
+// The lbdesk driver: the served subset, as a workspace `lbdesk validate` and `lbdesk serve` accept.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../helpers/cli';
+import { renderForAppliance, servedWorkspace } from '../../../main/services/drivers';
+import { workspaceSchema } from '../../../shared/model/schema';
+import { RICH_PATH, appliance, loadRich, parseWorkspaceText, workspace, writeTemp } from './helpers';
+
+const ctx = { workspacePath: RICH_PATH };
+
+describe('lbdesk driver', () => {
+  const ws = loadRich();
+  const daemon = appliance(ws, 'daemon');
+  const r = renderForAppliance(ws, daemon, ctx);
+
+  it('renders the included services, their groups and servers, and the included target sets', () => {
+    expect(r.errors).toEqual([]);
+    const back = parseWorkspaceText(r.text);
+    expect(back.services.map((s) => s.name)).toEqual(['web-vip', 'dns-vip']);
+    expect(back.groups.map((g) => g.name)).toEqual(['web', 'resolvers']);
+    expect(back.servers.map((s) => s.name)).toEqual(['web1', 'web2', 'web3', 'dns1', 'dns2']);
+    expect(back.targetSets.map((t) => t.number)).toEqual([2]);
+  });
+
+  it('reads back as exactly the served part (durations and defaults survive the round trip)', () => {
+    expect(parseWorkspaceText(r.text)).toEqual(servedWorkspace(ws, daemon).workspace);
+  });
+
+  it('is accepted by `lbdesk validate` (what the appliance runs before reloading)', async () => {
+    const file = writeTemp('workspace.yaml', r.text);
+    const v = await runCli(['validate', file]);
+    expect(v.stderr).toBe('');
+    expect(v.stdout).toBe(`${file}: valid\n`);
+    expect(v.code).toBe(0);
+  });
+
+  it('has no appliances section: hosts, users and key files stay home', () => {
+    const raw = parse(r.text) as Record<string, unknown>;
+    expect(raw.lbdesk).toBe(1);
+    expect('appliances' in raw).toBe(false);
+    expect(r.text).not.toContain('192.0.2.202');
+  });
+
+  it('keeps the whole workspace when the appliance includes everything', () => {
+    const all = workspace({
+      healthTimers: { interval: '750ms' },
+      servers: [{ name: 's', address: '192.0.2.1' }],
+      groups: [{ name: 'g', members: [{ server: 's', port: 389 }], healthCheck: { type: 'ldap', ldap: { bindDn: 'cn=x', bindSecret: 'dir-probe' } } }],
+      services: [{ name: 'v', address: '192.0.2.10', port: 389, group: 'g', persistence: { type: 'client-ip', timeout: '90s' } }],
+      appliances: [{ name: 'me', host: 'h', driver: 'lbdesk' }],
+    });
+    const out = renderForAppliance(all, all.appliances[0]!, ctx);
+    expect(workspaceSchema.parse(parse(out.text))).toEqual({ ...all, appliances: [] });
+    expect(out.text).toContain('interval: 750ms');
+    expect(out.warnings).toEqual([{ subject: 'group g', message: expect.stringContaining('secret "dir-probe"') }]);
+  });
+});
