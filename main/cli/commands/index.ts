@@ -3,6 +3,10 @@ import type { Command } from 'commander';
 import { register as demo } from './demo';
 import { register as render } from './render';
 import { register as validate } from './validate';
+import { register as push } from './push';
+import { register as confirm } from './confirm';
+import { register as pull } from './pull';
+import { register as diff } from './diff';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render];
+export const commands: Register[] = [demo, validate, render, push, confirm, pull, diff];

@@ -1,5 +1,6 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
+import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
@@ -14,6 +15,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   haproxy: haproxyDriver,
   keepalived: keepalivedDriver,
   lbdesk: lbdeskDriver,
+  cli: cliDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

@@ -1,0 +1,30 @@
+// `lbdesk confirm WS --appliance NAME`: keep a commit-confirmed push (stop its rollback timer).
+// Exit 0 confirmed, 1 nothing pending (or too late: the appliance already rolled back).
+import type { Command } from 'commander';
+import { confirmPush, syncDataDir } from '../../services/sync';
+import { CliError } from '../errors';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('confirm')
+    .description('confirm a pending commit-confirmed push (exit 0 confirmed, 1 nothing pending)')
+    .argument('<workspace>', 'workspace file');
+  withSshOptions(cmd, true).action(async (file: string, o: SshCliOptions) => {
+    const { prepared } = await prepareForSync(file, o, true);
+    const ssh = sshOptionsFrom(o);
+    let all = true;
+    for (const p of prepared) {
+      if (!p.target.configPath) throw new CliError(`${p.appliance.name}: ${p.errors.join('; ')}`, 2);
+      try {
+        const r = await confirmPush(p.target, { ...ssh, dataDir: syncDataDir() });
+        process.stdout.write(`${p.appliance.name}: ${r.outcome}: ${r.reason}\n`);
+        if (r.outcome !== 'confirmed') all = false;
+      } catch (err) {
+        process.stderr.write(`lbdesk: ${p.appliance.name}: ${(err as Error).message}\n`);
+        all = false;
+      }
+    }
+    process.exitCode = all ? 0 : 1;
+  });
+}

@@ -1,0 +1,26 @@
+// `lbdesk diff WS --appliance NAME`: unified diff of what push would change on the appliance.
+// Exit 0 no change, 1 changes, 2 trouble (like diff(1)).
+import type { Command } from 'commander';
+import { diffConfig } from '../../services/sync';
+import { CliError } from '../errors';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('diff')
+    .description('unified diff of what push would change on the appliance (exit 0 no change, 1 changes)')
+    .argument('<workspace>', 'workspace file');
+  withSshOptions(cmd, false).action(async (file: string, o: SshCliOptions) => {
+    const { prepared } = await prepareForSync(file, o, false);
+    const p = prepared[0]!;
+    if (p.errors.length) throw new CliError(`${p.appliance.name}: cannot render: ${p.errors.join('; ')}`, 2);
+    let d;
+    try {
+      d = await diffConfig(p.target, p.render.text, sshOptionsFrom(o));
+    } catch (err) {
+      throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 2);
+    }
+    process.stdout.write(d.patch);
+    process.exitCode = d.changed ? 1 : 0;
+  });
+}

@@ -1,0 +1,69 @@
+// `lbdesk pull WS --appliance NAME [--out FILE]`: fetch the appliance's running config (kept in
+// the appliance's history). `--history` lists that history; `--show ID` prints one entry.
+import type { Command } from 'commander';
+import { basename, dirname, join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { listHistory, pullConfig, readHistory, syncDataDir } from '../../services/sync';
+import { CliError } from '../errors';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+
+interface PullOptions extends SshCliOptions {
+  out?: string;
+  history?: boolean;
+  show?: string;
+}
+
+async function output(data: Buffer, out: string | undefined): Promise<void> {
+  if (!out) {
+    process.stdout.write(data);
+    return;
+  }
+  const target = resolve(out);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new CliError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 1);
+  }
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('pull')
+    .description("fetch the appliance's running config (exit 0, 1 on failure)")
+    .argument('<workspace>', 'workspace file');
+  withSshOptions(cmd, false)
+    .option('--out <file>', 'write it to FILE instead of stdout')
+    .option('--history', 'list the versions pushed to and pulled from this appliance (no connection)')
+    .option('--show <id>', 'print a stored version (id or unique prefix, or hash prefix) instead of connecting')
+    .action(async (file: string, o: PullOptions) => {
+      const { prepared } = await prepareForSync(file, o, false);
+      const p = prepared[0]!;
+      const dataDir = syncDataDir();
+      if (o.history) {
+        const entries = await listHistory(dataDir, p.appliance.name);
+        if (entries.length === 0) process.stderr.write(`lbdesk: no history for appliance ${p.appliance.name} yet\n`);
+        for (const e of entries) {
+          process.stdout.write(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}${e.outcome ? `:${e.outcome}` : ''}  ${e.bytes} bytes  sha256:${e.hash.slice(0, 12)}  ${e.target}:${e.configPath}\n`);
+        }
+        return;
+      }
+      if (o.show) {
+        const { data } = await readHistory(dataDir, p.appliance.name, o.show).catch((err: Error) => { throw new CliError(err.message, 1); });
+        await output(data, o.out);
+        return;
+      }
+      if (!p.target.configPath) throw new CliError(`${p.appliance.name}: ${p.errors.join('; ')}`, 1);
+      try {
+        const r = await pullConfig(p.target, { ...sshOptionsFrom(o), dataDir });
+        await output(r.data, o.out);
+        process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${p.target.configPath} from ${r.target} (history ${r.entry.id})\n`);
+      } catch (err) {
+        if (err instanceof CliError) throw err;
+        throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 1);
+      }
+    });
+}

@@ -1,0 +1,231 @@
+// `lbdesk push WS --appliance NAME …`: render, upload atomically, validate on the appliance,
+// apply; with --confirm-within, the appliance rolls back unless `lbdesk confirm` follows.
+// Exit 0 applied (or unchanged), 1 refused/failed with the appliance unchanged, 3 rolled back
+// (or the appliance was touched and could not be rolled back cleanly).
+// Also home of the options and loading that confirm, pull and diff share.
+import { Option, type Command } from 'commander';
+import { resolve } from 'node:path';
+import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/sync';
+import { parseDuration } from '../../../shared/model/duration';
+import { formatProblem } from '../../../shared/model/problem';
+import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { MemorySecretStore } from '../../services/secrets/memory';
+import type { SshOptions } from '../../services/ssh';
+import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
+import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
+import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { CliError } from '../errors';
+
+export interface SshCliOptions {
+  appliance?: string[];
+  all?: boolean;
+  knownHosts?: string;
+  acceptNew?: boolean;
+  identity?: string;
+  sshConfig?: string;
+}
+
+const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** The SSH options every sync command takes. */
+export function withSshOptions(cmd: Command, many: boolean): Command {
+  cmd.option('--appliance <name>', many ? 'appliance to use (repeat, or comma-separate, for several)' : 'the appliance', collect);
+  if (many) cmd.option('--all', 'every appliance in the workspace');
+  return cmd
+    .option('--known-hosts <file>', 'known_hosts file to read and add to (default ~/.ssh/known_hosts)')
+    .option('--accept-new', 'trust a host key never seen before (and add it); a changed key is always refused')
+    .option('--identity <file>', 'private key to log in with, whatever the appliance\'s auth says')
+    .option('--ssh-config <file>', 'ssh config file to use instead of ~/.ssh/config and /etc/ssh/ssh_config');
+}
+
+/** Reads a password or passphrase on the terminal without echo; undefined when there is none. */
+export async function askOnTty(prompt: string): Promise<string | undefined> {
+  const input = process.stdin;
+  if (!input.isTTY) return undefined;
+  process.stderr.write(`${prompt}: `);
+  return new Promise((done) => {
+    let value = '';
+    input.setRawMode(true);
+    input.resume();
+    const finish = (v: string | undefined) => {
+      input.setRawMode(false);
+      input.pause();
+      input.removeListener('data', onData);
+      process.stderr.write('\n');
+      done(v);
+    };
+    const onData = (d: Buffer) => {
+      for (const ch of d.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return finish(value);
+        if (ch === '\u0003' || ch === '\u0004') return finish(undefined);
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+export function sshOptionsFrom(o: SshCliOptions): SshOptions {
+  return {
+    ...(o.knownHosts ? { knownHostsFile: resolve(o.knownHosts) } : {}),
+    ...(o.identity ? { identityFile: resolve(o.identity) } : {}),
+    ...(o.sshConfig ? { sshConfigFile: resolve(o.sshConfig) } : {}),
+    secrets: new MemorySecretStore(),
+    askSecret: (p) => askOnTty(p.prompt),
+    confirmHostKey: async (p) => {
+      if (!o.acceptNew) return false;
+      process.stderr.write(`lbdesk: ${p.appliance ?? ''}: accepted new host key for ${p.jump ? 'jump host ' : ''}${p.host}${p.port === 22 ? '' : `:${p.port}`}: ${p.keyType} ${p.fingerprint}\n`);
+      return true;
+    },
+  };
+}
+
+export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspace; path: string }> {
+  const path = resolve(file);
+  let loaded;
+  try {
+    loaded = await loadWorkspaceFile(path);
+  } catch (err) {
+    if (err instanceof WorkspaceFileError) throw new CliError(err.message, 2);
+    throw err;
+  }
+  for (const p of loaded.problems) process.stderr.write(`${formatProblem({ ...p, file })}\n`);
+  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace`, 1);
+  return { ws: loaded.workspace, path };
+}
+
+export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
+  if (all) {
+    if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
+    return ws.appliances;
+  }
+  if (!names || names.length === 0) throw new CliError(`--appliance is required${many ? ' (or --all)' : ''}`, 2);
+  if (!many && names.length > 1) throw new CliError('one --appliance only for this command', 2);
+  return names.map((n) => {
+    const a = ws.appliances.find((x) => x.name === n);
+    if (!a) {
+      const known = ws.appliances.map((x) => x.name);
+      throw new CliError(`unknown appliance "${n}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
+    }
+    return a;
+  });
+}
+
+/** Prepares (renders) every named appliance, printing driver warnings. */
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; prepared: PreparedAppliance[] }> {
+  const { ws, path } = await loadWorkspaceForSync(file);
+  const prepared = pickAppliances(ws, o.appliance, o.all, many).map((a) => prepareAppliance(ws, a, path));
+  for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
+  return { path, prepared };
+}
+
+function durationOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) throw new CliError(`${flag} "${value}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)`, 2);
+  return ms;
+}
+
+function intOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`${flag} must be a positive whole number`, 2);
+  return Number(value);
+}
+
+function progressLine(e: PushProgress): string | undefined {
+  if (e.status === 'start') return undefined;
+  return `${e.appliance}: ${e.step} ${e.status}${e.message ? ` (${e.message})` : ''}`;
+}
+
+export function exitCodeFor(reports: PushReport[]): number {
+  if (reports.some((r) => r.outcome === 'rolled-back' || r.outcome === 'failed')) return 3;
+  if (reports.some((r) => r.outcome === 'refused' || r.outcome === 'skipped')) return 1;
+  return 0;
+}
+
+interface PushCliOptions extends SshCliOptions {
+  dryRun?: boolean;
+  confirmWithin?: string;
+  force?: boolean;
+  verify: boolean;
+  verifyTimeout?: string;
+  concurrency?: string;
+  canary?: string;
+  maxFailures?: string;
+  restore?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('push')
+    .description('render, upload atomically, validate on the appliance and apply (exit 0 applied, 1 refused with the appliance unchanged, 3 rolled back)')
+    .argument('<workspace>', 'workspace file');
+  withSshOptions(cmd, true)
+    .option('--dry-run', 'upload to a temp file and validate on the appliance; change nothing')
+    .option('--confirm-within <duration>', 'commit-confirmed: the appliance restores the previous config unless `lbdesk confirm` arrives in time')
+    .option('--force', 'overwrite a remote config changed since the last pull or push')
+    .option('--no-verify', 'skip connecting to the VIPs from the appliance after the reload')
+    .option('--verify-timeout <duration>', 'how long the VIPs may take to answer after a reload (default 5s)')
+    .option('--concurrency <n>', 'appliances pushed at once (default 8)')
+    .option('--canary <n>', 'push this many appliances first, one by one; stop if one fails')
+    .option('--max-failures <n>', 'stop starting new pushes after this many failures')
+    .addOption(new Option('--restore <id>', 'push a version from the appliance\'s history (see `lbdesk pull --history`) instead of rendering'))
+    .option('--json', 'print the report as JSON on stdout')
+    .option('--quiet', 'no progress lines on stderr')
+    .action(async (file: string, o: PushCliOptions) => {
+      const confirmWithinMs = durationOption(o.confirmWithin, '--confirm-within');
+      const verifyTimeoutMs = durationOption(o.verifyTimeout, '--verify-timeout');
+      const concurrency = intOption(o.concurrency, '--concurrency');
+      const canary = intOption(o.canary, '--canary');
+      const maxFailures = intOption(o.maxFailures, '--max-failures');
+      const { prepared } = await prepareForSync(file, o, true);
+      if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
+      const dataDir = syncDataDir();
+      const items: FleetItem[] = [];
+      for (const p of prepared) {
+        if (p.errors.length) {
+          items.push({ target: p.target, refused: `cannot render: ${p.errors.join('; ')}` });
+        } else if (o.restore) {
+          const { entry, data } = await readHistory(dataDir, p.appliance.name, o.restore).catch((err: Error) => { throw new CliError(err.message, 2); });
+          process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
+          items.push({ target: p.target, text: data });
+        } else {
+          items.push({ target: p.target, text: p.render.text });
+        }
+      }
+      const report: FleetReport = await pushFleet(items, {
+        ...sshOptionsFrom(o),
+        dataDir,
+        dryRun: o.dryRun,
+        force: o.force,
+        confirmWithinMs,
+        skipVerify: !o.verify,
+        verifyTimeoutMs,
+        concurrency,
+        canary,
+        maxFailures,
+        kind: o.restore ? 'restore' : 'push',
+        onProgress: (e) => {
+          const line = o.quiet || o.json ? undefined : progressLine(e);
+          if (line) process.stderr.write(`${line}\n`);
+        },
+      });
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        for (const r of report.reports) {
+          process.stdout.write(`${r.appliance}: ${r.outcome}: ${r.reason}\n`);
+          for (const n of r.notes) process.stdout.write(`${r.appliance}: note: ${n}\n`);
+          if (r.pending) process.stdout.write(`${r.appliance}: confirm with: lbdesk confirm ${file} --appliance ${r.appliance}\n`);
+        }
+        if (report.reports.length > 1) {
+          const counts = Object.entries(report.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
+          process.stdout.write(`${report.reports.length} appliances: ${counts} in ${(report.durationMs / 1000).toFixed(1)}s${report.stopped ? ` (stopped: ${report.stopped})` : ''}\n`);
+        }
+      }
+      process.exitCode = exitCodeFor(report.reports);
+    });
+}

@@ -1,0 +1,32 @@
+// `confirm`: keep a commit-confirmed push by stopping its timer on the appliance.
+import type { ConfirmReport } from '../../../shared/api/sync';
+import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
+import { acknowledgeFired, disarmTimer } from './confirm';
+import { remotePaths } from './paths';
+import { Remote } from './remote';
+import { loadState, saveState, syncDataDir } from './state';
+import type { SyncTarget } from './target';
+
+export async function confirmPush(target: SyncTarget, opts: SshOptions & { dataDir?: string; connection?: SshConnection } = {}): Promise<ConfirmReport> {
+  const dir = syncDataDir(opts.dataDir);
+  const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
+  try {
+    const remote = new Remote(conn, remotePaths(target.configPath), target.transfer);
+    const r = await disarmTimer(remote);
+    const state = await loadState(dir, conn.label, target.configPath);
+    const base = { appliance: target.appliance, target: conn.label, configPath: target.configPath, ...state, updatedAt: Date.now() };
+    if (r.outcome === 'confirmed') {
+      if (state?.pending) await saveState(dir, { ...base, hash: state.pending.hash, pending: undefined });
+      return { appliance: target.appliance, outcome: 'confirmed', reason: `confirmed: ${target.configPath} stays; the rollback timer is stopped` };
+    }
+    if (r.outcome === 'too-late') {
+      await acknowledgeFired(remote);
+      if (state?.pending) await saveState(dir, { ...base, hash: state.pending.backupHash, pending: undefined });
+      const when = r.firedAt ? ` at ${new Date(r.firedAt).toISOString()}` : '';
+      return { appliance: target.appliance, outcome: 'too-late', reason: `too late: the appliance restored the previous config${when} (reload exit ${r.rc ?? '?'})` };
+    }
+    return { appliance: target.appliance, outcome: 'none', reason: 'nothing is pending on this appliance' };
+  } finally {
+    if (!opts.connection) conn.close();
+  }
+}

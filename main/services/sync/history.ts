@@ -1,0 +1,74 @@
+// Every version pushed to (or pulled from) an appliance, in the user's data folder:
+// history/<appliance>/<id>.cfg with a <id>.json record beside it (one record per file, so
+// concurrent writers never lose an entry). Viewable and restorable (push it again).
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
+import { sha256 } from './remote';
+
+function applianceDir(dir: string, appliance: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(appliance)) throw new Error(`bad appliance name for history: ${appliance}`);
+  return join(dir, 'history', appliance);
+}
+
+function stamp(at: number): string {
+  return new Date(at).toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+export interface RecordInput {
+  appliance: string;
+  kind: HistoryKind;
+  data: Buffer;
+  target: string;
+  configPath: string;
+  outcome?: PushOutcome;
+  workspace?: string;
+}
+
+export async function recordHistory(dir: string, input: RecordInput): Promise<HistoryEntry> {
+  const at = Date.now();
+  const hash = sha256(input.data);
+  const folder = applianceDir(dir, input.appliance);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const id = `${stamp(at)}-${hash.slice(0, 12)}-${input.kind}`;
+  const entry: HistoryEntry = {
+    id, appliance: input.appliance, at, kind: input.kind, hash, bytes: input.data.length,
+    target: input.target, configPath: input.configPath,
+    ...(input.outcome ? { outcome: input.outcome } : {}),
+    ...(input.workspace ? { workspace: input.workspace } : {}),
+  };
+  await writeFile(join(folder, `${id}.cfg`), input.data, { mode: 0o600 });
+  await writeFile(join(folder, `${id}.json`), `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 });
+  return entry;
+}
+
+/** Oldest first. */
+export async function listHistory(dir: string, appliance: string): Promise<HistoryEntry[]> {
+  const folder = applianceDir(dir, appliance);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const out: HistoryEntry[] = [];
+  for (const n of names.filter((x) => x.endsWith('.json')).sort()) {
+    try { out.push(JSON.parse(await readFile(join(folder, n), 'utf8')) as HistoryEntry); } catch { /* a half-written record: skip */ }
+  }
+  return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+}
+
+/** An entry by exact id or unique id prefix (or hash prefix); its stored bytes are verified. */
+export async function readHistory(dir: string, appliance: string, idOrPrefix: string): Promise<{ entry: HistoryEntry; data: Buffer }> {
+  const all = await listHistory(dir, appliance);
+  const exact = all.find((e) => e.id === idOrPrefix);
+  const matches = exact ? [exact] : all.filter((e) => e.id.startsWith(idOrPrefix) || e.hash.startsWith(idOrPrefix));
+  if (matches.length === 0) throw new Error(`no history entry ${idOrPrefix} for appliance ${appliance}`);
+  const ids = new Set(matches.map((e) => e.hash));
+  if (ids.size > 1) throw new Error(`history id ${idOrPrefix} is ambiguous for appliance ${appliance} (${matches.length} entries)`);
+  const entry = matches[matches.length - 1]!;
+  const data = await readFile(join(applianceDir(dir, appliance), `${entry.id}.cfg`));
+  if (sha256(data) !== entry.hash) throw new Error(`history entry ${entry.id} is damaged (hash mismatch)`);
+  return { entry, data };
+}
+
+/** Whether a version with this hash is stored (by file name: cheap enough for every push). */
+export async function hasHistoryHash(dir: string, appliance: string, hash: string): Promise<boolean> {
+  const names = await readdir(applianceDir(dir, appliance)).catch(() => [] as string[]);
+  return names.some((n) => n.endsWith('.cfg') && n.includes(`-${hash.slice(0, 12)}-`));
+}

@@ -1,0 +1,69 @@
+// The per-appliance push lock (see LOCK in scripts.ts): held on the appliance for exactly as
+// long as our SSH channel lives, so a dropped connection frees it and two lbdesk instances
+// can never push to the same file at once. A script can run under the lock in the same exec.
+import type { ClientChannel } from 'ssh2';
+import type { SshConnection } from '../ssh/connect';
+import { SshError } from '../ssh/errors';
+import type { RemotePaths } from './paths';
+import { LOCK } from './scripts';
+import { shScript } from './shell';
+
+/** In-process guard: the same appliance file twice in one fleet run fails fast. */
+const held = new Set<string>();
+
+export class LockBusyError extends Error {}
+
+export interface Lock {
+  /** Output of the script run under the lock. */
+  output: string;
+  release(): Promise<void>;
+}
+
+export async function acquireLock(conn: SshConnection, paths: RemotePaths, holder: string, after: { script: string; args: string[] } = { script: ':', args: [] }): Promise<Lock> {
+  const key = `${conn.label}:${paths.live}`;
+  if (held.has(key)) throw new LockBusyError(`another push to ${key} is running in this lbdesk`);
+  held.add(key);
+  let channel: ClientChannel;
+  try {
+    channel = await conn.channel(shScript(LOCK, [paths.lock, holder, after.script, ...after.args]));
+  } catch (err) {
+    held.delete(key);
+    throw err;
+  }
+  const closed = new Promise<void>((r) => channel.once('close', () => r()));
+  // First line LOCKED or BUSY…; when locked, the script's output follows up to a line END.
+  const answer = await new Promise<string>((resolve) => {
+    let buf = '';
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      if (buf.startsWith('LOCKED\n') ? /(^|\n)END\n/.test(buf) : buf.includes('\n')) {
+        channel.removeListener('data', onData);
+        resolve(buf);
+      }
+    };
+    channel.on('data', onData);
+    channel.stderr.on('data', () => undefined);
+    void closed.then(() => resolve(buf.trim() || 'ERROR lock command ended'));
+  });
+  if (!answer.startsWith('LOCKED\n') || !/(^|\n)END\n/.test(answer)) {
+    held.delete(key);
+    channel.end();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+    if (conn.isClosed) throw new SshError('closed', `${conn.label}: connection lost`);
+    const first = answer.split('\n')[0]!;
+    if (first.startsWith('BUSY')) throw new LockBusyError(`another push to ${paths.live} is running (held by ${first.slice(5).trim() || 'unknown'})`);
+    throw new Error(`cannot take the push lock ${paths.lock}: ${first}`);
+  }
+  let released = false;
+  return {
+    output: answer.slice('LOCKED\n'.length).replace(/(^|\n)END\n[\s\S]*$/, '$1'),
+    release: async () => {
+      if (released) return;
+      released = true;
+      held.delete(key);
+      if (conn.isClosed) return;
+      channel.end();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Pull and diff: read the live config from the appliance.
+import { createTwoFilesPatch } from 'diff';
+import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
+import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
+import { hasHistoryHash, listHistory, recordHistory } from './history';
+import { remotePaths } from './paths';
+import { Remote, sha256 } from './remote';
+import { loadState, saveState, syncDataDir } from './state';
+import type { SyncTarget } from './target';
+import { maskVolatile } from './volatile';
+
+export interface ReadOptions extends SshOptions {
+  dataDir?: string;
+  connection?: SshConnection;
+}
+
+async function withRemote<T>(target: SyncTarget, opts: ReadOptions, fn: (remote: Remote, conn: SshConnection) => Promise<T>): Promise<T> {
+  const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
+  try {
+    return await fn(new Remote(conn, remotePaths(target.configPath), target.transfer), conn);
+  } finally {
+    if (!opts.connection) conn.close();
+  }
+}
+
+export interface PullResult { data: Buffer; hash: string; target: string; entry: HistoryEntry }
+
+/**
+ * The appliance's live config, byte for byte. Kept in history and remembered as the version
+ * we last saw, so a later push does not call it "changed on the appliance".
+ */
+export async function pullConfig(target: SyncTarget, opts: ReadOptions = {}): Promise<PullResult> {
+  const dir = syncDataDir(opts.dataDir);
+  return withRemote(target, opts, async (remote, conn) => {
+    const data = await remote.readLive();
+    if (!data) throw new Error(`${target.configPath} does not exist on ${conn.label}`);
+    const hash = sha256(data);
+    let entry: HistoryEntry;
+    if (await hasHistoryHash(dir, target.appliance, hash)) {
+      entry = (await listHistory(dir, target.appliance)).filter((e) => e.hash === hash).pop()!;
+    } else {
+      entry = await recordHistory(dir, { appliance: target.appliance, kind: 'pull', data, target: conn.label, configPath: target.configPath });
+    }
+    const state = await loadState(dir, conn.label, target.configPath);
+    await saveState(dir, { appliance: target.appliance, target: conn.label, configPath: target.configPath, ...state, hash, inflight: undefined, updatedAt: Date.now() });
+    return { data, hash, target: conn.label, entry };
+  });
+}
+
+/** Unified diff of the appliance's live config (a/) against what would be pushed (b/). */
+export async function diffConfig(target: SyncTarget, rendered: string | Buffer, opts: ReadOptions = {}): Promise<DiffReport> {
+  const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
+  return withRemote(target, opts, async (remote) => {
+    const current = await remote.readLive();
+    return diffTexts(target, current, next);
+  });
+}
+
+export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer): DiffReport {
+  const masks = target.volatile ?? [];
+  const a = maskVolatile(current?.toString('utf8') ?? '', masks);
+  const b = maskVolatile(next.toString('utf8'), masks);
+  const changed = current === undefined || a !== b;
+  const patch = changed
+    ? createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered')
+    : '';
+  return {
+    appliance: target.appliance, configPath: target.configPath, changed, patch, hash: sha256(next),
+    ...(current ? { remoteHash: sha256(current) } : {}),
+  };
+}

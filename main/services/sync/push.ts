@@ -1,0 +1,300 @@
+// One push, the safe way: lock → inspect → upload to a temp file beside the live one → checksum
+// → validate → last-known-good backup → (arm commit-confirmed) → atomic rename → reload →
+// verify. Anything that fails before the rename leaves the appliance as it was and reloads
+// nothing; a failed reload or verify restores the backup and reloads it.
+import { hostname, userInfo } from 'node:os';
+import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../shared/api/sync';
+import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
+import { SshError } from '../ssh/errors';
+import { acknowledgeFired, disarmTimer } from './confirm';
+import { hasHistoryHash, recordHistory } from './history';
+import { acquireLock, type Lock } from './lock';
+import { remotePaths } from './paths';
+import { Remote, sha256, type Inspection } from './remote';
+import { fillFile, tail } from './shell';
+import { loadState, saveState, syncDataDir, type RemoteState } from './state';
+import type { SyncTarget } from './target';
+import { maskVolatile } from './volatile';
+
+export interface PushOptions extends SshOptions {
+  /** Where history and remote state live (default: the user's data folder, or LBDESK_DATA_DIR). */
+  dataDir?: string;
+  /** Upload and validate only; the live file and the running service are untouched. */
+  dryRun?: boolean;
+  /** Overwrite a remote file that changed since our last pull or push. */
+  force?: boolean;
+  /** Commit-confirmed: the appliance restores the backup unless `confirm` arrives in time. */
+  confirmWithinMs?: number;
+  /** How long the VIP connect check may retry after a reload (default 5 s). */
+  verifyTimeoutMs?: number;
+  skipVerify?: boolean;
+  /** Limit for the validate and reload commands (default 120 s). */
+  commandTimeoutMs?: number;
+  onProgress?: (e: PushProgress) => void;
+  /** Recorded in history: `restore` when a stored version is pushed again. */
+  kind?: 'push' | 'restore';
+  /** Use this open connection (not closed afterwards). */
+  connection?: SshConnection;
+}
+
+function holder(): string {
+  let user = 'unknown';
+  try { user = userInfo().username; } catch { /* no passwd entry */ }
+  return `lbdesk ${user}@${hostname()} pid ${process.pid} since ${new Date().toISOString()}`;
+}
+
+const short = (h: string | undefined | null) => (h ? h.slice(0, 12) : 'none');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Hashes the appliance file may legitimately have, given what we last knew. */
+function knownHashes(state: RemoteState | undefined, ins: Inspection): (string | null)[] {
+  if (!state) return [];
+  const out: (string | null)[] = [state.hash];
+  if (state.inflight) out.push(state.inflight);
+  if (state.pending) out.push(state.pending.hash, state.pending.backupHash);
+  // A commit-confirmed timer that fired put its backup back.
+  if (ins.fired?.backupHash) out.push(ins.fired.backupHash);
+  return out;
+}
+
+export async function pushConfig(target: SyncTarget, text: string | Buffer, opts: PushOptions = {}): Promise<PushReport> {
+  const started = Date.now();
+  const data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
+  const hash = sha256(data);
+  const paths = remotePaths(target.configPath);
+  const dir = syncDataDir(opts.dataDir);
+  const steps: PushProgress[] = [];
+  const notes: string[] = [];
+  let label = target.endpoint.host;
+  let previousHash: string | undefined;
+  let historyId: string | undefined;
+
+  const emit = (step: PushStep, status: StepStatus, message?: string) => {
+    const e: PushProgress = { appliance: target.appliance, step, status, at: Date.now(), ...(message ? { message } : {}) };
+    steps.push(e);
+    opts.onProgress?.(e);
+  };
+  const report = (outcome: PushOutcome, reason: string, extra: Partial<PushReport> = {}): PushReport => ({
+    appliance: target.appliance, target: label, configPath: target.configPath, outcome, reason, hash,
+    ...(previousHash ? { previousHash } : {}), notes, steps, durationMs: Date.now() - started,
+    ...(historyId ? { historyId } : {}), ...extra,
+  });
+
+  let conn: SshConnection | undefined;
+  let lock: Lock | undefined;
+  let remote: Remote | undefined;
+  let temp: string | undefined;
+  let armed = false;
+  let live = false;
+  let state: RemoteState | undefined;
+  let ins: Inspection | undefined;
+  let step: PushStep = 'connect';
+
+  const begin = (s: PushStep, message?: string) => { step = s; emit(s, 'start', message); };
+  const refuse = async (reason: string): Promise<PushReport> => {
+    emit(step, 'fail', reason);
+    if (remote && temp) await remote.remove(temp);
+    if (remote && armed) await disarmTimer(remote).catch(() => undefined);
+    return report('refused', reason);
+  };
+  const saveRemote = (patch: Partial<RemoteState>) =>
+    saveState(dir, { appliance: target.appliance, target: label, configPath: target.configPath, hash: ins?.hash ?? null, ...state, ...patch, updatedAt: Date.now() });
+
+  try {
+    begin('connect');
+    conn = opts.connection ?? await connectSsh(target.endpoint, opts);
+    label = conn.label;
+    emit('connect', 'ok', label);
+    remote = new Remote(conn, paths, target.transfer);
+
+    begin('lock');
+    try {
+      lock = await acquireLock(conn, paths, holder(), remote.inspectScript());
+    } catch (err) {
+      return await refuse((err as Error).message);
+    }
+    emit('lock', 'ok');
+
+    begin('inspect');
+    ins = remote.parseInspection(lock.output);
+    previousHash = ins.hash;
+    state = await loadState(dir, label, target.configPath);
+    if (ins.swept) notes.push(`removed ${ins.swept} stale temp file(s) of an interrupted push`);
+    if (ins.fired?.running) return await refuse('a commit-confirmed timer is restoring the previous config right now; try again in a moment');
+    if (ins.fired) {
+      const when = ins.fired.at ? new Date(ins.fired.at * 1000).toISOString() : 'an unknown time';
+      notes.push(`the commit-confirmed push ${short(ins.fired.hash)} was not confirmed: the appliance restored the previous config at ${when} (reload exit ${ins.fired.rc ?? '?'})`);
+    }
+    if (ins.pending) {
+      const until = new Date(ins.pending.deadline * 1000).toISOString();
+      return await refuse(ins.pending.alive
+        ? `a commit-confirmed push (${short(ins.pending.hash)}) is pending until ${until}: run lbdesk confirm, or wait for the appliance to roll it back`
+        : `a commit-confirmed marker exists but its timer is gone (appliance restarted?): run lbdesk confirm to keep the current config`);
+    }
+    const known = knownHashes(state, ins);
+    const current = ins.hash ?? null;
+    if (state && !known.includes(current) && !opts.force) {
+      return await refuse(`${target.configPath} changed on the appliance since the last pull or push (sha256 ${short(current)}, expected ${short(state.hash)}): review with lbdesk diff or pull, or push with --force`);
+    }
+    if (state?.inflight && state.inflight === current && state.hash !== current) {
+      notes.push('the previous push was interrupted after the new file went live; it may not have been reloaded');
+    }
+    let unchanged = current === hash;
+    let remoteData: Buffer | undefined;
+    if (!unchanged && ins.exists && (target.volatile?.length || !(await hasHistoryHash(dir, target.appliance, current!)))) {
+      remoteData = await remote.readLive();
+      if (remoteData && target.volatile?.length) unchanged = maskVolatile(remoteData.toString('utf8'), target.volatile) === maskVolatile(data.toString('utf8'), target.volatile);
+    }
+    if (unchanged) {
+      emit('inspect', 'ok', 'the appliance already has this config');
+      if (!opts.dryRun) {
+        if (ins.fired) await acknowledgeFired(remote);
+        await saveRemote({ hash: current, inflight: undefined, pending: undefined });
+      }
+      return report('unchanged', 'the appliance already runs this config; nothing was changed');
+    }
+    if (remoteData && sha256(remoteData) === current && !opts.dryRun && !(await hasHistoryHash(dir, target.appliance, current!))) {
+      await recordHistory(dir, { appliance: target.appliance, kind: 'before-push', data: remoteData, target: label, configPath: target.configPath });
+    }
+    emit('inspect', 'ok', ins.exists ? `remote sha256 ${short(current)}` : `${target.configPath} does not exist yet`);
+
+    begin('upload');
+    temp = paths.temp('new');
+    await remote.upload(temp, data);
+    emit('upload', 'ok', `${data.length} bytes to ${temp}`);
+
+    // Checksum, validate, back up and arm run as one exec on the appliance; progress is
+    // reported per step from its answer.
+    let pending: PushReport['pending'];
+    const seconds = opts.confirmWithinMs && !opts.dryRun ? Math.max(1, Math.ceil(opts.confirmWithinMs / 1000)) : 0;
+    const deadline = Date.now() + seconds * 1000;
+    const validate = target.validateCommand ? fillFile(target.validateCommand, temp) : undefined;
+    begin('checksum');
+    if (seconds) armed = true; // from here on a failure must disarm, whatever the script got to
+    const prep = await remote.prepare({
+      temp, hash, validate, dry: opts.dryRun === true, expectLive: ins.hash, timeoutMs: opts.commandTimeoutMs ?? 120_000,
+      ...(seconds ? { arm: { seconds, deadline, reloadCommand: target.reloadCommand } } : {}),
+    });
+    if (prep.otherPending) armed = false; // not ours: never disarm it
+    if (prep.failed === 'checksum') return await refuse(prep.reason);
+    emit('checksum', 'ok', `sha256 ${short(hash)}`);
+    if (validate) {
+      begin('validate', validate);
+      if (prep.failed === 'validate') return await refuse(prep.reason);
+      emit('validate', 'ok');
+    } else {
+      emit('validate', 'skip', 'no validate command');
+    }
+
+    if (opts.dryRun) {
+      await remote.remove(temp);
+      temp = undefined;
+      return report('would-apply', `dry run: the new config uploaded and ${validate ? 'validated' : 'checked'} on the appliance; nothing applied`);
+    }
+
+    begin('backup');
+    if (prep.failed === 'backup') return await refuse(prep.reason);
+    emit('backup', 'ok', prep.backupHash ? `last-known-good ${paths.backup}` : 'no previous file to keep');
+    if (seconds) {
+      begin('arm-confirm', `${seconds}s`);
+      if (prep.failed) return await refuse(prep.reason);
+      pending = { deadline, hash };
+      emit('arm-confirm', 'ok', `timer pid ${prep.pid} restores the previous config at ${new Date(deadline).toISOString()} unless confirmed`);
+    }
+    if (prep.failed) return await refuse(prep.reason); // never rename after any failed step
+    const b = { backupHash: prep.backupHash };
+
+    begin('rename');
+    await saveRemote({ hash: current, inflight: hash });
+    const how = await remote.rename(temp, paths.live);
+    temp = undefined;
+    live = true;
+    emit('rename', 'ok', how);
+
+    const rollback = async (why: string): Promise<PushReport> => {
+      emit(step, 'fail', why);
+      begin('restore');
+      if (armed) await disarmTimer(remote!).catch(() => undefined);
+      armed = false;
+      const r = await remote!.restore();
+      let outcome: PushOutcome = 'rolled-back';
+      let reason = `${why}; the previous config was restored and reloaded`;
+      if (!r.ok) {
+        outcome = 'failed';
+        reason = `${why}; restoring the previous config FAILED (${r.reason}): the new config is still in place`;
+      } else {
+        const again = await conn!.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+        if (again.code !== 0) {
+          outcome = 'failed';
+          reason = `${why}; the previous config was restored but its reload failed too (exit ${again.code ?? again.signal}): ${tail(`${again.stderr}\n${again.stdout}`)}`;
+        }
+      }
+      emit('restore', outcome === 'rolled-back' ? 'ok' : 'fail', reason);
+      // What is on disk now: the restored previous file, unless the restore itself failed.
+      await saveRemote({ hash: r.ok ? current : hash, inflight: undefined, pending: undefined });
+      const h = await recordHistory(dir, { appliance: target.appliance, kind: opts.kind ?? 'push', data, target: label, configPath: target.configPath, outcome, workspace: target.workspace });
+      historyId = h.id;
+      return report(outcome, reason);
+    };
+
+    begin('reload', target.reloadCommand);
+    const rl = await conn.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+    if (rl.code !== 0) return await rollback(`reload failed (exit ${rl.code ?? rl.signal}): ${tail(`${rl.stderr}\n${rl.stdout}`) || 'no output'}`);
+    emit('reload', 'ok');
+
+    const vips = opts.skipVerify ? [] : target.verify ?? [];
+    if (vips.length === 0) {
+      emit('verify', 'skip', opts.skipVerify ? 'verification turned off' : 'no TCP service to connect to');
+    } else {
+      begin('verify', vips.map((v) => `${v.address}:${v.port}`).join(', '));
+      const until = Date.now() + (opts.verifyTimeoutMs ?? 5000);
+      const waiting = new Set(vips.map((v) => `${v.address}\t${v.port}`));
+      let cannot = false;
+      while (waiting.size && !cannot) {
+        for (const key of [...waiting]) {
+          const [address, port] = key.split('\t') as [string, string];
+          const rc = await remote.probe(address, Number(port));
+          if (rc === 0) waiting.delete(key);
+          if (rc === 2) cannot = true;
+        }
+        if (!waiting.size || cannot || Date.now() > until) break;
+        await sleep(200);
+      }
+      if (cannot) {
+        emit('verify', 'skip', 'the appliance has neither bash nor nc to connect with');
+        notes.push('VIP connect check skipped: no bash or nc on the appliance');
+      } else if (waiting.size) {
+        const list = [...waiting].map((k) => k.replace('\t', ':')).join(', ');
+        return await rollback(`verify failed: nothing accepts connections on ${list} from the appliance after the reload`);
+      } else {
+        emit('verify', 'ok');
+      }
+    }
+
+    begin('record');
+    await saveRemote({ hash, inflight: undefined, pending: pending ? { hash, backupHash: b.backupHash ?? null, deadline: pending.deadline } : undefined });
+    if (ins.fired) await acknowledgeFired(remote);
+    const h = await recordHistory(dir, { appliance: target.appliance, kind: opts.kind ?? 'push', data, target: label, configPath: target.configPath, outcome: 'applied', workspace: target.workspace });
+    historyId = h.id;
+    emit('record', 'ok', h.id);
+    const confirmNote = pending ? `; confirm before ${new Date(pending.deadline).toISOString()} or the appliance restores the previous config` : '';
+    return report('applied', `applied and reloaded${vips.length && !opts.skipVerify ? ', VIPs answer' : ''}${confirmNote}`, pending ? { pending } : {});
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (!live) {
+      emit(step, 'fail', msg);
+      if (remote && conn && !conn.isClosed) {
+        if (temp) await remote.remove(temp);
+        if (armed) await disarmTimer(remote).catch(() => undefined);
+      }
+      return report('refused', msg);
+    }
+    emit(step, 'fail', msg);
+    const heal = armed ? '; the appliance restores the previous config by itself unless confirmed' : '';
+    const lost = err instanceof SshError && err.kind === 'closed';
+    return report('failed', `${lost ? 'connection lost' : 'error'} after the new config went live (${msg}); it may not be reloaded${heal}`);
+  } finally {
+    await lock?.release().catch(() => undefined);
+    if (conn && !opts.connection) conn.close();
+  }
+}

@@ -1,0 +1,240 @@
+// File operations on an appliance over one SSH connection: SFTP when the server has it, plain
+// exec (`cat`) otherwise. Every shell script here takes its paths as arguments ($1…), never spliced.
+import { createHash } from 'node:crypto';
+import type { SFTPWrapper } from 'ssh2';
+import type { SshConnection, ExecResult } from '../ssh/connect';
+import { SshError } from '../ssh/errors';
+import type { RemotePaths } from './paths';
+import { shScript, tail } from './shell';
+import { EXEC_UPLOAD, INSPECT, PREPARE, PROBE, RESTORE, TIMER } from './scripts';
+import { readIfExists, scpPut, scpTransfer } from '../transfer';
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export interface Inspection {
+  exists: boolean;
+  hash?: string;
+  swept: number;
+  pending?: { deadline: number; hash: string; backupHash: string; pid?: number; alive: boolean };
+  fired?: { running: boolean; at?: number; rc?: number; hash?: string; backupHash?: string; deadline?: number };
+}
+
+export function kv(stdout: string): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const i = line.indexOf('=');
+    if (i > 0) m.set(line.slice(0, i), line.slice(i + 1));
+  }
+  return m;
+}
+
+export interface PrepareResult {
+  checksum: boolean;
+  validated: boolean;
+  backupHash?: string;
+  pid?: number;
+  /** The step that failed, if any. */
+  failed?: 'checksum' | 'validate' | 'backup' | 'arm-confirm';
+  reason: string;
+  /** A pending marker of another push was found: never disarm it. */
+  otherPending?: boolean;
+}
+
+const num = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : undefined);
+
+export class Remote {
+  private sftpOk?: boolean;
+
+  constructor(readonly conn: SshConnection, readonly paths: RemotePaths, private readonly transfer: 'auto' | 'sftp' | 'exec' | 'scp' = 'auto') {}
+
+  async run(script: string, args: string[], timeoutMs = 60_000): Promise<ExecResult> {
+    return this.conn.exec(shScript(script, args), { timeoutMs });
+  }
+
+  /** SFTP if the server has it (and transfer allows), else undefined: callers use exec. */
+  async sftp(): Promise<SFTPWrapper | undefined> {
+    if (this.transfer === 'exec' || this.transfer === 'scp' || this.sftpOk === false) return undefined;
+    try {
+      const s = await this.conn.sftp();
+      this.sftpOk = true;
+      return s;
+    } catch (err) {
+      if (this.transfer === 'sftp') throw err;
+      this.sftpOk = false;
+      return undefined;
+    }
+  }
+
+  /** The INSPECT script and its arguments (run under the lock, see lock.ts). */
+  inspectScript(): { script: string; args: string[] } {
+    const p = this.paths;
+    return { script: INSPECT, args: [p.live, p.pending, p.fired, p.prefix] };
+  }
+
+  parseInspection(stdout: string): Inspection {
+    const p = this.paths;
+    const m = kv(stdout);
+    const out: Inspection = { exists: m.get('exists') === '1', swept: num(m.get('swept')) ?? 0 };
+    if (out.exists) {
+      const h = m.get('hash');
+      if (!h || !/^[0-9a-f]{64}$/.test(h)) throw new SshError('connect', `cannot hash ${p.live} on the appliance (unreadable, or no sha256sum/openssl/shasum)`);
+      out.hash = h;
+    }
+    if (m.has('pending.deadline') || m.has('pending.hash')) {
+      out.pending = {
+        deadline: num(m.get('pending.deadline')) ?? 0,
+        hash: m.get('pending.hash') ?? '',
+        backupHash: m.get('pending.backupHash') ?? '',
+        pid: num(m.get('pending.pid')),
+        alive: m.get('pending.alive') === '1',
+      };
+    }
+    if (m.has('fired.running') || m.has('fired.firedAt')) {
+      out.fired = {
+        running: m.get('fired.running') === '1',
+        at: num(m.get('fired.firedAt')),
+        rc: num(m.get('fired.rc')),
+        hash: m.get('fired.hash'),
+        backupHash: m.get('fired.backupHash'),
+        deadline: num(m.get('fired.deadline')),
+      };
+    }
+    return out;
+  }
+
+  /** The live file's bytes, or undefined when it does not exist. */
+  async readLive(): Promise<Buffer | undefined> {
+    const sftp = await this.sftp();
+    if (sftp) {
+      return this.conn.guard(new Promise((resolve, reject) => {
+        sftp.readFile(this.paths.live, (err: (Error & { code?: number }) | null | undefined, data: Buffer) => {
+          if (!err) return resolve(data);
+          if (err.code === 2) return resolve(undefined); // SSH_FX_NO_SUCH_FILE
+          reject(new SshError('connect', `cannot read ${this.paths.live}: ${err.message}`));
+        });
+      }));
+    }
+    if (this.transfer === 'scp') {
+      return readIfExists(scpTransfer(this.conn), this.paths.live, { timeoutMs: 60_000 }).catch((err: Error) => {
+        throw new SshError('connect', `cannot read ${this.paths.live}: ${err.message}`);
+      });
+    }
+    const r = await this.conn.exec(shScript('[ -e "$1" ] || exit 3; exec cat -- "$1"', [this.paths.live]), { timeoutMs: 60_000 });
+    if (r.code === 3) return undefined;
+    if (r.code !== 0) throw new SshError('connect', `cannot read ${this.paths.live}: ${tail(r.stderr)}`);
+    return r.raw;
+  }
+
+  /** Creates `path` exclusively, writes, fsyncs and gives it the live file's mode and owner. */
+  async upload(path: string, data: Buffer): Promise<void> {
+    const sftp = await this.sftp();
+    if (!sftp) return this.transfer === 'scp' ? this.uploadScp(path, data) : this.uploadExec(path, data);
+    const call = <T>(fn: (cb: (err: Error | null | undefined, v?: T) => void) => void, what: string) =>
+      this.conn.guard(new Promise<T>((resolve, reject) => fn((err, v) => (err ? reject(new SshError('connect', `${what} ${path}: ${err.message}`)) : resolve(v as T)))));
+    const [live, handle] = await Promise.all([
+      this.conn.guard(new Promise<{ mode: number; uid: number; gid: number } | undefined>((resolve) => {
+        sftp.stat(this.paths.live, (err, st) => resolve(err ? undefined : { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid }));
+      })),
+      call<Buffer>((cb) => sftp.open(path, 'wx', { mode: 0o600 }, cb), 'cannot create'),
+    ]);
+    try {
+      // SFTP answers in order: the writes and the attribute calls are pipelined, not awaited one by one.
+      const writes: Promise<unknown>[] = [];
+      for (let off = 0; off < data.length; off += 32 * 1024) {
+        const n = Math.min(32 * 1024, data.length - off);
+        const at = off;
+        writes.push(call((cb) => sftp.write(handle, data, at, n, at, cb), 'cannot write'));
+      }
+      const owner = live ? call((cb) => sftp.fchown(handle, live.uid, live.gid, cb), 'chown').catch(() => undefined) : Promise.resolve();
+      const mode = call((cb) => sftp.fchmod(handle, live ? live.mode : 0o644, cb), 'cannot chmod');
+      await Promise.all([...writes, owner, mode]);
+      try {
+        await call((cb) => sftp.ext_openssh_fsync(handle, cb), 'cannot fsync');
+      } catch (err) {
+        if (this.conn.isClosed) throw err;
+        await this.conn.exec(shScript('sync -- "$1" 2>/dev/null || sync', [path]));
+      }
+    } finally {
+      await call((cb) => sftp.close(handle, cb), 'cannot close').catch(() => undefined);
+    }
+  }
+
+  /** SCP into the temp file (main/services/transfer), then the live file's mode and owner. */
+  private async uploadScp(path: string, data: Buffer): Promise<void> {
+    await scpPut(this.conn, path, data, { mode: 0o600, timeoutMs: 120_000 }).catch((err: Error) => {
+      throw new SshError('connect', `cannot upload to ${path}: ${err.message}`);
+    });
+    const r = await this.run(`if [ -e "$2" ]; then chmod --reference="$2" -- "$1" 2>/dev/null || chmod 644 -- "$1"; chown --reference="$2" -- "$1" 2>/dev/null || true
+else chmod 644 -- "$1"; fi && echo lbdesk-mode-ok`, [path, this.paths.live]);
+    if (!r.stdout.includes('lbdesk-mode-ok')) throw new SshError('connect', `cannot set the mode of ${path}: ${tail(r.stderr) || `exit ${r.code}`}`);
+  }
+
+  private async uploadExec(path: string, data: Buffer): Promise<void> {
+    const r = await this.conn.exec(shScript(EXEC_UPLOAD, [path, this.paths.live]), { stdin: data, timeoutMs: 120_000 });
+    if (r.code !== 0) throw new SshError('connect', `cannot upload to ${path}: ${tail(r.stderr)}`);
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.run('rm -f -- "$1"', [path]).catch(() => undefined);
+  }
+
+  /**
+   * Checksum, validate and (unless `dry`) back up and arm, in one exec (PREPARE). The first
+   * failing step is named; nothing here touches the live file.
+   */
+  async prepare(o: {
+    temp: string; hash: string; validate?: string; dry: boolean; expectLive?: string; timeoutMs: number;
+    arm?: { seconds: number; deadline: number; reloadCommand: string };
+  }): Promise<PrepareResult> {
+    const p = this.paths;
+    const args = [o.temp, o.hash, o.validate ?? '', o.dry ? 'dry' : 'commit', p.live, p.backup, o.expectLive ?? '', p.temp('bak')];
+    if (o.arm) args.push(p.pending, p.fired, p.lock, String(o.arm.seconds), o.arm.reloadCommand, p.temp('restore'), String(Math.ceil(o.arm.deadline / 1000)), TIMER);
+    const r = await this.run(PREPARE, args, o.timeoutMs);
+    const ours = (word: string) => new RegExp(`^@lbdesk ${word}(?: (.*))?$`, 'm').exec(r.stdout);
+    const output = `${r.stderr}\n${r.stdout.replace(/^@lbdesk .*\n?/gm, '')}`;
+    const checksum = !!ours('CHECKSUM-OK');
+    const validated = !!ours('VALIDATE-OK');
+    const backupHash = ours('BACKUP')?.[1];
+    const pid = ours('PID')?.[1];
+    const base = { checksum, validated, backupHash, pid: pid ? Number(pid) : undefined };
+    switch (r.code) {
+      case 0:
+        if (o.arm && !o.dry && !pid) return { ...base, failed: 'arm-confirm', reason: `the confirm timer did not start: ${tail(output)}` };
+        return { ...base, failed: undefined, reason: '' };
+      case 90: return { ...base, failed: 'checksum', reason: `checksum mismatch after upload (appliance computed ${(ours('CHECKSUM-MISMATCH')?.[1] ?? '').slice(0, 12) || 'nothing'}, sent ${o.hash.slice(0, 12)})` };
+      case 91: return { ...base, failed: 'validate', reason: `validation failed (exit ${ours('VALIDATE-FAILED')?.[1] ?? '?'}): ${tail(output) || 'no output'}` };
+      case 93: return { ...base, failed: 'backup', reason: `${p.live} changed on the appliance while pushing (now ${(ours('CHANGED')?.[1] ?? '').slice(0, 12) || 'missing'})` };
+      case 94: return { ...base, failed: 'backup', reason: `cannot back up ${p.live}: ${tail(output) || 'copy failed'}` };
+      case 95: return { ...base, failed: 'arm-confirm', reason: 'a commit-confirmed push is already pending', otherPending: true };
+      case 96: return { ...base, failed: 'arm-confirm', reason: `cannot write the pending marker ${p.pending}: ${tail(output)}` };
+      default: return { ...base, failed: checksum ? (validated || !o.validate ? 'backup' : 'validate') : 'checksum', reason: `preparing on the appliance failed (exit ${r.code ?? r.signal}): ${tail(output) || 'no output'}` };
+    }
+  }
+
+  /** Atomic replace: posix-rename@openssh.com when offered, else `mv -f` (rename(2) on one filesystem). */
+  async rename(from: string, to: string): Promise<'posix-rename' | 'mv'> {
+    const sftp = await this.sftp();
+    const ext = (sftp as unknown as { _extensions?: Record<string, string> } | undefined)?._extensions;
+    if (sftp && ext?.['posix-rename@openssh.com'] === '1') {
+      await this.conn.guard(new Promise<void>((resolve, reject) => sftp.ext_openssh_rename(from, to, (err) => (err ? reject(new SshError('connect', `rename failed: ${err.message}`)) : resolve()))));
+      return 'posix-rename';
+    }
+    const r = await this.run('exec mv -f -- "$1" "$2"', [from, to]);
+    if (r.code !== 0) throw new SshError('connect', `rename failed: ${tail(r.stderr)}`);
+    return 'mv';
+  }
+
+  async restore(): Promise<{ ok: boolean; reason?: string }> {
+    const p = this.paths;
+    const r = await this.run(RESTORE, [p.live, p.backup, p.temp('restore')]);
+    return r.code === 0 ? { ok: true } : { ok: false, reason: tail(r.stderr || r.stdout) || `exit ${r.code}` };
+  }
+
+  /** 0 connected, 1 refused/timed out, 2 the appliance has no bash or nc to try with. */
+  async probe(address: string, port: number): Promise<number> {
+    const r = await this.run(PROBE, [address, String(port)], 10_000);
+    return r.code === 0 ? 0 : r.code === 2 ? 2 : 1;
+  }
+}

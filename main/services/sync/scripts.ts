@@ -1,0 +1,176 @@
+// Every shell script lbdesk runs on an appliance, in one place. POSIX sh only (dash, busybox).
+// Paths and values always arrive as arguments ($1…), never spliced into the code. Steps are
+// merged where that is safe: each exec costs the appliance a fork and a shell.
+
+/** `h FILE` prints the file's sha256 with whatever the appliance has. */
+export const HASH_FN = `h() {
+  [ -r "$1" ] || return 1
+  if command -v sha256sum >/dev/null 2>&1; then set -- $(sha256sum < "$1")
+  elif command -v openssl >/dev/null 2>&1; then set -- $(openssl dgst -sha256 -r < "$1")
+  elif command -v shasum >/dev/null 2>&1; then set -- $(shasum -a 256 < "$1")
+  else return 2; fi
+  echo "$1"
+}
+`;
+
+/**
+ * The push lock, held by a process that lives exactly as long as our SSH channel: flock on a
+ * file beside the config (mkdir when flock is missing). A dropped connection closes the channel,
+ * `cat` sees EOF and exits, and the lock is free again. Once held, the script in $3 runs with
+ * the remaining arguments (in this shell: it must not `exit`) and its output ends with a line `END`.
+ * $1 lock file, $2 holder description, $3 script, $4… its arguments.
+ */
+export const LOCK = `lock=$1; who=$2; after=$3; shift 3
+if command -v flock >/dev/null 2>&1; then
+  exec 9>>"$lock" || { echo "ERROR cannot open $lock"; exit 1; }
+  if flock -n 9; then
+    printf '%s\\n' "$who" > "$lock"
+    echo LOCKED
+    eval "$after"
+    echo END
+    exec cat >/dev/null
+  fi
+  echo "BUSY $(cat "$lock" 2>/dev/null)"
+  exit 0
+fi
+d="$lock.d"
+if mkdir "$d" 2>/dev/null; then
+  printf '%s\\n' "$who" > "$d/owner"
+  echo LOCKED
+  eval "$after"
+  echo END
+  cat >/dev/null
+  rm -rf -- "$d"
+  exit 0
+fi
+echo "BUSY $(cat "$d/owner" 2>/dev/null) (lock directory $d; remove it if no push is running)"
+`;
+
+/**
+ * Under the lock: sweep stale temps, report the live file and any commit-confirmed state.
+ * $1 live, $2 pending marker, $3 fired record, $4 prefix of lbdesk's files.
+ */
+export const INSPECT = `${HASH_FN}
+n=0
+for f in "$4"-tmp-*; do [ -e "$f" ] && rm -f -- "$f" && n=$((n+1)); done
+echo "swept=$n"
+if [ -e "$1" ]; then echo "hash=$(h "$1")"; echo "exists=1"; else echo "exists=0"; fi
+if [ -e "$2" ]; then
+  sed 's/^/pending./' "$2"
+  pid=$(sed -n 's/^pid=//p' "$2")
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "pending.alive=1"; else echo "pending.alive=0"; fi
+fi
+[ -e "$3.tmp" ] && echo "fired.running=1"
+[ -e "$3" ] && sed 's/^/fired./' "$3"
+:
+`;
+
+/**
+ * The commit-confirmed timer, run detached. $1 live, $2 backup, $3 pending, $4 fired, $5 lock,
+ * $6 seconds, $7 reload command, $8 restore temp, $9 pushed hash. It waits for a running push
+ * to finish (same flock), and restores only if the pushed file actually went live (a push cut
+ * before its rename changed nothing). The marker claim (rename) is atomic against confirm's unlink.
+ */
+export const TIMER = `${HASH_FN}
+sleep "$6" || exit 0
+mv -- "$3" "$4.tmp" 2>/dev/null || exit 0
+exec 9>>"$5"
+command -v flock >/dev/null 2>&1 && flock -w 600 9
+if [ "$(h "$1")" != "$9" ]; then rm -f -- "$4.tmp"; exit 0; fi
+if [ -e "$2" ]; then
+  cp -p -- "$2" "$8" && mv -f -- "$8" "$1"
+else
+  rm -f -- "$1"
+fi
+rc=$?
+if [ "$rc" -eq 0 ]; then sh -c "$7" >"$4.out" 2>&1; rc=$?; fi
+{ cat "$4.tmp"; echo "firedAt=$(date +%s)"; echo "rc=$rc"; } > "$4.new" && mv -f -- "$4.new" "$4"
+rm -f -- "$4.tmp"
+`;
+
+/**
+ * Everything between upload and rename, in one exec: checksum the candidate, run the validate
+ * command on it, then (unless a dry run) keep the live file as last-known-good — only if it is
+ * still what we inspected — and for commit-confirmed write the pending marker and start the
+ * timer detached (setsid + nohup, stdio closed) so it outlives this SSH session.
+ * Our own lines start with `@lbdesk `; anything else is the validator's output.
+ * $1 candidate, $2 its sha256, $3 validate command ('' = none), $4 `dry` or `commit`,
+ * $5 live, $6 backup, $7 expected live hash ('' = absent), $8 backup temp; for commit-confirmed
+ * also $9 pending, $10 fired, $11 lock, $12 seconds, $13 reload command, $14 restore temp,
+ * $15 deadline (epoch s), $16 timer script.
+ */
+export const PREPARE = `${HASH_FN}
+got=$(h "$1")
+[ "$got" = "$2" ] || { echo "@lbdesk CHECKSUM-MISMATCH $got"; exit 90; }
+echo "@lbdesk CHECKSUM-OK"
+if [ -n "$3" ]; then
+  ( eval "$3" ) || { rc=$?; echo "@lbdesk VALIDATE-FAILED $rc"; exit 91; }
+  echo "@lbdesk VALIDATE-OK"
+fi
+[ "$4" = commit ] || exit 0
+cur=
+[ -e "$5" ] && cur=$(h "$5")
+[ "$cur" = "$7" ] || { echo "@lbdesk CHANGED $cur"; exit 93; }
+bh=
+if [ -e "$5" ]; then
+  # A hard link keeps the old inode once the rename replaces the live name; copy where links fail.
+  ln -f -- "$5" "$6" 2>/dev/null || { cp -p -- "$5" "$8" && mv -f -- "$8" "$6"; } || { rm -f -- "$8"; echo "@lbdesk BACKUP-FAILED"; exit 94; }
+  bh=$cur
+  echo "@lbdesk BACKUP $bh"
+else
+  rm -f -- "$6"
+  echo "@lbdesk NOBACKUP"
+fi
+[ -n "$9" ] || exit 0
+[ -e "$9" ] && { echo "@lbdesk PENDING"; exit 95; }
+printf 'deadline=%s\\nhash=%s\\nbackupHash=%s\\n' "\${15}" "$2" "$bh" > "$9.new" && mv -f -- "$9.new" "$9" || { echo "@lbdesk ARM-FAILED"; exit 96; }
+rm -f -- "\${10}" "\${10}.out"
+S=; command -v setsid >/dev/null 2>&1 && S=setsid
+N=; command -v nohup >/dev/null 2>&1 && N=nohup
+$S $N sh -c "\${16}" lbdesk-confirm "$5" "$6" "$9" "\${10}" "\${11}" "\${12}" "\${13}" "\${14}" "$2" </dev/null >/dev/null 2>&1 &
+pid=$!
+echo "pid=$pid" >> "$9"
+echo "@lbdesk PID $pid"
+`;
+
+/** Claims the pending marker (unlink) and stops the timer. $1 pending, $2 fired. */
+export const DISARM = `if [ ! -e "$1" ]; then
+  if [ -e "$2" ] || [ -e "$2.tmp" ]; then echo TOO-LATE; cat "$2" 2>/dev/null; else echo NONE; fi
+  exit 0
+fi
+pid=$(sed -n 's/^pid=//p' "$1")
+rm -- "$1" 2>/dev/null || { echo TOO-LATE; cat "$2" 2>/dev/null; exit 0; }
+if [ -n "$pid" ]; then
+  if [ ! -r "/proc/$pid/cmdline" ] || tr '\\000' ' ' < "/proc/$pid/cmdline" | grep -q lbdesk-confirm; then
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+  fi
+fi
+echo CONFIRMED
+`;
+
+/** Put the last-known-good copy back (atomically), or remove the live file if there was none. $1 live, $2 backup, $3 temp. */
+export const RESTORE = `if [ -e "$2" ]; then
+  cp -p -- "$2" "$3" && mv -f -- "$3" "$1" || { rm -f -- "$3"; exit 4; }
+else
+  rm -f -- "$1"
+fi
+`;
+
+/** Connect from the appliance to a VIP: bash's /dev/tcp, else nc; exit 2 when neither exists. $1 address, $2 port. */
+export const PROBE = `if command -v bash >/dev/null 2>&1; then
+  if command -v timeout >/dev/null 2>&1; then exec timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null; fi
+  exec bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null
+fi
+if command -v nc >/dev/null 2>&1; then exec nc -z -w 3 "$1" "$2" </dev/null >/dev/null 2>&1; fi
+exit 2
+`;
+
+/** Upload over plain exec (no SFTP): stdin to a new file with the live file's mode, synced. $1 temp, $2 live. */
+export const EXEC_UPLOAD = `set -e
+umask 077
+[ ! -e "$1" ] || { echo "temp file exists" >&2; exit 5; }
+cat > "$1"
+if [ -e "$2" ]; then chmod --reference="$2" -- "$1" 2>/dev/null || chmod 644 -- "$1"; chown --reference="$2" -- "$1" 2>/dev/null || true
+else chmod 644 -- "$1"; fi
+sync -- "$1" 2>/dev/null || sync
+`;

@@ -1,0 +1,28 @@
+// What the sync core needs to know about one appliance, independent of any driver.
+import type { SshEndpoint } from '../ssh/connect';
+
+export interface VerifyTarget { address: string; port: number }
+
+export interface SyncTarget {
+  appliance: string;
+  endpoint: SshEndpoint;
+  /** Absolute path of the live config on the appliance. */
+  configPath: string;
+  /** Shell command; `{file}` becomes the quoted candidate path. Optional: no validation when absent. */
+  validateCommand?: string;
+  /** Shell command that makes the running service read the live file. */
+  reloadCommand: string;
+  /** TCP VIPs to connect to from the appliance after a reload. */
+  verify?: VerifyTarget[];
+  /** Lines that change by themselves, masked before comparing and diffing. */
+  volatile?: RegExp[];
+  /** `exec` = plain `cat` over exec (servers without SFTP); `scp` = the SCP protocol over exec. */
+  transfer?: 'auto' | 'sftp' | 'exec' | 'scp';
+  /** Workspace file the config was rendered from (kept in history). */
+  workspace?: string;
+}
+
+export function targetLabel(t: SyncTarget): string {
+  const e = t.endpoint;
+  return `${e.user ? `${e.user}@` : ''}${e.host}${e.port && e.port !== 22 ? `:${e.port}` : ''}`;
+}

@@ -1,0 +1,139 @@
+// The CLI driver's render: the two example templates pinned by golden files, and every way a
+// template can go wrong reported by name and line. UPDATE_GOLDEN=1 rewrites the golden files.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
+import { getDriver, renderForAppliance } from '../../../main/services/drivers';
+import { splitSections, commandsOf } from '../../../main/services/vendor';
+
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const FIXTURES = resolve(__dirname, '../../fixtures/vendor');
+const SITE = join(FIXTURES, 'site.yaml');
+
+function load(path: string): Workspace {
+  return workspaceSchema.parse(parse(readFileSync(path, 'utf8')));
+}
+
+function golden(name: string, actual: string): void {
+  const file = join(FIXTURES, name);
+  if (UPDATE) writeFileSync(file, actual);
+  expect(existsSync(file), `${name} missing: run with UPDATE_GOLDEN=1`).toBe(true);
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+describe('example templates rendered from test/fixtures/vendor/site.yaml', () => {
+  const ws = load(SITE);
+  const appliance = (name: string) => ws.appliances.find((a) => a.name === name)!;
+
+  it('registers driver cli', () => {
+    expect(getDriver('cli').name).toBe('cli');
+    expect(getDriver('cli').volatile.length).toBeGreaterThan(0);
+  });
+
+  it.each([['adx1', 'site.adx1.golden.txt'], ['px1', 'site.px1.golden.txt']])('%s renders as %s', (name, file) => {
+    const r = renderForAppliance(ws, appliance(name), { workspacePath: SITE });
+    expect(r.errors).toEqual([]);
+    expect(r.text.split('\n')[0]).toMatch(/^[!#] EXAMPLE template/);
+    golden(file, r.text);
+    // Deterministic: the same input renders the same bytes.
+    expect(renderForAppliance(ws, appliance(name), { workspacePath: SITE }).text).toBe(r.text);
+  });
+
+  it('says every warning and refusal, by name', () => {
+    const lines: string[] = [];
+    for (const a of ws.appliances) {
+      const r = renderForAppliance(ws, a, { workspacePath: SITE });
+      lines.push(`## ${a.name}`);
+      for (const e of r.errors) lines.push(`error: ${e.subject}: ${e.message}`);
+      for (const w of r.warnings) lines.push(`warning: ${w.subject}: ${w.message}`);
+      lines.push('');
+    }
+    golden('site.problems.txt', lines.join('\n'));
+  });
+
+  it('maps the seed terms: the protocol override, the L4/L7 switch, timers with their precedence', () => {
+    const adx = renderForAppliance(ws, appliance('adx1'), { workspacePath: SITE }).text;
+    expect(adx).toMatch(/server port 1389\n tcp\n protocol ldap\n/);             // 1389 is not well known: named protocol
+    expect(adx).toMatch(/server port 80\n tcp\n l4-check-only\n/);               // 80 is HTTP, layer 4 forced
+    expect(adx).toMatch(/server port 8081\n tcp\n url "GET \/status"\n content-match "OK"\n keepalive-interval 10 /); // group 10s beats global 20s
+    expect(adx).toMatch(/server real web2 192\.0\.2\.22\n port 8081\n port 8081 keepalive-interval 5\n/); // server 5s beats group
+    const px = renderForAppliance(ws, appliance('px1'), { workspacePath: SITE }).text;
+    expect(px).toContain('configure slb global health-check interval 20 retry-interval 5 fail-after 3 restore-after 2 timeout 4');
+    expect(px).toContain('configure slb server web2 health-check interval 5 fail-after 2');
+  });
+
+  it('splits the rendered text into sections with their line numbers', () => {
+    const text = renderForAppliance(ws, appliance('adx1'), { workspacePath: SITE }).text;
+    const s = splitSections(text);
+    expect(s.problems).toEqual([]);
+    expect(commandsOf(s.lines.prologue).map((l) => l.text)).toEqual(['configure terminal']);
+    expect(commandsOf(s.lines.epilogue).map((l) => l.text)).toEqual(['end', 'write memory']);
+    const lines = text.split('\n');
+    for (const l of [...s.lines.config, ...s.lines.rollback]) expect(lines[l.n - 1]).toBe(l.text);
+    expect(s.configText).not.toMatch(/lbdesk:(prologue|epilogue|rollback)/);
+    expect(commandsOf(s.lines.rollback)[2]!.text).toBe('no server virtual dns-vip');
+  });
+});
+
+describe('template problems', () => {
+  function renderWith(template: string, cli?: Record<string, unknown>) {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
+    writeFileSync(join(dir, 'box.njk'), template);
+    const wsPath = join(dir, 'ws.yaml');
+    const ws = workspaceSchema.parse({
+      lbdesk: 1, name: 't',
+      servers: [{ name: 's1', address: '192.0.2.1' }],
+      groups: [{ name: 'g', members: [{ server: 's1', port: 8080 }] }],
+      services: [{ name: 'v', address: '192.0.2.10', port: 80, group: 'g' }],
+      appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'box.njk', ...(cli ? { cli } : {}) }],
+    });
+    return renderForAppliance(ws, ws.appliances[0]!, { workspacePath: wsPath });
+  }
+
+  it('renders a small template with the filters and sections', () => {
+    const r = renderWith('{% for v in services %}vs {{ v.name | quote }} {{ v.persistence.timeout | seconds }}\n{% endfor %}! lbdesk:rollback\nno vs\n');
+    expect(r.errors).toEqual([]);
+    expect(r.text).toBe('vs "v" 300\n! lbdesk:rollback\nno vs\n');
+  });
+
+  it('names the line and column of an undefined value', () => {
+    const r = renderWith('ok\n{{ services[0].nosuchfield }}\n');
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toMatch(/^template box\.njk:2:\d+: a value in \{\{ \}\} is undefined/);
+    expect(r.text).toBe('');
+  });
+
+  it('reports a syntax error, a missing file, a bad section marker and a missing rollback', () => {
+    expect(renderWith('{% if x %}\n').errors[0]!.message).toMatch(/^template box\.njk: .*endif/);
+    expect(renderWith('a\n! lbdesk:rolback\nb\n').errors[0]!.message).toMatch(/line 2: unknown section marker "lbdesk:rolback"/);
+    expect(renderWith('a\n! lbdesk:rollback\nb\n! lbdesk:rollback\n').errors[0]!.message).toMatch(/line 4: section "rollback" appears twice/);
+    const noRollback = renderWith('server x\n');
+    expect(noRollback.errors).toEqual([]);
+    expect(noRollback.warnings[0]!.message).toMatch(/no rollback commands/);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
+    const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'missing.njk' }] });
+    const missing = renderForAppliance(ws, ws.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+    expect(missing.errors[0]!.message).toBe('cannot read template missing.njk (ENOENT)');
+    const none = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli' }] });
+    expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
+  });
+
+  it('lets the template refuse or warn by name, and checks upload settings', () => {
+    const r = renderWith('{{ fail("service v", "cannot do this") -}}\n{{ warn("group g", "approximated") -}}\nx\n! lbdesk:rollback\ny\n');
+    expect(r.errors).toEqual([{ subject: 'service v', message: 'cannot do this' }]);
+    expect(r.warnings).toEqual([{ subject: 'group g', message: 'approximated' }]);
+    const upload = renderWith('x\n! lbdesk:rollback\ny\n', { mode: 'upload' });
+    expect(upload.errors[0]!.message).toBe('cli.mode upload needs cli.uploadPath (where the config goes on the appliance)');
+  });
+
+  it('validates cli patterns in the workspace', () => {
+    const bad = workspaceSchema.safeParse({ lbdesk: 1, name: 't', appliances: [{ name: 'b', host: 'h', driver: 'cli', cli: { prompt: '(' } }] });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0]!.message).toBe('must be a valid regular expression');
+    const ok = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'b', host: 'h', driver: 'cli', cli: { timeout: '2s' } }] });
+    expect(ok.appliances[0]!.cli).toMatchObject({ mode: 'shell', confirmAnswer: 'y', pullCommand: 'show running-config', timeout: 2000 });
+  });
+});
