@@ -13,6 +13,11 @@ declare -A NEED=(
   [/usr/bin/ping]=iputils-ping
   [/usr/sbin/nginx]=nginx
   [/usr/bin/wrk]=wrk
+  [/usr/bin/openssl]=openssl
+  [/usr/sbin/ip]=iproute2
+  [/usr/bin/secret-tool]=libsecret-tools
+  [/usr/bin/gnome-keyring-daemon]=gnome-keyring
+  [/usr/bin/dbus-daemon]=dbus-daemon
 )
 missing=()
 for bin in "${!NEED[@]}"; do

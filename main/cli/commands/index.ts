@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { register as demo } from './demo';
 import { register as render } from './render';
+import { register as check } from './check';
 import { register as validate } from './validate';
 import { register as push } from './push';
 import { register as confirm } from './confirm';
@@ -9,4 +10,4 @@ import { register as pull } from './pull';
 import { register as diff } from './diff';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, push, confirm, pull, diff];
+export const commands: Register[] = [demo, validate, render, check, push, confirm, pull, diff];

@@ -1,0 +1,112 @@
+// `lbdesk check WS [--group G] [--json]`: every member's start-up check, once.
+// Exit status is Nagios-style: 0 all available, 1 some degraded, 2 some unavailable, and
+// 3 (UNKNOWN) when nothing could be checked (unreadable or invalid workspace, unknown group).
+import type { Command } from 'commander';
+import type { MemberStatus } from '../../../shared/api/types';
+import { formatProblem } from '../../../shared/model/problem';
+import type { Workspace } from '../../../shared/model/schema';
+import { HealthEngine } from '../../services/health';
+import { MemorySecretStore } from '../../services/secrets/memory';
+import { secretName } from '../../services/secrets/types';
+import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { CliError } from '../errors';
+
+export const EXIT_UNKNOWN = 3;
+
+interface CheckOptions {
+  group?: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('check')
+    .description("run every member's first health check once and print one row per member (exit 0 all available, 1 some degraded, 2 some unavailable, 3 could not check)")
+    .argument('<workspace>', 'workspace file')
+    .option('--group <name>', 'only the members of this server group')
+    .option('--json', 'one JSON document on stdout: { "members": [...] }')
+    .addHelpText('after', '\nShared secrets named in the workspace (radius.secret, ldap.bindSecret) are read from\nLBDESK_SECRET_<NAME> environment variables (name upper-cased, other characters as "_").')
+    .action(async (file: string, opts: CheckOptions) => {
+      const ws = await loadWorkspace(file);
+      if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
+        const known = ws.groups.map((g) => g.name);
+        throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
+      }
+      const engine = new HealthEngine({ secrets: await secretsFromEnv(ws) });
+      const members = (await engine.checkOnce(ws, opts.group)).map(forCli);
+      if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
+      else process.stdout.write(table(members));
+      process.exitCode = members.some((m) => m.state === 'unavailable') ? 2 : members.some((m) => m.state === 'degraded') ? 1 : 0;
+    });
+}
+
+/** Disabled members are listed as unavailable with reason "disabled" (cli.md). */
+function forCli(m: MemberStatus): MemberStatus {
+  if (m.state !== 'disabled') return m;
+  return { ...m, state: 'unavailable', reason: m.reason === 'disabled' ? 'disabled' : `disabled: ${m.reason}` };
+}
+
+function toJson(m: MemberStatus) {
+  return {
+    ...(m.group !== undefined ? { group: m.group } : {}),
+    ...(m.targetSet !== undefined ? { targetSet: m.targetSet } : {}),
+    server: m.server,
+    address: m.address,
+    ...(m.port !== undefined ? { port: m.port } : {}),
+    check: m.check,
+    layer: m.layer,
+    state: m.state,
+    score: m.score,
+    ...(m.rttMs !== undefined ? { rttMs: Math.round(m.rttMs * 100) / 100 } : {}),
+    reason: m.reason,
+  };
+}
+
+function table(members: MemberStatus[]): string {
+  const rows = members.map((m) => [
+    m.group ?? `ts${m.targetSet}`,
+    m.server,
+    m.address,
+    m.port === undefined ? '-' : String(m.port),
+    m.check,
+    m.state,
+    String(m.score),
+    m.rttMs === undefined ? '-' : `${Math.round(m.rttMs * 100) / 100} ms`,
+    m.reason,
+  ]);
+  const head = ['GROUP', 'SERVER', 'ADDRESS', 'PORT', 'CHECK', 'STATE', 'SCORE', 'RTT', 'REASON'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const count = (s: string) => members.filter((m) => m.state === s).length;
+  const summary = `${members.length} member${members.length === 1 ? '' : 's'}: ${count('available')} available, ${count('degraded')} degraded, ${count('unavailable')} unavailable`;
+  return [line(head), ...rows.map(line), '', summary, ''].join('\n');
+}
+
+/** Named secrets the workspace's checks use, from LBDESK_SECRET_<NAME> variables. */
+async function secretsFromEnv(ws: Workspace): Promise<MemorySecretStore> {
+  const store = new MemorySecretStore();
+  const names = new Set<string>();
+  for (const hc of [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]) {
+    if (hc?.radius?.secret) names.add(hc.radius.secret);
+    if (hc?.ldap?.bindSecret) names.add(hc.ldap.bindSecret);
+  }
+  for (const name of names) {
+    const value = process.env[`LBDESK_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
+    if (value !== undefined) await store.set(secretName.named(name), value);
+  }
+  return store;
+}
+
+/** Reads and validates the workspace; problems are printed, and any error exits 3 (UNKNOWN). */
+async function loadWorkspace(file: string): Promise<Workspace> {
+  let loaded;
+  try {
+    loaded = await loadWorkspaceFile(file);
+  } catch (err) {
+    if (err instanceof WorkspaceFileError) throw new CliError(err.message, EXIT_UNKNOWN);
+    throw err;
+  }
+  for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
+  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace: nothing checked`, EXIT_UNKNOWN);
+  return loaded.workspace;
+}

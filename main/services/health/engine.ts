@@ -1,0 +1,393 @@
+// The health-check engine: keeps every member's state by the Px procedure (state.ts), runs
+// each member's probe on schedule with at most one check in flight per member, and keeps a
+// bounded history of results and transitions with their evidence.
+import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
+import type { Workspace } from '../../../shared/model/schema';
+import type { SecretStore } from '../secrets/types';
+import { Ring } from './history';
+import { membersOf, type MemberSpec } from './members';
+import { DEFAULT_PORTS, runProbe, type ProbeOutcome, type ProbeType } from './probes';
+import { fmtMs } from './probes/util';
+import { Scheduler } from './scheduler';
+import { applyResult, initialTracker, type Tracker } from './state';
+import { changeOf, fixedTracker, statusOf } from './status';
+import type { HealthView } from './types';
+import { checkMembers } from './check-once';
+
+export interface HealthEngineOptions {
+  secrets: SecretStore;
+  /** Clock for due times and timestamps (epoch ms). */
+  now?: () => number;
+  /** Each delay is shortened by a random fraction up to this (0-1, default 0.1) so checks spread out. */
+  jitter?: number;
+  /** Checks in flight across all members (default 1000); more wait their turn in due order. */
+  maxInFlight?: number;
+  /** Results and transitions kept per member (default 30 each). */
+  historySize?: number;
+  /** argv prefix for ping (default ['ping']). */
+  pingCommand?: string[];
+}
+
+export interface EngineStats {
+  members: number;
+  checksStarted: number;
+  inFlight: number;
+  scheduled: number;
+  /** Start − due, in ms: p50/p99 are bucket upper bounds (1 ms buckets below 1 s). */
+  lateness: { p50: number; p99: number; max: number; mean: number };
+}
+
+interface Member {
+  spec: MemberSpec;
+  tracker: Tracker;
+  results: Ring<CheckResult>;
+  changes: Ring<StateChange>;
+  /** Bumped when the probe changes or the member goes: a result of an older generation is dropped. */
+  gen: number;
+  inFlight: boolean;
+  /** The next result is a first check (start-up, enabled, or check changed): pass = up at once. */
+  fresh: boolean;
+  due?: number;
+  lastStart?: number;
+  /** Why the next check comes early (a failure reported by the forwarding engine). */
+  trigger?: string;
+  /** A failure reported while a check was in flight: check again soon after it ends. */
+  recheck?: string;
+  /** The MemberStatus last handed out (frozen), rebuilt after any change. */
+  view?: MemberStatus;
+}
+
+/** A probe that has not settled this long after its timeout is abandoned as failed. */
+const HUNG_GRACE_MS = 2000;
+/** Reported failures trigger at most one check per this long (or per retryInterval if shorter). */
+const REPORT_MIN_GAP_MS = 1000;
+
+const hung = (timeoutMs: number): ProbeOutcome => ({
+  ok: false,
+  reason: `probe did not finish within ${fmtMs(timeoutMs)} (abandoned ${fmtMs(HUNG_GRACE_MS)} later)`,
+  evidence: { hung: true, timeoutMs },
+});
+
+const isProbed = (spec: MemberSpec) => !spec.disabled && !spec.problem && spec.check.type !== 'none';
+
+export class HealthEngine implements HealthView {
+  private readonly members = new Map<MemberKey, Member>();
+  private readonly changeListeners = new Set<(c: StateChange) => void>();
+  private readonly resultListeners = new Set<(key: MemberKey, r: CheckResult) => void>();
+  private readonly guards = new Set<{ until: number; timeoutMs: number; settle: (o: ProbeOutcome) => void }>();
+  private running = 0;
+  private idle: (() => void)[] = [];
+  private readonly scheduler: Scheduler;
+  private readonly now: () => number;
+  private readonly jitter: number;
+  private readonly historySize: number;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private started = false;
+
+  constructor(private readonly opts: HealthEngineOptions) {
+    this.now = opts.now ?? Date.now;
+    this.jitter = Math.min(Math.max(opts.jitter ?? 0.1, 0), 1);
+    this.historySize = Math.max(1, opts.historySize ?? 30);
+    this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.now, Math.max(1, opts.maxInFlight ?? 1000));
+  }
+
+  // ---- HealthView -------------------------------------------------------------------------
+
+  /** Read-only (frozen): the forwarding engine may ask for it on every connection. */
+  status(key: MemberKey): MemberStatus | undefined {
+    const m = this.members.get(key);
+    return m && this.viewOf(m);
+  }
+
+  all(): MemberStatus[] {
+    return [...this.members.values()].map((m) => this.viewOf(m));
+  }
+
+  private viewOf(m: Member): MemberStatus {
+    m.view ??= Object.freeze(statusOf(m.spec, m.tracker));
+    return m.view;
+  }
+
+  onChange(listener: (change: StateChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  onResult(listener: (key: MemberKey, result: CheckResult) => void): () => void {
+    this.resultListeners.add(listener);
+    return () => this.resultListeners.delete(listener);
+  }
+
+  reportFailure(key: MemberKey, reason: string): void {
+    const m = this.members.get(key);
+    // A member already out of service learns nothing from a failed connection.
+    if (!m || !isProbed(m.spec) || m.tracker.state === 'unavailable') return;
+    if (m.inFlight) {
+      m.recheck = reason;
+      return;
+    }
+    this.triggerSoon(m, reason);
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  /** Adds, removes and updates members by diffing; unchanged members keep state and schedule. */
+  apply(ws: Workspace): void {
+    const seen = new Set<MemberKey>();
+    for (const spec of membersOf(ws)) {
+      seen.add(spec.key);
+      const m = this.members.get(spec.key);
+      if (!m) this.add(spec);
+      else if (m.spec.probeId !== spec.probeId) this.replaceProbe(m, spec);
+      else if (m.spec.timerId !== spec.timerId) this.retime(m, spec);
+      else m.spec = spec;
+      if (m) m.view = undefined;
+    }
+    for (const [key, m] of this.members) {
+      if (seen.has(key)) continue;
+      m.gen += 1;
+      this.scheduler.cancel(key);
+      this.members.delete(key);
+    }
+  }
+
+  /** First checks at once for every member, then the schedule. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.scheduler.start();
+    for (const m of this.members.values()) if (isProbed(m.spec) && !m.inFlight) this.scheduleAt(m, this.now());
+    this.sweepTimer = setInterval(() => this.sweep(), 500);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops scheduling and waits for the checks in flight to end. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.scheduler.stop();
+    clearInterval(this.sweepTimer);
+    if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  history(key: MemberKey): { results: CheckResult[]; changes: StateChange[] } {
+    const m = this.members.get(key);
+    return { results: m ? m.results.toArray() : [], changes: m ? m.changes.toArray() : [] };
+  }
+
+  /** Every member's first check, once, outside the schedule (`lbdesk check`). */
+  checkOnce(ws: Workspace, group?: string): Promise<MemberStatus[]> {
+    const specs = membersOf(ws).filter((s) => group === undefined || s.group === group);
+    return checkMembers(specs, (spec) => this.probe(spec, true), this.now);
+  }
+
+  stats(): EngineStats {
+    const h = this.scheduler.lateness;
+    return {
+      members: this.members.size,
+      checksStarted: h.count,
+      inFlight: this.scheduler.active,
+      scheduled: this.scheduler.pending,
+      lateness: { p50: h.percentile(50), p99: h.percentile(99), max: Math.round(h.max), mean: h.count ? Math.round((h.sum / h.count) * 100) / 100 : 0 },
+    };
+  }
+
+  resetStats(): void {
+    this.scheduler.lateness.reset();
+  }
+
+  // ---- members ----------------------------------------------------------------------------
+
+  private add(spec: MemberSpec): void {
+    const now = this.now();
+    const m: Member = {
+      spec,
+      tracker: initialTracker(now),
+      results: new Ring(this.historySize),
+      changes: new Ring(this.historySize),
+      gen: 0,
+      inFlight: false,
+      fresh: true,
+    };
+    this.members.set(spec.key, m);
+    const fixed = fixedTracker(spec, now);
+    if (fixed) this.transition(m, fixed, now);
+    else if (this.started) this.scheduleAt(m, now);
+  }
+
+  /** Address, port or check changed: the old results say nothing about the new check. */
+  private replaceProbe(m: Member, spec: MemberSpec): void {
+    const now = this.now();
+    const wasProbed = isProbed(m.spec);
+    m.spec = spec;
+    m.gen += 1;
+    m.fresh = true;
+    m.trigger = undefined;
+    m.recheck = undefined;
+    this.scheduler.cancel(spec.key);
+    m.due = undefined;
+    const fixed = fixedTracker(spec, now);
+    if (fixed) {
+      this.transition(m, fixed, now);
+      return;
+    }
+    if (!wasProbed) {
+      // Back from "not probed": unknown until the first check says otherwise.
+      this.transition(m, initialTracker(now, 'unknown', 'enabled: first check pending'), now);
+    }
+    // With a check of the old probe still in flight, its end schedules the new first check.
+    if (this.started && !m.inFlight) this.scheduleAt(m, now);
+  }
+
+  /** Only timers changed: keep state and counters, move the next check to the new timing. */
+  private retime(m: Member, spec: MemberSpec): void {
+    m.spec = spec;
+    if (!this.started || m.inFlight || !isProbed(spec) || m.due === undefined) return;
+    const t = spec.timers;
+    const up = m.tracker.state === 'available' || m.tracker.state === 'degraded';
+    const delay = m.fresh ? 0 : up && m.tracker.consecutiveFailures === 0 ? t.interval : t.retryInterval;
+    this.scheduleAt(m, Math.max(this.now(), (m.lastStart ?? this.now()) + delay));
+  }
+
+  private scheduleAt(m: Member, due: number): void {
+    m.due = due;
+    this.scheduler.schedule(m.spec.key, due);
+  }
+
+  private triggerSoon(m: Member, reason: string): void {
+    const gap = Math.min(m.spec.timers.retryInterval, REPORT_MIN_GAP_MS);
+    const due = Math.max(this.now(), (m.lastStart ?? Number.NEGATIVE_INFINITY) + gap);
+    if (!this.started || (m.due !== undefined && m.due <= due)) return;
+    m.trigger = `reported by the forwarding engine: ${reason}`;
+    this.scheduleAt(m, due);
+  }
+
+  private transition(m: Member, next: Tracker, at: number): void {
+    const change = this.setTracker(m, next, at);
+    if (change) this.emitChange(change);
+  }
+
+  private setTracker(m: Member, next: Tracker, at: number): StateChange | undefined {
+    const from = m.tracker.state;
+    m.tracker = next;
+    m.view = undefined;
+    if (from === next.state) return undefined;
+    const change = changeOf(m.spec, from, next, at);
+    m.changes.push(change);
+    return change;
+  }
+
+  private emitChange(change: StateChange): void {
+    for (const l of this.changeListeners) {
+      try {
+        l(change);
+      } catch {
+        // a listener's bug must not stop health checking
+      }
+    }
+  }
+
+  // ---- checks -----------------------------------------------------------------------------
+
+  private check(key: MemberKey, _due: number, done: () => void): void {
+    const m = this.members.get(key);
+    if (!m || m.inFlight || !isProbed(m.spec)) {
+      done();
+      return;
+    }
+    this.running += 1;
+    const end = () => {
+      done();
+      if (--this.running === 0) for (const resolve of this.idle.splice(0)) resolve();
+    };
+    this.runCheck(m).then(end, end);
+  }
+
+  private async runCheck(m: Member): Promise<void> {
+    const gen = m.gen;
+    const at = this.now();
+    const trigger = m.trigger;
+    m.trigger = undefined;
+    m.due = undefined;
+    m.inFlight = true;
+    m.lastStart = at;
+    const outcome = await this.probe(m.spec);
+    m.inFlight = false;
+    const current = this.members.get(m.spec.key) === m;
+    if (!current) return;
+    if (gen !== m.gen) {
+      // The check changed while this one ran: start the new first check now.
+      if (this.started && isProbed(m.spec)) this.scheduleAt(m, this.now());
+      return;
+    }
+    const evidence = trigger ? { ...outcome.evidence, trigger } : outcome.evidence;
+    const result: CheckResult = { ok: outcome.ok, reason: outcome.reason, evidence, at, ...(outcome.rttMs !== undefined ? { rttMs: outcome.rttMs } : {}) };
+    const now = this.now();
+    const prev = m.fresh ? initialTracker(m.tracker.since) : m.tracker;
+    const step = applyResult(prev, result, m.spec.timers, m.spec.settings, now);
+    // A first check after a change starts from unknown, but an unchanged state keeps its since.
+    const next = m.fresh && step.tracker.state === m.tracker.state ? { ...step.tracker, since: m.tracker.since } : step.tracker;
+    m.fresh = false;
+    // State first, then the result, then the transition: every listener sees the new state.
+    const change = this.setTracker(m, next, now);
+    m.results.push(result);
+    for (const l of this.resultListeners) {
+      try {
+        l(m.spec.key, result);
+      } catch {
+        // a listener's bug must not stop health checking
+      }
+    }
+    if (change) this.emitChange(change);
+    if (!this.started) return;
+    const delay = step.delayMs * (1 - this.jitter * Math.random());
+    let due = Math.max(at + delay, this.now());
+    if (m.recheck) {
+      const reason = m.recheck;
+      m.recheck = undefined;
+      const soon = Math.max(this.now(), at + Math.min(m.spec.timers.retryInterval, REPORT_MIN_GAP_MS));
+      if (soon < due) {
+        due = soon;
+        m.trigger = `reported by the forwarding engine: ${reason}`;
+      }
+    }
+    this.scheduleAt(m, due);
+  }
+
+  /**
+   * Runs the member's probe; one that outlives its deadline by HUNG_GRACE_MS is abandoned as
+   * failed. The running engine sweeps for those; a one-off check (`own`) gets its own timer.
+   */
+  private probe(spec: MemberSpec, own = false): Promise<ProbeOutcome> {
+    const type = spec.check.type as ProbeType;
+    const timeoutMs = spec.timers.timeout;
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const guard = {
+        until: this.now() + timeoutMs + HUNG_GRACE_MS,
+        timeoutMs,
+        settle: (o: ProbeOutcome) => {
+          if (!this.guards.delete(guard)) return;
+          clearTimeout(timer);
+          resolve(o);
+        },
+      };
+      this.guards.add(guard);
+      if (own) timer = setTimeout(() => guard.settle(hung(timeoutMs)), timeoutMs + HUNG_GRACE_MS);
+      runProbe(type, {
+        address: spec.address,
+        port: spec.port ?? DEFAULT_PORTS[type],
+        timeoutMs,
+        check: spec.settings,
+        secrets: this.opts.secrets,
+        ...(this.opts.pingCommand ? { pingCommand: this.opts.pingCommand } : {}),
+      }).then(guard.settle);
+    });
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const g of [...this.guards]) {
+      if (g.until <= now) g.settle(hung(g.timeoutMs));
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Every checked member of a workspace: group members (group check, server > group > global
+// timers) and target-set servers (the set's check, else TCP L4 on its first port, else ping).
+import { memberKey, type MemberKey } from '../../../shared/api/types';
+import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
+import type { HealthCheck, Workspace } from '../../../shared/model/schema';
+
+export interface MemberSpec {
+  key: MemberKey;
+  group?: string;
+  targetSet?: number;
+  server: string;
+  address: string;
+  port?: number;
+  check: ResolvedCheck;
+  /** The check's settings (http, tls, ldap, dns, radius, degradedAbove, availableBelow). */
+  settings: HealthCheck;
+  timers: ResolvedTimers;
+  /** Set when the member is out of service by configuration: why, in words. */
+  disabled?: string;
+  /** Set when the member cannot be checked at all (e.g. an undefined server). */
+  problem?: string;
+  /** Changes when anything the probe depends on changes (address, port, check, settings). */
+  probeId: string;
+  /** Changes when the timers change. */
+  timerId: string;
+}
+
+const DEFAULT_TS_CHECK: HealthCheck = { type: 'auto' };
+
+function finish(m: Omit<MemberSpec, 'probeId' | 'timerId'>): MemberSpec {
+  const probeId = JSON.stringify([m.address, m.port, m.check.type, m.settings, m.disabled ?? '', m.problem ?? '']);
+  const { source: _s, ...values } = m.timers;
+  return { ...m, probeId, timerId: JSON.stringify(values) };
+}
+
+export function membersOf(ws: Workspace): MemberSpec[] {
+  const out: MemberSpec[] = [];
+  const servers = new Map(ws.servers.map((s) => [s.name, s]));
+  for (const g of ws.groups) {
+    const transport = groupTransport(ws, g.name);
+    for (const m of g.members) {
+      const s = servers.get(m.server);
+      const check = resolveCheck(g.healthCheck, m.port, transport);
+      const timers = resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: ws.healthTimers });
+      out.push(finish({
+        key: memberKey({ group: g.name, server: m.server, port: m.port }),
+        group: g.name,
+        server: m.server,
+        address: s?.address ?? '',
+        port: m.port,
+        check,
+        settings: g.healthCheck,
+        timers,
+        ...(s && !s.enabled ? { disabled: 'disabled' } : {}),
+        ...(!s ? { problem: `server "${m.server}" is not defined` } : {}),
+      }));
+    }
+  }
+  for (const ts of ws.targetSets) {
+    const port = ts.ports[0];
+    const settings = ts.healthCheck ?? DEFAULT_TS_CHECK;
+    // Without a check of its own a target set gets TCP Layer 4 on its first port (ping without ports).
+    const check: ResolvedCheck = ts.healthCheck
+      ? resolveCheck(ts.healthCheck, port, 'tcp')
+      : port === undefined
+        ? { type: 'ping', layer: 4, why: 'target set without ports: ping' }
+        : { type: 'tcp', layer: 4, why: `target set: TCP Layer 4 on its first port ${port}` };
+    const timers = resolveTimers({ group: ts.healthTimers, global: ws.healthTimers });
+    for (const s of ts.servers) {
+      out.push(finish({
+        key: memberKey({ targetSet: ts.number, address: s.address }),
+        targetSet: ts.number,
+        server: s.address,
+        address: s.address,
+        port: check.type === 'ping' ? undefined : port,
+        check,
+        settings,
+        timers,
+        ...(ts.disabled ? { disabled: `target set ${ts.number} is disabled` } : {}),
+      }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+// The probe for each resolved check type. A probe never throws: any surprise is a failed
+// check with the error as its reason, so one odd server cannot stop the engine.
+import type { CheckType } from '../../../../shared/model/schema';
+import { bannerProbe, rtspProbe, telnetProbe } from './banners';
+import { dnsProbe } from './dns';
+import { httpProbe } from './http';
+import { ldapProbe } from './ldap';
+import { mmsProbe, pnmProbe } from './media';
+import { pingProbe } from './ping';
+import { radiusProbe } from './radius';
+import { tcpProbe } from './tcp';
+import { sslProbe } from './tls';
+import type { Probe, ProbeContext, ProbeOutcome } from './types';
+import { udpProbe } from './udp';
+
+export type ProbeType = Exclude<CheckType, 'auto' | 'none'>;
+export type { Probe, ProbeContext, ProbeOutcome, Evidence } from './types';
+
+export const PROBES: Record<ProbeType, Probe> = {
+  ping: pingProbe,
+  tcp: tcpProbe,
+  udp: udpProbe,
+  http: (ctx) => httpProbe(ctx, false),
+  https: (ctx) => httpProbe(ctx, true),
+  ssl: sslProbe,
+  ftp: (ctx) => bannerProbe('ftp', ctx),
+  smtp: (ctx) => bannerProbe('smtp', ctx),
+  pop3: (ctx) => bannerProbe('pop3', ctx),
+  imap4: (ctx) => bannerProbe('imap4', ctx),
+  nntp: (ctx) => bannerProbe('nntp', ctx),
+  telnet: telnetProbe,
+  rtsp: rtspProbe,
+  mms: mmsProbe,
+  pnm: pnmProbe,
+  ldap: ldapProbe,
+  dns: dnsProbe,
+  radius: radiusProbe,
+};
+
+/** The port a Layer 7 check dials when the member has none (the ADX's well-known ports). */
+export const DEFAULT_PORTS: Partial<Record<ProbeType, number>> = {
+  http: 80, https: 443, ssl: 443, ftp: 21, smtp: 25, pop3: 110, imap4: 143, nntp: 119, telnet: 23,
+  rtsp: 554, mms: 1755, pnm: 7070, ldap: 389, dns: 53, radius: 1812,
+};
+
+const probeError = (err: unknown): ProbeOutcome => ({
+  ok: false,
+  reason: `probe error: ${err instanceof Error ? err.message : String(err)}`,
+  evidence: { error: String(err).slice(0, 200) },
+});
+
+export function runProbe(type: ProbeType, ctx: ProbeContext): Promise<ProbeOutcome> {
+  try {
+    return PROBES[type](ctx).catch(probeError);
+  } catch (err) {
+    return Promise.resolve(probeError(err));
+  }
+}

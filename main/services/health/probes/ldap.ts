@@ -1,0 +1,84 @@
+// LDAP (LDAP proxy seed 002): a real search on the configured base, scope and filter, timed,
+// optionally after a simple bind whose password comes from the secret store; the first entry
+// must exist and, with `ldap.expect`, hold each expected attribute value.
+import { Client } from 'ldapts';
+import { ldapCheckSchema } from '../../../../shared/model/schema';
+import { secretName } from '../../secrets/types';
+import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch } from './util';
+
+function describe(err: unknown): { reason: string; evidence: Evidence } {
+  const e = err as Error & { code?: number | string; syscall?: string };
+  if (typeof e?.code === 'number') {
+    return { reason: `${e.name.replace(/Error$/, '')} (LDAP result ${e.code})${e.message ? `: ${clip(e.message, 80)}` : ''}`, evidence: { resultCode: e.code } };
+  }
+  if (typeof e?.code === 'string') return { reason: `${e.syscall ?? 'connect'} ${e.code}`, evidence: { errno: e.code } };
+  return { reason: clip(e?.message ?? String(err), 120), evidence: {} };
+}
+
+export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
+  const cfg = ctx.check.ldap ?? ldapCheckSchema.parse({});
+  const port = ctx.port ?? 389;
+  const total = stopwatch();
+  let password: string | undefined;
+  if (cfg.bindDn) {
+    if (!cfg.bindSecret) return fail('ldap.bindDn is set but ldap.bindSecret names no secret');
+    password = await ctx.secrets.get(secretName.named(cfg.bindSecret));
+    if (password === undefined) return fail(`bind password secret "${cfg.bindSecret}" is not in the secret store`);
+  }
+  // ldapts's own timeouts are a backstop: the probe's deadline below decides, naming the phase.
+  const slack = ctx.timeoutMs + 1000;
+  const client = new Client({ url: `ldap://${hostForUrl(ctx.address)}:${port}`, connectTimeout: slack, timeout: slack });
+  let phase = 'waiting for the search result';
+  const evidence: Evidence = { base: clip(cfg.baseDn || '(root DSE)', 120), scope: cfg.scope, filter: clip(cfg.filter, 120) };
+  // ldapts times each operation; this bounds the whole dialogue (bind + search) by the deadline.
+  let timer: { clear(): void } | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = deadline(ctx.timeoutMs, () => reject(Object.assign(new Error(`timeout after ${fmtMs(ctx.timeoutMs)} ${phase}`), { timeout: true })));
+  });
+  try {
+    const run = async (): Promise<ProbeOutcome> => {
+      if (cfg.bindDn) {
+        phase = 'waiting for the bind result';
+        await client.bind(cfg.bindDn, password);
+        phase = 'waiting for the search result';
+        evidence.bindDn = clip(cfg.bindDn, 120);
+      }
+      const sw = stopwatch();
+      const { searchEntries } = await client.search(cfg.baseDn, {
+        scope: cfg.scope,
+        filter: cfg.filter,
+        sizeLimit: 1,
+        timeLimit: Math.max(1, Math.ceil(ctx.timeoutMs / 1000)),
+        attributes: cfg.expect ? Object.keys(cfg.expect) : ['1.1'],
+      });
+      const ms = sw();
+      evidence.searchMs = ms;
+      evidence.entries = searchEntries.length;
+      const entry = searchEntries[0];
+      const where = `search ${cfg.baseDn ? `"${clip(cfg.baseDn, 60)}"` : 'of the root DSE'} (${cfg.scope}, ${clip(cfg.filter, 40)})`;
+      if (!entry) return fail(`${where} returned no entry`, evidence, ms);
+      evidence.dn = clip(entry.dn || '(root DSE)', 120);
+      for (const [attr, want] of Object.entries(cfg.expect ?? {})) {
+        const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
+        const raw = key === undefined ? [] : entry[key];
+        const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+        evidence[`attr:${attr}`] = clip(values.join(' | '), 120);
+        if (!values.includes(want)) {
+          return fail(`${where}: ${attr} is ${values.length ? `"${clip(values.join('", "'), 80)}"` : 'absent'}, expected "${clip(want, 60)}"`, evidence, ms);
+        }
+      }
+      const matched = cfg.expect ? `, ${Object.keys(cfg.expect).length} expected value(s) present` : '';
+      return pass(`${where} returned an entry in ${fmtMs(ms)}${matched}`, evidence, ms);
+    };
+    return await Promise.race([run(), expired]);
+  } catch (err) {
+    if ((err as { timeout?: boolean }).timeout) return fail((err as Error).message, { ...evidence, timeoutMs: ctx.timeoutMs });
+    const { reason, evidence: ev } = describe(err);
+    return fail(reason, { ...evidence, ...ev, afterMs: total() });
+  } finally {
+    timer?.clear();
+    // unbind is the polite goodbye; it also closes the socket. Never let it hold the result.
+    client.unbind().catch(() => undefined);
+  }
+}

@@ -1,0 +1,30 @@
+// What every probe gets and gives back.
+import type { HealthCheck } from '../../../../shared/model/schema';
+import type { SecretStore } from '../../secrets/types';
+
+export type Evidence = Record<string, string | number | boolean>;
+
+export interface ProbeContext {
+  address: string;
+  port?: number;
+  /** The probe's deadline: it must have settled (and released its sockets) by then. */
+  timeoutMs: number;
+  /** The group's (or target set's) check settings: http, tls, ldap, dns, radius. */
+  check: HealthCheck;
+  secrets: SecretStore;
+  /** argv prefix for ICMP echo (default ['ping']); the address and options are appended. */
+  pingCommand?: string[];
+}
+
+/** One probe's outcome; the engine adds the start time to make a CheckResult. */
+export interface ProbeOutcome {
+  ok: boolean;
+  /** Time to the deciding answer in ms, when there is one. */
+  rttMs?: number;
+  /** Why, in words. */
+  reason: string;
+  /** Raw evidence: status line, banner, rcode, errno, timing. Short values only. */
+  evidence: Evidence;
+}
+
+export type Probe = (ctx: ProbeContext) => Promise<ProbeOutcome>;

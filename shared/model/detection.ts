@@ -1,0 +1,63 @@
+// How long the health engine can take to notice a failure or a recovery (Px seed 004), from
+// resolved timers. Pure, so the renderer can show it next to the timers it comes from.
+//
+// The engine's rules this follows (docs/health.md):
+//  - up: a check every `interval`; after a failure, a retry every `retryInterval` until
+//    `failAfter` consecutive failures take the member out;
+//  - down: a check every `retryInterval` until `restoreAfter` consecutive passes restore it;
+//  - the next check starts `delay` after the previous one started, but never before it ends
+//    (one check in flight per member), so a gap is really max(delay, duration of the check);
+//  - a check lasts at most `timeout`; a refused connection fails at once, a silent server
+//    only when the timeout expires; jitter only ever shortens a delay, by up to `jitter`.
+
+export interface DetectionTimers {
+  interval: number;
+  retryInterval: number;
+  failAfter: number;
+  restoreAfter: number;
+  timeout: number;
+}
+
+export interface DetectionRange {
+  /** Fastest possible, in ms (the fault happens just before a check and is seen at once). */
+  bestMs: number;
+  /** Slowest possible, in ms (the fault happens just after a check, every check runs to its timeout). */
+  worstMs: number;
+}
+
+export interface DetectionTimes {
+  /** From the moment an in-service server breaks until it is taken out of service. */
+  failure: DetectionRange;
+  /** From the moment an out-of-service server is healthy again until it is back in service. */
+  recovery: DetectionRange;
+}
+
+/**
+ * Best and worst time to detect a failure and a recovery.
+ *
+ * failure  best  = (failAfter − 1) · retryInterval · (1 − jitter)
+ *          worst = max(interval, timeout) + (failAfter − 1) · max(retryInterval, timeout) + timeout
+ * recovery best  = (restoreAfter − 1) · retryInterval · (1 − jitter)
+ *          worst = restoreAfter · max(retryInterval, timeout) + timeout
+ *
+ * In the worst failure case the fault comes just after a passing check started, so the first
+ * failing check starts a full interval later (or when that check ends, if it ran longer), and
+ * every failing check runs to its timeout. In the worst recovery case the server heals just
+ * after a check started that still times out, and every passing check may itself take up to
+ * the timeout (a UDP Layer 4 pass always does: silence is the pass).
+ */
+export function detectionTimes(timers: DetectionTimers, jitter = 0): DetectionTimes {
+  const { interval, retryInterval, failAfter, restoreAfter, timeout } = timers;
+  const shrink = 1 - Math.min(Math.max(jitter, 0), 1);
+  const slowRetry = Math.max(retryInterval, timeout);
+  return {
+    failure: {
+      bestMs: Math.round((failAfter - 1) * retryInterval * shrink),
+      worstMs: Math.max(interval, timeout) + (failAfter - 1) * slowRetry + timeout,
+    },
+    recovery: {
+      bestMs: Math.round((restoreAfter - 1) * retryInterval * shrink),
+      worstMs: restoreAfter * slowRetry + timeout,
+    },
+  };
+}
