@@ -2,6 +2,7 @@
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
+import type { EngineEvent, EngineStats } from './engine';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -23,6 +24,8 @@ export interface AppInfo {
   platform: string;
   /** The workspace to open first (demo on first start, else the last one). */
   startPath?: string;
+  /** Things the user should know about this installation (e.g. secrets kept for this session only). */
+  warnings?: string[];
 }
 export interface WorkspaceFile { path: string; text: string; mtimeMs: number }
 export interface SavedFile { path: string; mtimeMs: number; backupPath?: string }
@@ -36,6 +39,8 @@ export interface LabStatus {
   listening: { name: string; address: string; port: number; protocol: 'tcp' | 'udp' }[];
   members: MemberStatus[];
   notes: string[];
+  /** Connections, bytes and errors per service/target set and server, when running. */
+  stats?: EngineStats;
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 
@@ -102,12 +107,25 @@ export interface EventMap {
   'lab.state': StateChange;
   'lab.result': { key: string; result: CheckResult };
   'lab.status': LabStatus;
+  'lab.event': EngineEvent;
   'workspace.changed': { path: string; mtimeMs: number };
   'push.progress': PushProgress;
   'hostKey.prompt': HostKeyPrompt;
+  /** A native menu item, shortcut, or a file handed to the app by the OS (see MENU_COMMANDS). */
+  'menu.command': { command: string; path?: string };
 }
 export type EventName = keyof EventMap;
-export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'workspace.changed', 'push.progress', 'hostKey.prompt'];
+export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'menu.command'];
+
+/** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
+ * the OS handed the app a file (second launch, file association, Open Recent); without `path`
+ * the UI shows its open dialog. `view:<section>` selects a sidebar section. */
+export const MENU_COMMANDS = [
+  'open', 'save', 'save-as',
+  'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history',
+  'toggle-theme', 'lab-start', 'lab-stop',
+] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
 
 /** Errors travel as a code and one sentence; never a stack. */

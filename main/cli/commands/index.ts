@@ -4,10 +4,11 @@ import { register as demo } from './demo';
 import { register as render } from './render';
 import { register as check } from './check';
 import { register as validate } from './validate';
+import { register as serve } from './serve';
 import { register as push } from './push';
 import { register as confirm } from './confirm';
 import { register as pull } from './pull';
 import { register as diff } from './diff';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, check, push, confirm, pull, diff];
+export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff];

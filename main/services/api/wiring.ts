@@ -5,7 +5,10 @@ import type { SecretStore } from '../secrets/types';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { EventBus } from './events';
 import type { Handlers } from './dispatch';
-import { workspaceStore } from './store';
+import { workspaceStore } from '../workspace';
+import { Lab } from '../lab';
+import { labHandlers } from '../lab/handlers';
+import { applianceHandlers } from './appliances';
 
 export interface AppServicesOptions {
   shell: AppInfo['shell'];
@@ -16,16 +19,21 @@ export interface AppServicesOptions {
   openExternal?: HandlerDeps['openExternal'];
   dialogs?: HandlerDeps['dialogs'];
   extra?: Partial<Handlers>;
+  /** SSH files for appliance pushes (tests point these at temp files). */
+  knownHostsFile?: string;
+  sshConfigFile?: string;
 }
 
 export interface AppServices {
   handlers: Partial<Handlers>;
   events: EventBus;
+  lab: Lab;
   stop(): Promise<void>;
 }
 
 export function createAppServices(opts: AppServicesOptions): AppServices {
   const events = new EventBus();
+  const lab = new Lab({ secrets: opts.secrets, emit: events.emit });
   const handlers = createHandlers({
     shell: opts.shell,
     dataDir: opts.dataDir,
@@ -35,7 +43,11 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     emit: events.emit,
     openExternal: opts.openExternal,
     dialogs: opts.dialogs,
-    extra: opts.extra,
+    extra: {
+      ...labHandlers(lab, opts.secrets),
+      ...applianceHandlers({ secrets: opts.secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
+      ...opts.extra,
+    },
   });
-  return { handlers, events, stop: async () => undefined };
+  return { handlers, events, lab, stop: async () => void (await lab.stop()) };
 }

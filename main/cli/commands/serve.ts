@@ -1,0 +1,250 @@
+// `lbdesk serve WS [--events] [--stats N] [--ui [--ui-port P]]`: the health-check and forwarding
+// engines on the workspace's services and target sets until SIGINT/SIGTERM (exit 0). SIGHUP
+// re-reads WS and applies it without dropping established connections; an invalid file keeps
+// the running config (a `reload` event with ok false says why).
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
+import { formatProblem } from '../../../shared/model/problem';
+import type { Workspace } from '../../../shared/model/schema';
+import { ForwardingEngine } from '../../services/engine';
+import { HealthEngine } from '../../services/health';
+import { MemorySecretStore } from '../../services/secrets/memory';
+import { secretName } from '../../services/secrets/types';
+import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { CliError } from '../errors';
+
+interface ServeOptions {
+  events?: boolean;
+  stats?: number;
+  ui?: boolean;
+  uiPort?: number;
+  io?: 'uv' | 'net';
+}
+
+/** What serve drives: the engines directly, or the lab behind the browser UI. */
+interface Runner {
+  apply(ws: Workspace): Promise<{ ok: boolean; reason?: string }>;
+  stats(): Promise<EngineStats | undefined>;
+  stop(): Promise<void>;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('run the health-check and forwarding engines on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
+    .argument('<workspace>', 'workspace file')
+    .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
+    .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
+    .option('--ui', 'also serve the browser UI on loopback and print its URL')
+    .option('--ui-port <port>', 'port for the browser UI (default: a free port)', (v) => positive(v, '--ui-port'))
+    .option('--io <layer>', 'socket layer of the forwarding engine: uv (libuv handles, default) or net (node:net)', (v) => {
+      if (v !== 'uv' && v !== 'net') throw new CliError(`--io must be uv or net, not "${v}"`, 2);
+      return v;
+    })
+    .addHelpText('after', '\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\nShared secrets named in the workspace are read from LBDESK_SECRET_<NAME> environment variables.')
+    .action(async (file: string, opts: ServeOptions) => {
+      if (opts.uiPort !== undefined && !opts.ui) throw new CliError('--ui-port needs --ui', 2);
+      const path = resolve(file);
+      const ws = await load(path, file, (p) => process.stderr.write(`${p}\n`));
+      if (typeof ws === 'string') throw new CliError(ws, 1);
+      const print = printer(opts.events === true);
+      const runner = opts.ui ? await uiRunner(path, opts, print) : await directRunner(ws, opts, print);
+      // Signals are taken from here on: one during start-up waits for the start to finish.
+      const session = supervise(runner, path, file, opts, print);
+      const first = await session.run(() => runner.apply(ws));
+      if (!first.ok) {
+        session.detach();
+        await runner.stop();
+        throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
+      }
+      await session.stopped;
+    });
+}
+
+function positive(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new CliError(`${name} must be a whole number from 1 to 65535, not "${v}"`, 2);
+  return n;
+}
+
+/** The workspace, or one line saying why not (each problem already reported). */
+async function load(path: string, shown: string, report: (line: string) => void): Promise<Workspace | string> {
+  try {
+    const loaded = await loadWorkspaceFile(path);
+    const errors = loaded.problems.filter((p) => p.severity === 'error');
+    if (loaded.workspace && errors.length === 0) return loaded.workspace;
+    for (const p of errors) report(formatProblem({ ...p, file: shown }));
+    const first = errors[0];
+    return first ? `${formatProblem({ ...first, file: shown })}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : `${shown} is not a valid workspace`;
+  } catch (err) {
+    if (err instanceof WorkspaceFileError) return err.message;
+    throw err;
+  }
+}
+
+/** Named secrets the workspace's checks use, from LBDESK_SECRET_<NAME> variables. */
+async function secretsFromEnv(ws: Workspace): Promise<MemorySecretStore> {
+  const store = new MemorySecretStore();
+  for (const hc of [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]) {
+    for (const name of [hc?.radius?.secret, hc?.ldap?.bindSecret]) {
+      if (!name) continue;
+      const value = process.env[`LBDESK_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
+      if (value !== undefined) await store.set(secretName.named(name), value);
+    }
+  }
+  return store;
+}
+
+async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+  const health = new HealthEngine({ secrets: await secretsFromEnv(ws) });
+  const engine = new ForwardingEngine({ health, statsIntervalMs: 0, ...(opts.io ? { io: opts.io } : {}) });
+  engine.on('event', print);
+  let started = false;
+  return {
+    async apply(next) {
+      // The engine subscribes first, so the states set while applying are printed too.
+      health.apply(next);
+      if (!started) {
+        started = true;
+        health.start();
+      }
+      return engine.apply(next);
+    },
+    stats: () => engine.refreshStats(),
+    async stop() {
+      await engine.stop();
+      await health.stop();
+    },
+  };
+}
+
+async function uiRunner(path: string, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+  if (opts.io) process.env.LBDESK_ENGINE_IO = opts.io;
+  const { startBrowserUi } = await import('../ui');
+  const ui = await startBrowserUi({ port: opts.uiPort });
+  const off = ui.services.events.subscribe((e) => {
+    if (e.event === 'lab.event') print(e.payload as EngineEvent);
+  });
+  print({ ts: new Date().toISOString(), type: 'ui', url: ui.url });
+  // The URL on a line of its own too; with --events stdout stays JSON lines, so on stderr.
+  if (opts.events) process.stderr.write(`${ui.url}\n`);
+  const lab = ui.services.lab;
+  return {
+    async apply(next) {
+      try {
+        await lab.start(next, path);
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, reason: (err as Error).message };
+      }
+    },
+    stats: async () => lab.status().stats,
+    async stop() {
+      off();
+      await ui.close();
+    },
+  };
+}
+
+/** Serialises start-up, reloads (SIGHUP), stats and the stop (SIGINT/SIGTERM). */
+function supervise(runner: Runner, path: string, shown: string, opts: ServeOptions, print: (e: EngineEvent) => void) {
+  let chain: Promise<unknown> = Promise.resolve();
+  let stopping = false;
+  let done!: () => void;
+  const stopped = new Promise<void>((r) => (done = r));
+  const run = <T>(f: () => Promise<T>): Promise<T> => {
+    const p = chain.then(f);
+    chain = p.catch(() => undefined);
+    return p;
+  };
+  const reload = () =>
+    void run(async () => {
+      if (stopping) return;
+      const ws = await load(path, shown, (p) => process.stderr.write(`${p}\n`)).catch((err: Error) => err.message);
+      if (typeof ws === 'string') {
+        print({ ts: new Date().toISOString(), type: 'reload', ok: false, reason: `${ws}; the running config is kept` });
+        return;
+      }
+      // The engine reports the outcome as a `reload` event.
+      await runner.apply(ws);
+    });
+  const timer = opts.stats
+    ? setInterval(() => {
+        void run(async () => {
+          const stats = await runner.stats().catch(() => undefined);
+          if (stats && !stopping) print({ ts: new Date().toISOString(), type: 'stats', stats });
+        });
+      }, opts.stats * 1000)
+    : undefined;
+  const detach = () => {
+    clearInterval(timer);
+    process.off('SIGHUP', reload);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // Whatever happens while stopping, the process ends (a second signal ends it at once).
+    setTimeout(() => process.exit(0), 10_000).unref();
+    process.once(signal, () => process.exit(0));
+    void run(async () => {
+      detach();
+      await runner.stop();
+      print({ ts: new Date().toISOString(), type: 'stopped', reason: signal });
+      process.exitCode = 0;
+      // Nothing of ours is left running; do not let a straggler keep the process up.
+      setTimeout(() => process.exit(0), 1000).unref();
+      done();
+    });
+  };
+  process.on('SIGHUP', reload);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return { run, detach, stopped };
+}
+
+/** JSON lines with --events; otherwise one readable line per event. */
+function printer(json: boolean): (e: EngineEvent) => void {
+  return (e) => {
+    const line = json ? JSON.stringify(e) : human(e);
+    if (line !== undefined) process.stdout.write(`${line}\n`);
+  };
+}
+
+function where(e: { service?: string; targetSet?: number }): string {
+  return e.service ?? (e.targetSet !== undefined ? `target set ${e.targetSet}` : '-');
+}
+
+function human(e: EngineEvent): string | undefined {
+  const t = e.ts.slice(11, 23);
+  switch (e.type) {
+    case 'listening':
+      return `${t} listening  ${where(e)} on ${e.address}:${e.port}/${e.protocol}`;
+    case 'closed':
+      return `${t} closed     ${where(e)} on ${e.address}:${e.port}/${e.protocol}`;
+    case 'state': {
+      const who = e.group !== undefined ? `${e.group}/${e.server}${e.port !== undefined ? `:${e.port}` : ''}` : `target set ${e.targetSet} ${e.server}`;
+      return `${t} state      ${who}: ${e.from} -> ${e.to} (score ${e.score}) ${e.reason}`;
+    }
+    case 'reload':
+      return `${t} reload     ${e.ok ? `ok (${e.added ?? 0} added, ${e.removed ?? 0} removed, ${e.kept ?? 0} kept)` : `failed: ${e.reason}`}`;
+    case 'refused':
+      return `${t} refused    ${where(e)}: ${e.reason}${e.count > 1 ? ` (${e.count} connections)` : e.client ? ` (${e.client})` : ''}`;
+    case 'redispatch':
+      return `${t} redispatch ${where(e)}: ${e.server} ${e.address}:${e.port} ${e.reason} -> ${e.to ?? 'refused'}${e.count > 1 ? ` (${e.count} times)` : ''}`;
+    case 'notice':
+      return `${t} notice     ${e.message}`;
+    case 'error':
+      return `${t} error      ${e.message}`;
+    case 'ui':
+      return `lbdesk UI (browser mode), open:\n${e.url}`;
+    case 'stopped':
+      return `${t} stopped    (${e.reason})`;
+    case 'stats':
+      return e.stats.pools
+        .map((p) => `${t} stats      ${p.name}: ${p.active} active, ${p.total} total, ${p.refused} refused, ${p.bytesIn} B in, ${p.bytesOut} B out, ${p.errors} errors`)
+        .join('\n');
+  }
+}

@@ -1,0 +1,132 @@
+// Contract handlers for appliances: render, diff, push (with progress and host-key questions
+// answered by the UI), confirm, pull and history, on the same sync services as the CLI.
+// `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
+import { randomUUID } from 'node:crypto';
+import { ApiError, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import type { Appliance } from '../../../shared/model/schema';
+import { loadSource } from '../lab/source';
+import type { SecretStore } from '../secrets/types';
+import type { SshOptions } from '../ssh';
+import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, syncDataDir } from '../sync';
+import { prepareAppliance } from '../sync/workspace';
+import { cliWhere, diffCli, pullCli, pushCli } from '../vendor';
+import type { EventSink, Handlers } from './dispatch';
+
+const HOST_KEY_WAIT_MS = 120_000;
+
+export interface ApplianceDeps {
+  secrets: SecretStore;
+  emit: EventSink;
+  dataDir: string;
+  /** known_hosts to read and add to; default OpenSSH's. */
+  knownHostsFile?: string;
+  sshConfigFile?: string;
+}
+
+const OUTCOME: Record<PushOutcome, UiOutcome> = {
+  applied: 'applied', unchanged: 'unchanged', 'would-apply': 'dry-run', refused: 'refused',
+  'rolled-back': 'rolled-back', failed: 'failed', skipped: 'refused',
+};
+
+export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
+  const waiting = new Map<string, (accept: boolean) => void>();
+  const historyDir = syncDataDir(deps.dataDir);
+
+  const ssh = (): SshOptions => ({
+    secrets: deps.secrets,
+    knownHostsFile: deps.knownHostsFile,
+    sshConfigFile: deps.sshConfigFile,
+    // Unknown keys are put to the user; a changed key never reaches this question.
+    confirmHostKey: (p) =>
+      new Promise<boolean>((resolve) => {
+        const id = randomUUID();
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          resolve(false);
+        }, HOST_KEY_WAIT_MS);
+        waiting.set(id, (accept) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve(accept);
+        });
+        deps.emit('hostKey.prompt', { id, host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, reason: p.reason });
+      }),
+  });
+
+  async function prepared(src: { path: string; text?: string }, name: string) {
+    const { workspace } = await loadSource(src);
+    const appliance = workspace.appliances.find((a: Appliance) => a.name === name);
+    if (!appliance) {
+      const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
+      throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
+    }
+    const p = prepareAppliance(workspace, appliance, src.path);
+    return p;
+  }
+  const noConfirmForCli = (name: string) =>
+    new ApiError('unsupported', `appliance ${name}: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)`);
+  const refuseErrors = (errors: string[]) => {
+    if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
+  };
+
+  const toResult = (r: PushReport, diff: string): PushResult => ({
+    appliance: r.appliance,
+    outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
+    reason: [r.reason, ...r.notes].join(' '),
+    diff,
+    confirmBy: r.pending?.deadline,
+  });
+
+  return {
+    'appliance.render': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
+    },
+    'appliance.diff': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      refuseErrors(p.errors);
+      const opts = { ...ssh(), dataDir: deps.dataDir };
+      const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, opts);
+      return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath };
+    },
+    'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => {
+      const p = await prepared(src, appliance);
+      refuseErrors(p.errors);
+      const opts = { ...ssh(), dataDir: deps.dataDir };
+      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+      if (p.cli) {
+        if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
+        const d = await diffCli(p.cli, p.render.text, opts);
+        return toResult(await pushCli(p.cli, p.render.text, { ...opts, dryRun, onProgress }), d.patch);
+      }
+      const d = await diffConfig(p.target, p.render.text, opts);
+      const report = await pushConfig(p.target, p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
+      return toResult(report, d.patch);
+    },
+    'appliance.confirm': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      if (p.cli) throw noConfirmForCli(appliance);
+      const r = await confirmPush(p.target, { ...ssh(), dataDir: deps.dataDir });
+      return { confirmed: r.outcome === 'confirmed', reason: r.reason };
+    },
+    'appliance.pull': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      if (p.cli) {
+        const r = await pullCli(p.cli, { ...ssh(), dataDir: deps.dataDir });
+        return { text: r.data.toString('utf8'), remotePath: cliWhere(p.cli) };
+      }
+      const r = await pullConfig(p.target, { ...ssh(), dataDir: deps.dataDir });
+      return { text: r.data.toString('utf8'), remotePath: p.target.configPath };
+    },
+    'appliance.history': async ({ appliance }) =>
+      (await listHistory(historyDir, appliance)).map((h) => ({
+        appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
+      })),
+    'hostKey.answer': async ({ id, accept }) => {
+      const answer = waiting.get(id);
+      if (!answer) throw new ApiError('not-found', 'that host-key question is no longer open');
+      answer(accept);
+    },
+  };
+}

@@ -1,0 +1,261 @@
+// The forwarding engine's controller, on the caller's thread (the app's main process, the CLI,
+// the UI host). It turns workspaces into configs, feeds health states to the data path in its
+// worker thread, reports failed connects back to the health engine, and relays events and stats.
+import { EventEmitter } from 'node:events';
+import type { Worker } from 'node:worker_threads';
+import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/engine';
+import type { StateChange } from '../../../shared/api/types';
+import type { Workspace } from '../../../shared/model/schema';
+import type { HealthView } from '../health/types';
+import { buildConfig, type EngineConfig } from './config';
+import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
+import { startEngineWorker } from './worker-path';
+
+export interface ForwardingEngineOptions {
+  health: HealthView;
+  /** Socket layer in the worker (default: LBDESK_ENGINE_IO, else `uv`). */
+  io?: 'uv' | 'net';
+  /** How often stats() is refreshed from the data path, in ms (default 1000; 0 = only by refreshStats). */
+  statsIntervalMs?: number;
+}
+
+type Reply = WorkerApplyResult | EngineStats | undefined;
+
+const emptyStats = (): EngineStats => ({ at: Date.now(), uptimeMs: 0, threadId: -1, io: 'uv', listeners: [], pools: [] });
+
+export function stateEvent(c: StateChange): EngineEvent {
+  return {
+    ts: new Date(c.at).toISOString(),
+    type: 'state',
+    ...(c.group !== undefined ? { group: c.group } : {}),
+    ...(c.targetSet !== undefined ? { targetSet: c.targetSet } : {}),
+    server: c.server,
+    address: c.address,
+    ...(c.port !== undefined ? { port: c.port } : {}),
+    from: c.from,
+    to: c.to,
+    score: c.score,
+    reason: c.reason,
+  };
+}
+
+export class ForwardingEngine extends EventEmitter {
+  private worker: Worker | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly pending = new Map<number, (r: Reply) => void>();
+  private nextId = 1;
+  private config: EngineConfig | undefined;
+  private applied = 0;
+  private latest: EngineStats = emptyStats();
+  private readonly unsubscribe: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private dataThread = -1;
+
+  constructor(private readonly opts: ForwardingEngineOptions) {
+    super();
+    this.subscribe();
+  }
+
+  /** Every event of the contract (`serve --events` lines): listening, state, reload, refused, ... */
+  override on(event: 'event', listener: (e: EngineEvent) => void): this {
+    return super.on(event, listener);
+  }
+
+  override off(event: 'event', listener: (e: EngineEvent) => void): this {
+    return super.off(event, listener);
+  }
+
+  override emit(event: 'event', e: EngineEvent): boolean {
+    return super.emit(event, e);
+  }
+
+  /** State changes go to the data path and out as `state` events (first results included). */
+  private subscribe(): void {
+    if (this.unsubscribe.length > 0) return;
+    this.unsubscribe.push(this.opts.health.onChange((c) => {
+      this.post({ t: 'states', states: [[c.key, c.to, c.score]] });
+      this.emit('event', stateEvent(c));
+    }));
+  }
+
+  /** The data path's thread id (worker_threads), once started. */
+  get threadId(): number {
+    return this.dataThread;
+  }
+
+  /** The data path's worker (for its event-loop utilisation), once started. */
+  get dataWorker(): Worker | undefined {
+    return this.worker;
+  }
+
+  /**
+   * Runs a workspace, or applies an edited one: unchanged listeners keep their sockets and no
+   * established connection is cut. On failure the previous config keeps running.
+   */
+  async apply(ws: Workspace): Promise<ApplyResult> {
+    const config = buildConfig(ws);
+    const notices = config.notices.map((n) => n.message);
+    let result: ApplyResult;
+    if (config.problems.length > 0) {
+      result = { ok: false, reason: config.problems.join('; '), added: 0, removed: 0, kept: 0, notices };
+    } else {
+      this.stopping = false;
+      await this.start();
+      const r = (await this.request({ t: 'apply', id: 0, config, states: this.statesFor(config) })) as WorkerApplyResult | undefined;
+      result = r ? { ...r, notices } : { ok: false, reason: 'the data path stopped', added: 0, removed: 0, kept: 0, notices };
+    }
+    if (result.ok) {
+      const before = new Set(this.config?.notices.map((n) => n.message));
+      for (const n of config.notices) {
+        if (!before.has(n.message)) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: n.message, ...ref(n) });
+      }
+      this.config = config;
+    }
+    if (this.applied > 0 || !result.ok) {
+      this.emit('event', {
+        ts: new Date().toISOString(),
+        type: 'reload',
+        ok: result.ok,
+        ...(result.reason ? { reason: result.reason } : {}),
+        added: result.added,
+        removed: result.removed,
+        kept: result.kept,
+      });
+    }
+    if (result.ok) this.applied += 1;
+    return result;
+  }
+
+  /** The latest stats snapshot (refreshed every statsIntervalMs while running). */
+  stats(): EngineStats {
+    return this.latest;
+  }
+
+  /** A fresh stats snapshot from the data path. */
+  async refreshStats(): Promise<EngineStats> {
+    if (!this.worker) return this.latest;
+    const s = (await this.request({ t: 'stats', id: 0 })) as EngineStats | undefined;
+    if (s) this.latest = s;
+    return this.latest;
+  }
+
+  /** Stops listening, closes every connection and ends the worker (apply starts it again). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const w = this.worker;
+    if (w) {
+      await Promise.race([this.request({ t: 'stop', id: 0 }), delay(2000)]);
+      this.worker = undefined;
+      this.ready = undefined;
+      // A worker that does not finish terminating is not waited for forever.
+      await Promise.race([w.terminate().catch(() => undefined), delay(3000)]);
+    }
+    for (const resolve of this.pending.values()) resolve(undefined);
+    this.pending.clear();
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  private statesFor(config: EngineConfig): StateTuple[] {
+    const keys = new Set(config.pools.flatMap((p) => p.members.map((m) => m.key)));
+    return [...keys].map((key) => {
+      const s = this.opts.health.status(key);
+      return [key, s?.state ?? 'unknown', s?.score ?? 1];
+    });
+  }
+
+  private start(): Promise<void> {
+    if (this.ready) return this.ready;
+    this.subscribe();
+    const io = this.opts.io ?? (process.env.LBDESK_ENGINE_IO === 'net' ? 'net' : 'uv');
+    const w = startEngineWorker({ io });
+    this.worker = w;
+    this.ready = new Promise<void>((resolve, reject) => {
+      w.on('message', (m: ToController) => {
+        if (m.t === 'ready') {
+          this.dataThread = m.threadId;
+          resolve();
+        } else this.onMessage(m);
+      });
+      w.once('error', (err) => {
+        reject(err);
+        this.crashed(w, `the data path failed: ${err.message}`);
+      });
+      w.once('exit', (code) => {
+        reject(new Error(`the data path exited (code ${code})`));
+        this.crashed(w, `the data path exited (code ${code})`);
+      });
+    });
+    const interval = this.opts.statsIntervalMs ?? 1000;
+    if (interval > 0 && !this.timer) {
+      this.timer = setInterval(() => void this.refreshStats().catch(() => {}), interval);
+      this.timer.unref();
+    }
+    return this.ready;
+  }
+
+  /** A worker that dies unasked is restarted with the last config (its connections are lost). */
+  private crashed(w: Worker, message: string): void {
+    if (this.worker !== w || this.stopping) return;
+    this.worker = undefined;
+    this.ready = undefined;
+    for (const resolve of this.pending.values()) resolve(undefined);
+    this.pending.clear();
+    this.emit('event', { ts: new Date().toISOString(), type: 'error', message: `${message}; restarting it` });
+    const config = this.config;
+    if (!config) return;
+    void this.start()
+      .then(() => this.request({ t: 'apply', id: 0, config, states: this.statesFor(config) }))
+      .catch((err: Error) => this.emit('event', { ts: new Date().toISOString(), type: 'error', message: `restart failed: ${err.message}` }));
+  }
+
+  private onMessage(m: ToController): void {
+    switch (m.t) {
+      case 'event':
+        this.emit('event', m.event);
+        break;
+      case 'failed':
+        this.opts.health.reportFailure(m.key, m.reason);
+        break;
+      case 'applied':
+        this.settle(m.id, m.result);
+        break;
+      case 'stats':
+        this.settle(m.id, m.stats);
+        break;
+      case 'stopped':
+        this.settle(m.id, undefined);
+        break;
+    }
+  }
+
+  private settle(id: number, r: Reply): void {
+    const resolve = this.pending.get(id);
+    this.pending.delete(id);
+    resolve?.(r);
+  }
+
+  private request(msg: ToWorker): Promise<Reply> {
+    const w = this.worker;
+    if (!w) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      w.postMessage({ ...msg, id });
+    });
+  }
+
+  private post(msg: ToWorker): void {
+    this.worker?.postMessage(msg);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+function ref(n: { service?: string; targetSet?: number }): { service?: string; targetSet?: number } {
+  return n.service !== undefined ? { service: n.service } : n.targetSet !== undefined ? { targetSet: n.targetSet } : {};
+}

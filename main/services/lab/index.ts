@@ -1,0 +1,109 @@
+// The live lab: the health engine and the forwarding engine running the open workspace on this
+// machine, their states and events fanned out to every UI through the contract.
+import type { LabStatus } from '../../../shared/api/contract';
+import type { EngineEvent } from '../../../shared/api/engine';
+import type { Workspace } from '../../../shared/model/schema';
+import type { EventSink } from '../api/dispatch';
+import { ForwardingEngine } from '../engine';
+import { HealthEngine } from '../health';
+import type { SecretStore } from '../secrets/types';
+import { labScope } from './local';
+
+const STATS_EVERY_MS = 1000;
+
+export class Lab {
+  private health: HealthEngine | undefined;
+  private engine: ForwardingEngine | undefined;
+  private path: string | undefined;
+  private listening = new Map<string, LabStatus['listening'][number]>();
+  private notes: string[] = [];
+  private scopeNotes: string[] = [];
+  private offs: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: { secrets: SecretStore; emit: EventSink }) {}
+
+  get running(): boolean {
+    return this.engine !== undefined;
+  }
+
+  /** Starts the lab, or applies the workspace to the running lab without dropping connections. */
+  async start(full: Workspace, path: string): Promise<LabStatus> {
+    const { workspace: ws, notes } = labScope(full);
+    this.scopeNotes = notes;
+    if (!this.health || !this.engine) {
+      const health = new HealthEngine({ secrets: this.deps.secrets });
+      const engine = new ForwardingEngine({ health });
+      this.health = health;
+      this.engine = engine;
+      const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
+      engine.on('event', onEvent);
+      this.offs = [
+        () => engine.off('event', onEvent),
+        health.onChange((c) => this.deps.emit('lab.state', c)),
+        health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
+      ];
+      health.apply(ws);
+      health.start();
+      this.timer = setInterval(() => void this.pushStatus(), STATS_EVERY_MS);
+      this.timer.unref();
+    } else {
+      this.health.apply(ws);
+    }
+    this.path = path;
+    const result = await this.engine.apply(ws);
+    if (!result.ok) throw new Error(result.reason ?? 'the engine refused the workspace');
+    return this.status();
+  }
+
+  async stop(): Promise<LabStatus> {
+    clearInterval(this.timer);
+    this.offs.forEach((off) => off());
+    this.offs = [];
+    const { engine, health } = this;
+    this.engine = undefined;
+    this.health = undefined;
+    await engine?.stop();
+    await health?.stop();
+    this.listening.clear();
+    this.notes = [];
+    this.scopeNotes = [];
+    const status = this.status();
+    this.deps.emit('lab.status', status);
+    return status;
+  }
+
+  status(): LabStatus {
+    return {
+      running: this.running,
+      path: this.path,
+      listening: [...this.listening.values()],
+      members: this.health?.all() ?? [],
+      notes: [...this.scopeNotes, ...this.notes],
+      stats: this.engine?.stats(),
+    };
+  }
+
+  history(key: string) {
+    return this.health?.history(key) ?? { results: [], changes: [] };
+  }
+
+  private onEngineEvent(e: EngineEvent): void {
+    this.deps.emit('lab.event', e);
+    const id = 'address' in e && 'port' in e ? `${e.address}:${e.port}` : '';
+    if (e.type === 'listening') {
+      const name = e.service ?? (e.targetSet !== undefined ? `target set ${e.targetSet}` : id);
+      this.listening.set(`${e.protocol}/${id}`, { name, address: e.address, port: e.port, protocol: e.protocol });
+    } else if (e.type === 'closed') {
+      this.listening.delete(`${e.protocol}/${id}`);
+    } else if (e.type === 'notice' || e.type === 'error') {
+      this.notes = [...this.notes.slice(-19), e.message];
+    }
+  }
+
+  private async pushStatus(): Promise<void> {
+    if (!this.engine) return;
+    await this.engine.refreshStats().catch(() => undefined);
+    this.deps.emit('lab.status', this.status());
+  }
+}

@@ -1,0 +1,17 @@
+// Turns a contract "source" (a file, maybe with unsaved text) into a valid workspace, or a refusal
+// that names the first problems as file:line:col sentences.
+import { ApiError } from '../../../shared/api/contract';
+import { formatProblem, parseWorkspace, type Problem } from '../../../shared/model';
+import type { Workspace } from '../../../shared/model/schema';
+import { loadWorkspaceFile } from '../workspace';
+
+export async function loadSource(src: { path: string; text?: string }): Promise<{ workspace: Workspace; problems: Problem[] }> {
+  const parsed = src.text !== undefined ? parseWorkspace(src.text, src.path) : await loadWorkspaceFile(src.path);
+  const errors = parsed.problems.filter((p) => p.severity === 'error');
+  if (!parsed.workspace || errors.length > 0) {
+    const shown = errors.slice(0, 3).map(formatProblem).join('; ');
+    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+    throw new ApiError('refused', `the workspace has errors: ${shown}${more}`);
+  }
+  return { workspace: parsed.workspace, problems: parsed.problems };
+}

@@ -1,0 +1,95 @@
+// Appliances through the contract against a real OpenSSH sshd on loopback: the host-key
+// question goes to the UI and its answer comes back, then diff, push, history and pull.
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostKeyPrompt } from '../../shared/api/contract';
+import { callDirect } from '../../main/services/api/dispatch';
+import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { MemorySecretStore } from '../../main/services/secrets/memory';
+import { haveSshd, startSshd, type Sshd } from '../helpers/sshd';
+import { ROOT } from '../helpers/cli';
+
+describe.skipIf(!haveSshd)('appliances over the contract (real sshd)', () => {
+  let sshd: Sshd;
+  let svc: AppServices;
+  const dir = mkdtempSync(join(tmpdir(), 'lbdesk-apps-'));
+  const live = join(dir, 'appliance', 'lbdesk.yaml');
+  const prompts: (HostKeyPrompt & { id: string })[] = [];
+  const steps: string[] = [];
+  const path = join(dir, 'site.yaml');
+  let text = '';
+
+  beforeAll(async () => {
+    sshd = await startSshd({ host: '127.0.3.61' });
+    writeFileSync(join(dir, 'ssh_config'), '');
+    svc = createAppServices({
+      shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
+      knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
+    });
+    svc.events.subscribe((e) => {
+      if (e.event === 'hostKey.prompt') prompts.push(e.payload as never);
+      if (e.event === 'push.progress') steps.push((e.payload as { step: string }).step);
+    });
+    // The UI's part: accept the unknown key it was shown.
+    svc.events.subscribe((e) => {
+      if (e.event === 'hostKey.prompt') void callDirect(svc.handlers, 'hostKey.answer', { id: (e.payload as { id: string }).id, accept: true });
+    });
+    text = `lbdesk: 1
+name: apps-test
+servers: [{ name: web1, address: 127.0.3.71 }]
+groups: [{ name: web, members: [{ server: web1, port: 8081 }], healthCheck: { type: tcp } }]
+# Disabled: nothing listens on the VIP here, so the post-reload connect check has nothing to try.
+services: [{ name: web-vip, address: 127.0.3.70, port: 8080, group: web, enabled: false }]
+appliances:
+  - name: box
+    host: ${sshd.host}
+    port: ${sshd.port}
+    user: root
+    auth: key
+    keyFile: ${sshd.userKey.path}
+    driver: lbdesk
+    configPath: ${live}
+    validateCommand: "grep -q '^lbdesk: 1' {file}"
+    reloadCommand: "echo reload >> ${join(dir, 'reloads')}"
+`;
+    writeFileSync(path, text);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'appliance'), { recursive: true });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await sshd?.stop();
+  });
+
+  it('asks the UI about the unknown host key, then diffs and pushes', async () => {
+    const diff = await callDirect(svc.handlers, 'appliance.diff', { path, appliance: 'box' });
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatchObject({ reason: 'unknown', fingerprint: sshd.hostKey.fingerprint });
+    expect(diff.changed).toBe(true);
+    expect(diff.diff).toContain('+name: apps-test');
+
+    const pushed = await callDirect(svc.handlers, 'appliance.push', { path, appliance: 'box' });
+    expect(pushed).toMatchObject({ outcome: 'applied' });
+    expect(readFileSync(live, 'utf8')).toContain('name: apps-test');
+    expect(readFileSync(join(dir, 'reloads'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(steps).toEqual(expect.arrayContaining(['upload', 'validate', 'rename', 'reload']));
+    // Accepted once, remembered in known_hosts: no second question.
+    expect(prompts).toHaveLength(1);
+    expect(existsSync(join(dir, 'known_hosts'))).toBe(true);
+  });
+
+  it('reports unchanged, lists history and pulls the same bytes', async () => {
+    const again = await callDirect(svc.handlers, 'appliance.push', { path, appliance: 'box' });
+    expect(again.outcome).toBe('unchanged');
+    const history = await callDirect(svc.handlers, 'appliance.history', { appliance: 'box' });
+    expect(history.length).toBeGreaterThan(0);
+    const pulled = await callDirect(svc.handlers, 'appliance.pull', { path, appliance: 'box' });
+    expect(pulled.text).toBe(readFileSync(live, 'utf8'));
+  });
+
+  it('refuses an unknown appliance by name', async () => {
+    await expect(callDirect(svc.handlers, 'appliance.diff', { path, appliance: 'nope' })).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('known: box') });
+  });
+});

@@ -1,0 +1,302 @@
+// `lbdesk serve --events` end to end: the real CLI, the real health engine and forwarding
+// engine, backends on loopback. Timing of fail-after/restore-after as seen in the events,
+// redispatch while a server dies, reload under load, clean stop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EngineEvent } from '../../shared/api/engine';
+import { detectionTimes } from '../../shared/model/detection';
+import { expectRefused, freePort, hold, sleep, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
+
+const ROOT = resolve(__dirname, '../..');
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Serve {
+  child: ChildProcess;
+  events: EngineEvent[];
+  stderr: () => string;
+  wait<T extends EngineEvent['type']>(type: T, pred?: (e: Extract<EngineEvent, { type: T }>) => boolean, ms?: number): Promise<Extract<EngineEvent, { type: T }> & { at: number }>;
+  exit: Promise<number | null>;
+}
+
+/** Runs `lbdesk serve FILE --events` (node --import tsx: the tsx wrapper would not pass SIGHUP on). */
+function serve(file: string, extra: string[] = []): Serve {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const events: (EngineEvent & { at: number })[] = [];
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+      events.push({ ...(JSON.parse(out.slice(0, nl)) as EngineEvent), at: Date.now() });
+      out = out.slice(nl + 1);
+    }
+  });
+  child.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return {
+    child,
+    events,
+    stderr: () => err,
+    exit,
+    wait: (type, pred = () => true, ms = 20_000) =>
+      until(() => events.find((e) => e.type === type && pred(e as never)), ms, `${type} event (stderr: ${err})`) as never,
+  };
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lbdesk-serve-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function backend(name: string, address: string, port = 0): Promise<Backend> {
+  const b = await startBackend(name, address, port);
+  cleanups.push(() => b.close());
+  return b;
+}
+
+/** Sequential connections from `loops` clients until `stop()`; counts answers and errors. */
+function load(address: string, port: number, loops: number) {
+  let running = true;
+  const answers: string[] = [];
+  const errors: string[] = [];
+  const done = Promise.all(Array.from({ length: loops }, async () => {
+    for (let i = 0; running && i < 2000; i++) {
+      try {
+        answers.push(await whoAnswers(address, port));
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
+  }));
+  return { answers, errors, stop: async () => ((running = false), await done) };
+}
+
+describe('lbdesk serve --events', () => {
+  it('announces listeners, states and SCTP, forwards, and stops cleanly with exit 0', async () => {
+    const web = await backend('web1', '127.0.6.11');
+    const vport = await freePort('127.0.6.10');
+    const tsPort = await freePort('127.0.6.21');
+    const da = await backend('da1', '127.0.6.21', tsPort);
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    writeFileSync(file, `lbdesk: 1
+name: serve-test
+servers:
+  - { name: web1, address: 127.0.6.11 }
+groups:
+  - name: web
+    members: [ { server: web1, port: ${web.port} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: web-vip, address: 127.0.6.10, port: ${vport}, group: web }
+targetSets:
+  - number: 7
+    address: 127.0.6.20
+    ports: [${tsPort}]
+    protocols: both
+    servers: [ { address: 127.0.6.21 } ]
+`);
+    const s = serve(file);
+    expect(await s.wait('listening', (e) => e.service === 'web-vip')).toMatchObject({ address: '127.0.6.10', port: vport, protocol: 'tcp' });
+    expect(await s.wait('listening', (e) => e.targetSet === 7)).toMatchObject({ address: '127.0.6.20', port: tsPort, protocol: 'tcp' });
+    expect(await s.wait('notice')).toMatchObject({ targetSet: 7, message: expect.stringContaining('SCTP is kept in the config but not forwarded locally') });
+    expect(await s.wait('state', (e) => e.group === 'web')).toMatchObject({ server: 'web1', port: web.port, from: 'unknown', to: 'available', score: 10 });
+    expect(await s.wait('state', (e) => e.targetSet === 7)).toMatchObject({ server: '127.0.6.21', from: 'unknown', to: 'available' });
+    expect(await whoAnswers('127.0.6.10', vport)).toBe('web1');
+    expect(await whoAnswers('127.0.6.20', tsPort)).toBe('da1');
+    expect(da.accepted).toBeGreaterThanOrEqual(2); // the health check and the client
+    for (const e of s.events) expect(Number.isNaN(Date.parse(e.ts))).toBe(false);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+    expect(s.events.at(-1)).toMatchObject({ type: 'stopped', reason: 'SIGTERM' });
+    expect(s.events.filter((e) => e.type === 'closed')).toHaveLength(2);
+    expect(s.stderr()).toBe('');
+  });
+
+  it('takes a server out after fail-after failures and back after restore-after passes, in the timers\' time', async () => {
+    const timers = { interval: 600, retryInterval: 300, failAfter: 3, restoreAfter: 2, timeout: 300 };
+    const b = await backend('web1', '127.0.6.31');
+    const vport = await freePort('127.0.6.30');
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    writeFileSync(file, `lbdesk: 1
+name: timing
+healthTimers: { interval: ${timers.interval}ms, retryInterval: ${timers.retryInterval}ms, failAfter: ${timers.failAfter}, restoreAfter: ${timers.restoreAfter}, timeout: ${timers.timeout}ms }
+servers:
+  - { name: web1, address: 127.0.6.31 }
+groups:
+  - name: web
+    members: [ { server: web1, port: ${b.port} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: vip, address: 127.0.6.30, port: ${vport}, group: web }
+`);
+    const s = serve(file);
+    await s.wait('state', (e) => e.to === 'available');
+    await s.wait('listening');
+    const { failure, recovery } = detectionTimes(timers, 0.1);
+    // Slack for two processes' scheduling on a busy machine; the lower bound stays strict.
+    const slack = 700;
+
+    const down = Date.now();
+    await b.close();
+    const out = await s.wait('state', (e) => e.to === 'unavailable', 10_000);
+    expect(out.at - down).toBeGreaterThanOrEqual(failure.bestMs - 50);
+    expect(out.at - down).toBeLessThanOrEqual(failure.worstMs + slack);
+    expect(out).toMatchObject({ from: 'available', server: 'web1' });
+    expect(await expectRefused('127.0.6.30', vport)).toBe('ECONNRESET');
+
+    const up = Date.now();
+    const again = await backend('web1-again', '127.0.6.31', b.port);
+    const back = await s.wait('state', (e) => e.to === 'available' && e.from === 'unavailable', 10_000);
+    expect(back.at - up).toBeGreaterThanOrEqual(recovery.bestMs - 50);
+    expect(back.at - up).toBeLessThanOrEqual(recovery.worstMs + slack);
+    expect(await whoAnswers('127.0.6.30', vport)).toBe(again.name);
+    s.child.kill('SIGINT');
+    expect(await s.exit).toBe(0);
+  });
+
+  it('redispatches with zero client errors while a server dies, and the health engine takes it out', async () => {
+    const b1 = await backend('b1', '127.0.6.41');
+    const b2 = await backend('b2', '127.0.6.42');
+    const vport = await freePort('127.0.6.40');
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    writeFileSync(file, `lbdesk: 1
+name: redispatch
+healthTimers: { interval: 30s, retryInterval: 200ms, failAfter: 2, restoreAfter: 2, timeout: 300ms }
+servers:
+  - { name: b1, address: 127.0.6.41 }
+  - { name: b2, address: 127.0.6.42 }
+groups:
+  - name: web
+    members: [ { server: b1, port: ${b1.port} }, { server: b2, port: ${b2.port} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: vip, address: 127.0.6.40, port: ${vport}, group: web, algorithm: round-robin }
+`);
+    const s = serve(file);
+    await s.wait('listening');
+    await until(() => s.events.filter((e) => e.type === 'state' && e.to === 'available').length === 2, 10_000, 'both available');
+    const l = load('127.0.6.40', vport, 4);
+    await sleep(500);
+    // b1 stops accepting (its open connections finish): new connects to it are refused.
+    void b1.stopAccepting();
+    const t0 = Date.now();
+    // With a 30 s interval only the engine's failure reports can make this quick.
+    const out = await s.wait('state', (e) => e.server === 'b1' && e.to === 'unavailable', 5000);
+    expect(out.at - t0).toBeLessThan(3000);
+    await sleep(500);
+    await l.stop();
+    expect(l.errors.join('\n'), JSON.stringify(s.events.filter((e) => e.type !== 'listening'))).toBe('');
+    expect(l.answers.length).toBeGreaterThan(20);
+    expect(l.answers.slice(-10).every((a) => a === 'b2')).toBe(true);
+    expect(s.events.some((e) => e.type === 'redispatch' && e.server === 'b1' && e.to === 'b2')).toBe(true);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
+  it('reloads on SIGHUP under load without dropping a connection; a broken file keeps the old config', async () => {
+    const b1 = await backend('b1', '127.0.6.51');
+    const b2 = await backend('b2', '127.0.6.52');
+    const vport = await freePort('127.0.6.50');
+    const vport2 = await freePort('127.0.6.50');
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    const write = (weights: [number, number], extra = '') => writeFileSync(file, `lbdesk: 1
+name: reload
+servers:
+  - { name: b1, address: 127.0.6.51 }
+  - { name: b2, address: 127.0.6.52 }
+groups:
+  - name: web
+    members: [ { server: b1, port: ${b1.port}, weight: ${weights[0]} }, { server: b2, port: ${b2.port}, weight: ${weights[1]} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: vip, address: 127.0.6.50, port: ${vport}, group: web, algorithm: weighted-round-robin }
+${extra}`);
+    write([100, 100]);
+    const s = serve(file);
+    await s.wait('listening');
+    await until(() => s.events.filter((e) => e.type === 'state' && e.to === 'available').length === 2, 10_000, 'both available');
+    const held = await Promise.all(Array.from({ length: 6 }, () => hold('127.0.6.50', vport)));
+    cleanups.push(() => held.forEach((h) => h.socket.destroy()));
+    const l = load('127.0.6.50', vport, 4);
+    await sleep(400);
+
+    write([100, 0], `  - { name: vip2, address: 127.0.6.50, port: ${vport2}, group: web, algorithm: round-robin }\n`);
+    s.child.kill('SIGHUP');
+    expect(await s.wait('reload')).toMatchObject({ ok: true, added: 1, kept: 1, removed: 0 });
+    await s.wait('listening', (e) => e.port === vport2);
+    await sleep(400);
+    writeFileSync(file, `lbdesk: 1\nname: broken\nservices:\n  - { name: vip, address: 127.0.6.50, port: nope, group: web }\n`);
+    s.child.kill('SIGHUP');
+    const bad = await s.wait('reload', (e) => !e.ok);
+    expect(bad.reason).toMatch(/ws\.yaml:4:\d+: .*port/);
+    expect(bad.reason).toContain('the running config is kept');
+    await sleep(400);
+    await l.stop();
+
+    expect(l.errors.join('\n')).toBe('');
+    expect(l.answers.length).toBeGreaterThan(20);
+    // After the reload b2 has weight 0: the last answers all come from b1.
+    expect(l.answers.slice(-10).every((a) => a === 'b1')).toBe(true);
+    expect(await whoAnswers('127.0.6.50', vport2)).toBe('b1');
+    for (const h of held) {
+      const echo = new Promise<string>((r) => h.socket.once('data', (d) => r(String(d))));
+      h.socket.write('alive');
+      expect(await echo).toBe('alive');
+    }
+    expect(s.events.some((e) => e.type === 'closed')).toBe(false);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
+  it('--ui serves the API on loopback behind a token, with the lab running the workspace', async () => {
+    const b = await backend('web1', '127.0.6.61');
+    const vport = await freePort('127.0.6.60');
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    writeFileSync(file, `lbdesk: 1
+name: ui
+servers:
+  - { name: web1, address: 127.0.6.61 }
+groups:
+  - name: web
+    members: [ { server: web1, port: ${b.port} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: vip, address: 127.0.6.60, port: ${vport}, group: web }
+`);
+    const s = serve(file, ['--ui']);
+    const ui = await s.wait('ui');
+    const url = new URL(ui.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    const token = url.searchParams.get('token')!;
+    expect(token.length).toBeGreaterThanOrEqual(20);
+    await s.wait('listening');
+    await s.wait('state', (e) => e.to === 'available');
+    expect(await whoAnswers('127.0.6.60', vport)).toBe('web1');
+    const api = `${url.origin}/api/call/lab.status`;
+    expect((await fetch(api, { method: 'POST', body: '{}' })).status).toBe(401);
+    const res = await fetch(api, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: boolean; result: { running: boolean; listening: { port: number }[] } };
+    expect(body.ok).toBe(true);
+    expect(body.result.running).toBe(true);
+    expect(body.result.listening.map((l) => l.port)).toContain(vport);
+    expect(s.stderr()).toContain(ui.url);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+});
