@@ -1,5 +1,6 @@
-// `npm start`: build if needed, then the desktop app where Electron's binary is installed, else
-// browser mode (`lbdesk demo`) with a clear message and the URL.
+// `npm start`: build if needed, then the desktop app where Electron's binary is installed and a
+// display exists, else browser mode (`lbdesk demo`) with a clear message and the URL.
+// `npm start -- site.yaml` opens that workspace in the app; `--browser` forces browser mode.
 import { existsSync, statSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -18,26 +19,32 @@ export function electronBinary() {
   }
 }
 
+/** Why the desktop app cannot open here, or undefined when it can. */
+function noDesktop(env = process.env) {
+  if (!electronBinary()) return 'the Electron binary is not installed (offline install with ELECTRON_SKIP_BINARY_DOWNLOAD=1?)';
+  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
+  return undefined;
+}
+
 const built = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs'].every((f) => existsSync(join(root, f)));
 if (!built || process.env.LBDESK_REBUILD) {
   console.log('lbdesk: building (first start) ...');
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
 }
 
-const forceBrowser = process.argv.includes('--browser') || process.env.LBDESK_BROWSER === '1';
-const electron = forceBrowser ? undefined : electronBinary();
+const args = process.argv.slice(2);
+const forceBrowser = args.includes('--browser') || process.env.LBDESK_BROWSER === '1';
+const why = forceBrowser ? undefined : noDesktop();
 let child;
-if (electron) {
+if (!forceBrowser && !why) {
   console.log('lbdesk: starting the desktop app');
-  child = spawn(electron, [root], { stdio: 'inherit' });
+  // Browser-mode options mean nothing to the app; a workspace file is passed on.
+  const appArgs = args.filter((a, i) => a !== '--ui-port' && args[i - 1] !== '--ui-port');
+  child = spawn(electronBinary(), [root, ...appArgs], { stdio: 'inherit' });
 } else {
-  if (!forceBrowser) {
-    console.log(
-      'lbdesk: the Electron binary is not installed (offline install with ELECTRON_SKIP_BINARY_DOWNLOAD=1?);\n' +
-        'lbdesk: starting browser mode instead: open the URL below in a browser.',
-    );
-  }
-  child = spawn(process.execPath, [join(root, 'out/cli/lbdesk.cjs'), 'demo', ...process.argv.slice(2).filter((a) => a !== '--browser')], { stdio: 'inherit' });
+  if (why) console.log(`lbdesk: ${why};\nlbdesk: starting browser mode instead: open the URL below in a browser.`);
+  const demoArgs = args.filter((a) => a !== '--browser' && !/\.ya?ml$/i.test(a));
+  child = spawn(process.execPath, [join(root, 'out/cli/lbdesk.cjs'), 'demo', ...demoArgs], { stdio: 'inherit' });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)));

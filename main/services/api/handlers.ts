@@ -6,7 +6,7 @@ import { homedir, platform } from 'node:os';
 import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
 import { VERSION } from '../../../shared/version';
 import type { SecretStore } from '../secrets/types';
-import { checkReadableWorkspace, checkWorkspacePath, WORKSPACE_EXTENSIONS } from '../files/guard';
+import { checkDirPath, checkReadableWorkspace, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
 import type { EventSink, Handlers } from './dispatch';
 
@@ -66,7 +66,7 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
     'workspace.demo': async () => readWorkspace(await ensureDemo()),
     'workspace.read': async ({ path }) => readWorkspace(path),
     'workspace.write': async ({ path, text, expectedMtimeMs }) => {
-      const clean = checkWorkspacePath(path);
+      const clean = await checkWritableWorkspace(path);
       if (expectedMtimeMs !== undefined) {
         const current = await stat(clean).catch(() => undefined);
         if (current && Math.abs(current.mtimeMs - expectedMtimeMs) > 1) {
@@ -81,7 +81,7 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
     },
     'workspace.recent': async () => recent.list(),
     'workspace.browse': async ({ dir }) => {
-      const where = resolve(dir ?? homedir());
+      const where = dir === undefined ? resolve(homedir()) : checkDirPath(dir);
       const items = await readdir(where, { withFileTypes: true });
       const entries = items
         .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || (d.isFile() && WORKSPACE_EXTENSIONS.has(extname(d.name).toLowerCase()))))

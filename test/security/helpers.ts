@@ -1,0 +1,99 @@
+// Shared pieces of the security tests: an in-memory ipcMain that behaves like Electron's (one
+// handler per channel, "No handler registered" for others, arguments and results structured-
+// cloned), frames as Electron describes them, and the real app services on a temp data folder.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { MemorySecretStore } from '../../main/services/secrets/memory';
+import type { SecretStore } from '../../main/services/secrets/types';
+import type { InvokeEventLike, IpcMainLike } from '../../main/app/ipc';
+import { checkedOpenExternal } from '../../main/app/external';
+import type { Encryptor } from '../../main/app/secrets';
+
+export const ROOT = resolve(__dirname, '../..');
+
+type Listener = (event: InvokeEventLike, ...args: unknown[]) => unknown;
+
+export class InMemoryIpcMain implements IpcMainLike {
+  private readonly handlers = new Map<string, Listener>();
+
+  handle(channel: string, listener: Listener): void {
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.handlers.set(channel, listener);
+  }
+
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+
+  channels(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** What `ipcRenderer.invoke(channel, ...args)` does from a frame: rejects for unknown channels. */
+  async invoke(channel: string, frame: InvokeEventLike['senderFrame'], ...args: unknown[]): Promise<unknown> {
+    const listener = this.handlers.get(channel);
+    if (!listener) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
+    const result = await listener({ senderFrame: frame }, ...structuredClone(args));
+    return structuredClone(result);
+  }
+}
+
+export const frames = {
+  app: { url: 'app://lbdesk/index.html', parent: null },
+  appRoute: { url: 'app://lbdesk/servers?x=1#top', parent: null },
+  subframeOfApp: { url: 'app://lbdesk/index.html', parent: { url: 'app://lbdesk/index.html' } },
+  foreignSubframe: { url: 'https://evil.example/', parent: { url: 'app://lbdesk/index.html' } },
+  foreign: { url: 'https://evil.example/pwn.html', parent: null },
+  file: { url: 'file:///home/user/evil.html', parent: null },
+  data: { url: 'data:text/html,<script>1</script>', parent: null },
+  otherHost: { url: 'app://lbdesk.evil/index.html', parent: null },
+  withPort: { url: 'app://lbdesk:8080/index.html', parent: null },
+  withCredentials: { url: 'app://evil@lbdesk/index.html', parent: null },
+  otherScheme: { url: 'lbdesk://lbdesk/index.html', parent: null },
+  blank: { url: 'about:blank', parent: null },
+  empty: { url: '', parent: null },
+} as const;
+
+export function tempDir(prefix: string): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `lbdesk-${prefix}-`));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The real app services (as the desktop app builds them) on a temp data folder. */
+export function appServices(dataDir: string, opts: { secrets?: SecretStore; opened?: string[] } = {}): AppServices {
+  return createAppServices({
+    shell: 'electron',
+    dataDir,
+    resourcesDir: ROOT,
+    secrets: opts.secrets ?? new MemorySecretStore(),
+    openExternal: (url) =>
+      checkedOpenExternal(url, async (safe) => {
+        opts.opened?.push(safe);
+      }),
+  });
+}
+
+/** safeStorage's contract with a real cipher: encrypt → opaque bytes, decrypt → the string. */
+export function aesEncryptor(key = randomBytes(32), backend = 'gnome_libsecret'): Encryptor & { calls: number } {
+  return {
+    calls: 0,
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => backend,
+    encryptString(plain: string) {
+      this.calls++;
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return Buffer.concat([Buffer.from('v11'), iv, c.getAuthTag(), body]);
+    },
+    decryptString(blob: Buffer) {
+      if (blob.subarray(0, 3).toString() !== 'v11') throw new Error('unknown blob');
+      const d = createDecipheriv('aes-256-gcm', key, blob.subarray(3, 15));
+      d.setAuthTag(blob.subarray(15, 31));
+      return Buffer.concat([d.update(blob.subarray(31)), d.final()]).toString('utf8');
+    },
+  };
+}
