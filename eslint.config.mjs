@@ -63,6 +63,7 @@ export default tseslint.config(
   // renderer/: talks to main only through the contract client; no Node, no electron.
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
+    languageOptions: { globals: globals.browser },
     rules: {
       'no-restricted-imports': restrict(
         [

@@ -1,0 +1,192 @@
+// The document engine: the workspace text, its comment-keeping Document, validation and undo.
+// Everything about YAML goes through shared/model; this only sequences it and keeps history.
+import type { Document } from 'yaml';
+import { addItem, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
+import { fastLoad } from '../../../shared/model/fastload';
+import type { Batch, EditOp, EngineState } from './protocol';
+
+interface Step { text: string; label: string; key?: string; at: number }
+
+const UNDO_LIMIT = 200;
+/** Edits of one field within this time make one undo step (typing). */
+const MERGE_MS = 1500;
+
+export class DocEngine {
+  private text = '';
+  private savedText = '';
+  private file = 'workspace.yaml';
+  private docRef: Document | undefined;
+  private lazyDoc: (() => Document) | undefined;
+  private problems: Problem[] = [];
+  private done: Step[] = [];
+  private undone: Step[] = [];
+  /** Typing merges only into the step it started, and not across undo/redo/save. */
+  private openKey: string | undefined;
+  private openAt = 0;
+  private migratedFrom: number | undefined;
+
+  load(text: string, file: string, savedText = text): EngineState {
+    this.file = file;
+    this.savedText = savedText;
+    this.done = [];
+    this.undone = [];
+    this.openKey = undefined;
+    this.setText(text, true);
+    return this.state(true);
+  }
+
+  edit(batches: Batch[]): EngineState {
+    let error: string | undefined;
+    for (const b of batches) {
+      if (this.broken()) {
+        error = 'the file has YAML syntax errors; fix them in a text editor, then reopen it';
+        break;
+      }
+      const before = this.text;
+      try {
+        const doc = this.doc();
+        for (const op of b.ops) apply(doc, op);
+        this.text = documentToText(doc);
+      } catch (e) {
+        // A refused edit leaves the document as it was.
+        this.setText(before, false);
+        error = e instanceof Error ? e.message : String(e);
+        break;
+      }
+      if (this.text === before) continue;
+      const merge = b.mergeKey !== undefined && b.mergeKey === this.openKey && b.at - this.openAt <= MERGE_MS && this.done.length > 0;
+      if (!merge) {
+        this.done.push({ text: before, label: b.label, key: b.mergeKey, at: b.at });
+        if (this.done.length > UNDO_LIMIT) this.done.shift();
+      }
+      this.undone = [];
+      this.openKey = b.mergeKey;
+      this.openAt = b.at;
+    }
+    this.validate();
+    return { ...this.state(error !== undefined), error };
+  }
+
+  undo(): EngineState {
+    const step = this.done.pop();
+    if (!step) return this.state(false);
+    this.undone.push({ ...step, text: this.text });
+    this.openKey = undefined;
+    this.setText(step.text, true);
+    return this.state(true);
+  }
+
+  redo(): EngineState {
+    const step = this.undone.pop();
+    if (!step) return this.state(false);
+    this.done.push({ ...step, text: this.text });
+    this.openKey = undefined;
+    this.setText(step.text, true);
+    return this.state(true);
+  }
+
+  /** Fm + Fc to 100 before saving (IPFE "on commit"), as one undoable step. */
+  normalise(): { state: EngineState; changes: string[] } {
+    if (this.broken()) return { state: this.state(false), changes: [] };
+    const before = this.text;
+    const doc = this.doc();
+    const changes = normaliseFactors(doc);
+    if (!changes.length) return { state: this.state(false), changes };
+    this.text = documentToText(doc);
+    this.done.push({ text: before, label: 'normalise Fm + Fc to 100', at: Date.now() });
+    this.undone = [];
+    this.openKey = undefined;
+    this.validate();
+    return { state: this.state(true), changes };
+  }
+
+  /** Builds the Document ahead of the first edit (the fast load path skips it). */
+  warm(): void {
+    if (!this.broken()) this.doc();
+  }
+
+  currentText(): string {
+    return this.text;
+  }
+
+  saved(text: string, file: string): EngineState {
+    this.savedText = text;
+    this.file = file;
+    this.openKey = undefined;
+    return this.state(false);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private broken(): boolean {
+    return this.problems.some((p) => p.path === '(yaml)' && p.severity === 'error');
+  }
+
+  private doc(): Document {
+    if (!this.docRef) this.docRef = this.lazyDoc ? this.lazyDoc() : createDocument(this.text);
+    this.lazyDoc = undefined;
+    return this.docRef;
+  }
+
+  /** Replaces the text: parse (fast path when possible), validate, and build the Document lazily. */
+  private setText(text: string, validate: boolean): void {
+    const r = parseWorkspace(text, this.file);
+    this.docRef = undefined;
+    this.lazyDoc = () => r.doc;
+    this.migratedFrom = r.migratedFrom;
+    // A migration edits the document: its text is what a save writes.
+    this.text = r.migratedFrom !== undefined ? documentToText(this.doc()) : text;
+    if (validate) this.problems = r.problems;
+  }
+
+  private validate(): void {
+    this.problems = validateDocument(this.doc(), this.file).problems;
+  }
+
+  private raw(): Record<string, unknown> {
+    if (!this.docRef) {
+      const fast = fastLoad(this.text);
+      if (fast.ok) return asObject(fast.data);
+    }
+    try {
+      return asObject(this.doc().toJS({ maxAliasCount: 100 }));
+    } catch {
+      return {};
+    }
+  }
+
+  private state(withRaw: boolean): EngineState {
+    const last = this.done.at(-1);
+    const next = this.undone.at(-1);
+    return {
+      problems: this.problems,
+      valid: !this.problems.some((p) => p.severity === 'error'),
+      dirty: this.text !== this.savedText,
+      broken: this.broken(),
+      canUndo: this.done.length > 0,
+      canRedo: this.undone.length > 0,
+      undoLabel: last?.label,
+      redoLabel: next?.label,
+      size: this.text.length,
+      raw: withRaw ? this.raw() : undefined,
+      migratedFrom: this.migratedFrom,
+    };
+  }
+}
+
+function apply(doc: Document, op: EditOp): void {
+  switch (op.op) {
+    case 'set':
+      return setField(doc, op.path, op.value as never);
+    case 'delete':
+      return deleteField(doc, op.path);
+    case 'add':
+      return addItem(doc, op.list, op.item as never);
+    case 'remove':
+      return removeItem(doc, op.list, op.index);
+  }
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}

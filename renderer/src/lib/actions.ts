@@ -1,0 +1,60 @@
+// Every command the header, the menus and the keyboard share, by name.
+import { nextTick } from 'vue';
+import { useApp } from '../stores/app';
+import { useAppliances } from '../stores/appliances';
+import { useLab } from '../stores/lab';
+import { useNav } from '../stores/nav';
+import { usePrefs } from '../stores/prefs';
+import { useWorkspace } from '../stores/workspace';
+
+export function useActions() {
+  const app = useApp();
+  const ws = useWorkspace();
+  const nav = useNav();
+  const lab = useLab();
+  const prefs = usePrefs();
+  const apps = useAppliances();
+
+  function problemStep(dir: 1 | -1): void {
+    const list = ws.problems;
+    if (!list.length) return;
+    const n = list.length;
+    nav.problemCursor = (((nav.problemCursor + dir) % n) + n) % n;
+    const p = list[nav.problemCursor]!;
+    nav.jumpTo(p.segments ?? p.path);
+  }
+
+  const table: Record<string, () => unknown> = {
+    new: () => app.newWorkspace(),
+    open: () => app.open(),
+    save: () => app.save(),
+    saveAs: () => app.saveAs(),
+    undo: () => ws.undo(),
+    redo: () => ws.redo(),
+    lab: () => lab.toggle(),
+    labApply: () => lab.running && lab.apply(),
+    filter: () => nextTick(() => document.querySelector<HTMLInputElement>('[data-filter]')?.focus()),
+    add: () => nav.listActions?.add(),
+    duplicate: () => nav.listActions?.duplicate(),
+    remove: () => nav.listActions?.remove(),
+    nextProblem: () => problemStep(1),
+    prevProblem: () => problemStep(-1),
+    diff: () => {
+      nav.go('appliances');
+      void apps.loadDiff();
+    },
+    theme: () => prefs.toggleTheme(),
+    help: () => (nav.shortcutsOpen = true),
+    escape: () => {
+      if (nav.member) nav.member = undefined;
+    },
+  };
+
+  function run(action: string): void {
+    const m = /^section:(\d)$/.exec(action);
+    if (m) return nav.goIndex(Number(m[1]) - 1);
+    void table[action]?.();
+  }
+
+  return { run };
+}

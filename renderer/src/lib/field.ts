@@ -1,0 +1,91 @@
+// The glue between one form control and one workspace field: the draft text the user is typing,
+// the value in the document, and the problems the shared validation reports for it.
+import { computed, ref, watch, type ComputedRef, type Ref } from 'vue';
+import { useWorkspace, type KeyedProblem } from '../stores/workspace';
+import { pathKey, type Path } from './tree';
+
+let seq = 0;
+/** Unique DOM ids for label/control/hint links. */
+export function uid(prefix = 'f'): string {
+  return `${prefix}-${++seq}`;
+}
+
+export interface Codec {
+  parse(text: string): unknown;
+  format(value: unknown): string;
+}
+
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+export interface FieldModel {
+  key: ComputedRef<string>;
+  value: ComputedRef<unknown>;
+  draft: Ref<string>;
+  input(text: string): void;
+  problems: ComputedRef<KeyedProblem[]>;
+  invalid: ComputedRef<boolean>;
+}
+
+export function useFieldModel(path: () => Path, codec: Codec, write?: (value: unknown) => void): FieldModel {
+  const ws = useWorkspace();
+  const key = computed(() => pathKey(path()));
+  const value = computed(() => ws.get(path()));
+  const draft = ref(codec.format(value.value));
+  // Follow the document (undo, another editor, a rename) unless the draft already means the same.
+  watch(value, (v) => {
+    if (!same(codec.parse(draft.value), v)) draft.value = codec.format(v);
+  });
+  watch(key, () => (draft.value = codec.format(value.value)));
+  const problems = computed(() => ws.problemsAt(key.value));
+  const invalid = computed(() => problems.value.some((p) => p.severity === 'error'));
+  return {
+    key,
+    value,
+    draft,
+    problems,
+    invalid,
+    input(text: string) {
+      draft.value = text;
+      const next = codec.parse(text);
+      if (same(next, value.value)) return;
+      if (write) write(next);
+      else ws.set(path(), next);
+    },
+  };
+}
+
+/** Text: empty removes an optional field. */
+export const textCodec = (optional = true): Codec => ({
+  parse: (t) => (t === '' && optional ? undefined : t),
+  format: (v) => (v === undefined || v === null ? '' : String(v)),
+});
+
+/** Numbers: anything that is not a number is kept as typed so validation can name it. */
+export const numberCodec = (optional = true): Codec => ({
+  parse: (t) => {
+    const s = t.trim();
+    if (s === '') return optional ? undefined : '';
+    return /^[-+]?\d+(\.\d+)?$/.test(s) ? Number(s) : t;
+  },
+  format: (v) => (v === undefined || v === null ? '' : String(v)),
+});
+
+/** Durations: a bare number is seconds; `500ms`, `10s`, `5m`, `1h` stay text. */
+export const durationCodec = (optional = true): Codec => ({
+  parse: (t) => {
+    const s = t.trim();
+    if (s === '') return optional ? undefined : '';
+    return /^\d+(\.\d+)?$/.test(s) ? Number(s) : s;
+  },
+  format: (v) => (v === undefined || v === null ? '' : String(v)),
+});
+
+/** Lists typed as `80, 443`: numbers stay numbers. */
+export const listCodec = (numbers: boolean, optional = true): Codec => ({
+  parse: (t) => {
+    const parts = t.split(/[\s,]+/).filter(Boolean);
+    if (parts.length === 0) return optional ? undefined : [];
+    return parts.map((p) => (numbers && /^\d+$/.test(p) ? Number(p) : p));
+  },
+  format: (v) => (Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? '' : String(v)),
+});

@@ -1,0 +1,62 @@
+// Keyboard shortcuts: one table used by the key handler, the help dialog and docs/ui.md.
+export interface Shortcut {
+  /** `Ctrl+Shift+S`; Cmd counts as Ctrl on macOS. */
+  keys: string[];
+  label: string;
+  action: string;
+  /** Also while typing in a field (save, undo, sections…). */
+  inInputs?: boolean;
+}
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: ['Ctrl+N'], label: 'New workspace…', action: 'new', inInputs: true },
+  { keys: ['Ctrl+O'], label: 'Open a workspace', action: 'open', inInputs: true },
+  { keys: ['Ctrl+S'], label: 'Save', action: 'save', inInputs: true },
+  { keys: ['Ctrl+Shift+S'], label: 'Save as…', action: 'saveAs', inInputs: true },
+  { keys: ['Ctrl+Z'], label: 'Undo', action: 'undo', inInputs: true },
+  { keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], label: 'Redo', action: 'redo', inInputs: true },
+  ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ keys: [`Ctrl+${n}`, `Alt+${n}`], label: `Section ${n}`, action: `section:${n}`, inInputs: true })),
+  { keys: ['F5'], label: 'Start or stop the lab', action: 'lab', inInputs: true },
+  { keys: ['Shift+F5'], label: 'Apply edits to the running lab', action: 'labApply', inInputs: true },
+  { keys: ['Ctrl+F'], label: 'Filter the table', action: 'filter', inInputs: true },
+  { keys: ['Alt+N'], label: 'Add an item to this list', action: 'add', inInputs: true },
+  { keys: ['Alt+D'], label: 'Duplicate the selected item', action: 'duplicate', inInputs: true },
+  { keys: ['Alt+Delete'], label: 'Remove the selected item (undo brings it back)', action: 'remove', inInputs: false },
+  { keys: ['F8'], label: 'Next problem', action: 'nextProblem', inInputs: true },
+  { keys: ['Shift+F8'], label: 'Previous problem', action: 'prevProblem', inInputs: true },
+  { keys: ['Ctrl+Shift+D'], label: 'Diff against the selected appliance', action: 'diff', inInputs: true },
+  { keys: ['Ctrl+Shift+L'], label: 'Switch light / dark theme', action: 'theme', inInputs: true },
+  { keys: ['F1', '?'], label: 'Show keyboard shortcuts', action: 'help' },
+  { keys: ['Escape'], label: 'Close the dialog or the member detail', action: 'escape', inInputs: true },
+];
+
+/** The key combination of an event in the table's spelling. */
+export function comboOf(e: KeyboardEvent): string {
+  const parts: string[] = [];
+  if (e.ctrlKey || e.metaKey) parts.push('Ctrl');
+  if (e.altKey) parts.push('Alt');
+  let key: string;
+  if (e.code?.startsWith('Key')) key = e.code.slice(3);
+  else if (e.code?.startsWith('Digit')) key = e.code.slice(5);
+  else key = e.key.length === 1 ? e.key.toUpperCase() : e.key;
+  if (e.shiftKey && key !== '?') parts.push('Shift');
+  parts.push(key);
+  return parts.join('+');
+}
+
+const index = new Map<string, Shortcut>();
+for (const s of SHORTCUTS) for (const k of s.keys) index.set(k, s);
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable;
+}
+
+/** The shortcut an event triggers, if any (respecting "not while typing"). */
+export function shortcutFor(e: KeyboardEvent): Shortcut | undefined {
+  const s = index.get(comboOf(e));
+  if (!s) return undefined;
+  if (!s.inInputs && typing(e.target)) return undefined;
+  return s;
+}

@@ -1,0 +1,71 @@
+// What every list section shares: the selected item, add / duplicate / remove with undo, and the
+// keyboard hooks (Alt+N, Alt+D, Alt+Delete).
+import { computed, nextTick, onBeforeUnmount, onMounted, ref } from 'vue';
+import { useNav } from '../stores/nav';
+import { useWorkspace } from '../stores/workspace';
+import type { ListSection } from './sections';
+import type { Path } from './tree';
+
+export interface ListOptions {
+  /** A fresh item for "Add"; the field to focus after adding. */
+  create(): { item: Record<string, unknown>; focus?: string };
+  /** A copy for "Duplicate" (a new name or number). */
+  copy?(item: Record<string, unknown>): Record<string, unknown>;
+  /** Words for the remove question's sentence, e.g. `server web1`. */
+  describe(item: Record<string, unknown>): string;
+}
+
+export function useList(list: ListSection, opts: ListOptions) {
+  const ws = useWorkspace();
+  const nav = useNav();
+  const filter = ref('');
+  const items = computed(() => (Array.isArray(ws.raw[list]) ? (ws.raw[list] as Record<string, unknown>[]) : []));
+  const selected = computed<number | undefined>({
+    get: () => {
+      const i = nav.selected[list];
+      return i !== undefined && i < items.value.length ? i : undefined;
+    },
+    set: (i) => nav.select(list, i),
+  });
+  const current = computed(() => (selected.value === undefined ? undefined : items.value[selected.value]));
+  const base = computed<Path | undefined>(() => (selected.value === undefined ? undefined : [list, selected.value]));
+
+  function focusField(key: string): void {
+    nav.focusKey = key;
+    nav.focusSeq++;
+  }
+
+  function add(): void {
+    const { item, focus } = opts.create();
+    const at = ws.insert([list], item);
+    if (at < 0) return;
+    selected.value = at;
+    if (focus) void nextTick(() => focusField(`${list}.${at}.${focus}`));
+  }
+  function duplicate(): void {
+    const i = selected.value;
+    const cur = current.value;
+    if (i === undefined || !cur || !opts.copy) return;
+    // The copy goes at the end of the list (the document helpers append), and is selected.
+    const at = ws.insert([list], opts.copy(JSON.parse(JSON.stringify(cur)) as Record<string, unknown>));
+    if (at >= 0) selected.value = at;
+  }
+  function remove(): void {
+    const i = selected.value;
+    if (i === undefined) return;
+    ws.remove([list], i);
+    const n = items.value.length;
+    selected.value = n === 0 ? undefined : Math.min(i, n - 1);
+  }
+
+  const actions = { add, duplicate, remove };
+  onMounted(() => {
+    nav.listActions = actions;
+    if (selected.value === undefined && items.value.length) selected.value = 0;
+  });
+  onBeforeUnmount(() => {
+    if (nav.listActions === actions) nav.listActions = undefined;
+  });
+
+  return { filter, items, selected, current, base, add, duplicate, remove, describe: opts.describe };
+}

@@ -1,0 +1,161 @@
+// App-level actions shared by the header, the menus and the keyboard: open, save, save as, with
+// the "unsaved changes" question, and what this shell offers (native dialogs or in-page ones).
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { AppInfo } from '../../../shared/api/contract';
+import { useApi } from '../api/inject';
+import { errorSentence } from '../lib/errors';
+import { baseName, dirName } from '../lib/format';
+import { useWorkspace } from './workspace';
+import { useLab } from './lab';
+
+export interface Choice { id: string; label: string; primary?: boolean; danger?: boolean }
+export interface Question { title: string; text: string; choices: Choice[]; resolve(id: string): void }
+
+export const useApp = defineStore('app', () => {
+  const api = useApi();
+  const ws = useWorkspace();
+  const info = shallowRef<AppInfo>();
+  const ready = ref(false);
+  const question = shallowRef<Question>();
+  /** In-page file dialogs (browser mode has no native ones). */
+  const fileDialog = ref<{ mode: 'open' | 'saveAs'; suggested?: string; resolve(path: string | null): void }>();
+
+  function ask(title: string, text: string, choices: Choice[]): Promise<string> {
+    return new Promise((resolve) => {
+      question.value = {
+        title, text, choices,
+        resolve: (id) => {
+          question.value = undefined;
+          resolve(id);
+        },
+      };
+    });
+  }
+
+  async function init(): Promise<void> {
+    try {
+      info.value = await api.call('app.info', {});
+    } catch (e) {
+      ws.message = errorSentence(e, 'reach lbdesk');
+    }
+    await ws.start(info.value?.startPath);
+    if (info.value?.warnings?.length) ws.notice = [ws.notice, ...info.value.warnings].filter(Boolean).join(' ');
+    ready.value = true;
+    void useLab().refresh();
+  }
+
+  /** Before replacing the open workspace: save, discard or stay. True when it is fine to go on. */
+  async function settleDirty(): Promise<boolean> {
+    if (!ws.dirty) return true;
+    const answer = await ask('Unsaved changes', `${baseName(ws.path) || 'This workspace'} has changes that are not saved.`, [
+      { id: 'save', label: 'Save', primary: true },
+      { id: 'discard', label: 'Discard changes', danger: true },
+      { id: 'cancel', label: 'Cancel' },
+    ]);
+    if (answer === 'save') return ws.save();
+    return answer === 'discard';
+  }
+
+  function pickFile(mode: 'open' | 'saveAs', suggested?: string): Promise<string | null> {
+    return new Promise((resolve) => {
+      fileDialog.value = {
+        mode,
+        suggested,
+        resolve: (p) => {
+          fileDialog.value = undefined;
+          resolve(p);
+        },
+      };
+    });
+  }
+
+  async function chooseOpenPath(): Promise<string | null> {
+    if (info.value?.shell === 'electron') {
+      try {
+        return await api.call('dialog.openFile', {});
+      } catch (e) {
+        ws.message = errorSentence(e, 'show the open dialog');
+        return null;
+      }
+    }
+    return pickFile('open');
+  }
+
+  async function open(path?: string): Promise<boolean> {
+    const target = path ?? (await chooseOpenPath());
+    if (!target) return false;
+    if (!(await settleDirty())) return false;
+    return ws.open(target);
+  }
+
+  async function openDemo(): Promise<boolean> {
+    if (!(await settleDirty())) return false;
+    return ws.openDemo();
+  }
+
+  async function save(): Promise<boolean> {
+    if (!ws.path) return saveAs();
+    return ws.save();
+  }
+
+  async function saveAs(): Promise<boolean> {
+    let target: string | null;
+    if (info.value?.shell === 'electron') {
+      try {
+        target = await api.call('dialog.saveFile', { suggested: ws.path || undefined });
+      } catch (e) {
+        ws.message = errorSentence(e, 'show the save dialog');
+        return false;
+      }
+    } else target = await pickFile('saveAs');
+    if (!target) return false;
+    return ws.save(target);
+  }
+
+  /** A new, empty workspace file: pick where, write a minimal valid file, open it. */
+  async function newWorkspace(): Promise<boolean> {
+    if (!(await settleDirty())) return false;
+    let target: string | null;
+    if (info.value?.shell === 'electron') {
+      try {
+        target = await api.call('dialog.saveFile', { suggested: 'new-site.yaml' });
+      } catch (e) {
+        ws.message = errorSentence(e, 'show the save dialog');
+        return false;
+      }
+    } else target = await pickFile('saveAs', 'new-site.yaml');
+    if (!target) return false;
+    const exists = await api.call('workspace.browse', { dir: dirName(target) }).then((l) => l.entries.some((e) => e.path === target || e.name === baseName(target)), () => false);
+    if (exists) {
+      const answer = await ask('Replace the file?', `${baseName(target)} already exists. A new workspace would replace it.`, [
+        { id: 'replace', label: 'Replace', danger: true },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ]);
+      if (answer !== 'replace') return false;
+    }
+    const name = baseName(target).replace(/\.ya?ml$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'new-site';
+    const text = [
+      `# ${name}: one site's load balancing, edited with lbdesk.`,
+      '# Real servers, server groups (with their health check), virtual services, IPFE target',
+      '# sets and the appliances they are pushed to. Comments you add here are kept.',
+      'lbdesk: 1',
+      `name: ${name}`,
+      '',
+    ].join('\n');
+    try {
+      await api.call('workspace.write', { path: target, text });
+    } catch (e) {
+      ws.message = errorSentence(e, `create ${target}`);
+      return false;
+    }
+    return ws.open(target);
+  }
+
+  async function reload(): Promise<boolean> {
+    if (!(await settleDirty())) return false;
+    return ws.reload();
+  }
+
+  return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload };
+});

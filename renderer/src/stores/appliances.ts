@@ -1,0 +1,157 @@
+// Appliances: what a push would change, the push itself with its progress and commit-confirmed
+// countdown, push history, and host keys waiting for the user's word.
+import { defineStore } from 'pinia';
+import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
+import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult } from '../../../shared/api/contract';
+import { useApi } from '../api/inject';
+import { errorSentence } from '../lib/errors';
+import { useWorkspace } from './workspace';
+
+export const useAppliances = defineStore('appliances', () => {
+  const api = useApi();
+  const ws = useWorkspace();
+
+  const names = computed(() => {
+    const list = ws.raw.appliances;
+    return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')).filter(Boolean) : [];
+  });
+  const selected = ref<string>();
+  watch(names, (n) => {
+    if (!selected.value || !n.includes(selected.value)) selected.value = n[0];
+  }, { immediate: true });
+
+  const diff = shallowRef<DiffResult>();
+  const diffBusy = ref(false);
+  const diffError = ref('');
+
+  const pushing = ref(false);
+  const progress = shallowRef<PushProgress[]>([]);
+  const result = shallowRef<PushResult>();
+  const pushError = ref('');
+  const confirmBy = ref<number>();
+  const confirming = ref(false);
+  const confirmMessage = ref('');
+  const now = ref(Date.now());
+  const history = shallowRef<PushHistoryEntry[]>([]);
+  const historyError = ref('');
+  const hostKeys = ref<HostKeyPrompt[]>([]);
+
+  const secondsLeft = computed(() => (confirmBy.value === undefined ? undefined : Math.max(0, Math.ceil((confirmBy.value - now.value) / 1000))));
+
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  watch(confirmBy, (at) => {
+    if (ticker) clearInterval(ticker);
+    ticker = undefined;
+    if (at === undefined) return;
+    now.value = Date.now();
+    ticker = setInterval(() => {
+      now.value = Date.now();
+      if (now.value >= at) {
+        clearInterval(ticker);
+        ticker = undefined;
+        confirmMessage.value = 'The confirm window ran out: the appliance restores its previous configuration by itself.';
+        confirmBy.value = undefined;
+        if (selected.value) void loadHistory(selected.value);
+      }
+    }, 250);
+  });
+
+  const offs = [
+    api.on('push.progress', (p) => {
+      if (pushing.value && p.appliance === currentPush) progress.value = [...progress.value, p];
+    }),
+    api.on('hostKey.prompt', (p) => {
+      hostKeys.value = [...hostKeys.value, p];
+    }),
+  ];
+  onScopeDispose(() => {
+    offs.forEach((f) => f());
+    if (ticker) clearInterval(ticker);
+  });
+
+  const src = async () => ({ path: ws.path, text: ws.dirty ? await ws.text() : undefined });
+
+  async function loadDiff(appliance = selected.value): Promise<DiffResult | undefined> {
+    if (!appliance) return undefined;
+    diffBusy.value = true;
+    diffError.value = '';
+    try {
+      diff.value = await api.call('appliance.diff', { ...(await src()), appliance });
+      return diff.value;
+    } catch (e) {
+      diff.value = undefined;
+      diffError.value = errorSentence(e, `compare with ${appliance}`);
+      return undefined;
+    } finally {
+      diffBusy.value = false;
+    }
+  }
+
+  let currentPush = '';
+  async function push(opts: { dryRun?: boolean; confirmWithinMs?: number } = {}, appliance = selected.value): Promise<PushResult | undefined> {
+    if (!appliance || pushing.value) return undefined;
+    currentPush = appliance;
+    pushing.value = true;
+    progress.value = [];
+    result.value = undefined;
+    pushError.value = '';
+    confirmMessage.value = '';
+    try {
+      const r = await api.call('appliance.push', { ...(await src()), appliance, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs });
+      result.value = r;
+      confirmBy.value = r.outcome === 'pending-confirm' ? r.confirmBy : undefined;
+      void loadHistory(appliance);
+      return r;
+    } catch (e) {
+      pushError.value = errorSentence(e, `push to ${appliance}`);
+      return undefined;
+    } finally {
+      pushing.value = false;
+    }
+  }
+
+  async function confirm(appliance = selected.value): Promise<boolean> {
+    if (!appliance) return false;
+    confirming.value = true;
+    try {
+      const r = await api.call('appliance.confirm', { ...(await src()), appliance });
+      confirmMessage.value = r.reason;
+      if (r.confirmed) {
+        confirmBy.value = undefined;
+        if (result.value?.outcome === 'pending-confirm') result.value = { ...result.value, outcome: 'applied', reason: r.reason };
+      }
+      void loadHistory(appliance);
+      return r.confirmed;
+    } catch (e) {
+      confirmMessage.value = errorSentence(e, `confirm the push to ${appliance}`);
+      return false;
+    } finally {
+      confirming.value = false;
+    }
+  }
+
+  async function loadHistory(appliance = selected.value): Promise<void> {
+    if (!appliance) return;
+    try {
+      history.value = await api.call('appliance.history', { appliance });
+      historyError.value = '';
+    } catch (e) {
+      history.value = [];
+      historyError.value = errorSentence(e, `load the push history of ${appliance}`);
+    }
+  }
+
+  async function answerHostKey(id: string, accept: boolean): Promise<void> {
+    hostKeys.value = hostKeys.value.filter((p) => p.id !== id);
+    try {
+      await api.call('hostKey.answer', { id, accept });
+    } catch (e) {
+      pushError.value = errorSentence(e, 'answer the host key question');
+    }
+  }
+
+  return {
+    names, selected, diff, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
+    secondsLeft, history, historyError, hostKeys, loadDiff, push, confirm, loadHistory, answerHostKey,
+  };
+});

@@ -1,0 +1,181 @@
+// The local lab: the health-check and forwarding engine run on the open workspace, and what it
+// reports (member states, each check's result, state changes).
+import { defineStore } from 'pinia';
+import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
+import type { LabStatus } from '../../../shared/api/contract';
+import type { EngineEvent, PoolStats, ServerStats } from '../../../shared/api/engine';
+import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
+import { useApi } from '../api/inject';
+import { errorSentence, isUnsupported } from '../lib/errors';
+import { useWorkspace } from './workspace';
+
+/** Check results kept per member for the sparkline and the timeline. */
+export const KEEP_RESULTS = 60;
+export const KEEP_CHANGES = 500;
+export const KEEP_EVENTS = 300;
+
+/** `svc:<name>` or `ts:<number>`: how the UI names a pool of the forwarding engine. */
+export function poolId(p: { service?: string; targetSet?: number }): string {
+  return p.service !== undefined ? `svc:${p.service}` : `ts:${p.targetSet ?? '?'}`;
+}
+
+export const useLab = defineStore('lab', () => {
+  const api = useApi();
+  const ws = useWorkspace();
+
+  const status = shallowRef<LabStatus>();
+  const members = reactive(new Map<string, MemberStatus>());
+  const results = shallowReactive(new Map<string, CheckResult[]>());
+  const changes = shallowRef<StateChange[]>([]);
+  /** Engine events worth a line: refused, redispatched, notices, errors, reloads. */
+  const events = shallowRef<EngineEvent[]>([]);
+  const busy = ref(false);
+  const message = ref('');
+  const unsupported = ref(false);
+  const startedRev = ref<number>();
+  const lastEventAt = ref(0);
+
+  const running = computed(() => status.value?.running === true);
+  /** The workspace was edited since the lab started on it. */
+  const outOfDate = computed(() => running.value && startedRev.value !== undefined && ws.rev !== startedRev.value);
+  const pools = computed(() => {
+    const m = new Map<string, PoolStats>();
+    for (const p of status.value?.stats?.pools ?? []) m.set(poolId(p), p);
+    return m;
+  });
+  /** Traffic of one member in one pool (a server can serve several services). */
+  function traffic(pool: string, key: string): ServerStats | undefined {
+    return pools.value.get(pool)?.servers.find((s) => s.key === key);
+  }
+  const counts = computed(() => {
+    const c = { available: 0, degraded: 0, unavailable: 0, disabled: 0, unknown: 0 };
+    for (const m of members.values()) c[m.state]++;
+    return c;
+  });
+
+  function setStatus(s: LabStatus): void {
+    status.value = s;
+    const seen = new Set<string>();
+    for (const m of s.members) {
+      seen.add(m.key);
+      const cur = members.get(m.key);
+      if (!cur || JSON.stringify(cur) !== JSON.stringify(m)) members.set(m.key, m);
+    }
+    for (const k of [...members.keys()]) if (!seen.has(k)) members.delete(k);
+  }
+
+  function onState(c: StateChange): void {
+    lastEventAt.value = Date.now();
+    const next = [...changes.value, c];
+    changes.value = next.length > KEEP_CHANGES ? next.slice(-KEEP_CHANGES) : next;
+    const m = members.get(c.key);
+    if (m) members.set(c.key, { ...m, state: c.to, score: c.score, reason: c.reason, since: c.at });
+  }
+
+  function onResult(e: { key: string; result: CheckResult }): void {
+    lastEventAt.value = Date.now();
+    const list = results.get(e.key) ?? [];
+    const next = list.length >= KEEP_RESULTS ? [...list.slice(1 - KEEP_RESULTS), e.result] : [...list, e.result];
+    results.set(e.key, next);
+    const m = members.get(e.key);
+    if (m) {
+      m.rttMs = e.result.rttMs;
+      if (e.result.ok) {
+        m.consecutivePasses++;
+        m.consecutiveFailures = 0;
+      } else {
+        m.consecutiveFailures++;
+        m.consecutivePasses = 0;
+      }
+    }
+  }
+
+  const offs = [
+    api.on('lab.status', (s) => {
+      lastEventAt.value = Date.now();
+      setStatus(s);
+    }),
+    api.on('lab.state', onState),
+    api.on('lab.result', onResult),
+    api.on('lab.event', (e) => {
+      if (e.type === 'stats' || e.type === 'listening' || e.type === 'closed' || e.type === 'state' || e.type === 'ui') return;
+      const next = [...events.value, e];
+      events.value = next.length > KEEP_EVENTS ? next.slice(-KEEP_EVENTS) : next;
+    }),
+  ];
+  onScopeDispose(() => offs.forEach((f) => f()));
+
+  async function call<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+    busy.value = true;
+    message.value = '';
+    try {
+      const out = await fn();
+      unsupported.value = false;
+      return out;
+    } catch (e) {
+      unsupported.value = isUnsupported(e);
+      message.value = errorSentence(e, what);
+      return undefined;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function source(): Promise<{ path: string; text?: string }> {
+    return { path: ws.path, text: ws.dirty ? await ws.text() : undefined };
+  }
+
+  async function start(): Promise<boolean> {
+    if (!ws.path) return false;
+    const rev = ws.rev;
+    const s = await call('start the lab', async () => api.call('lab.start', await source()));
+    if (!s) return false;
+    startedRev.value = rev;
+    results.clear();
+    changes.value = [];
+    events.value = [];
+    setStatus(s);
+    return s.running;
+  }
+
+  async function apply(): Promise<boolean> {
+    const rev = ws.rev;
+    const s = await call('apply the edits to the lab', async () => api.call('lab.apply', await source()));
+    if (!s) return false;
+    startedRev.value = rev;
+    setStatus(s);
+    return true;
+  }
+
+  async function stop(): Promise<boolean> {
+    const s = await call('stop the lab', () => api.call('lab.stop', {}));
+    if (!s) return false;
+    setStatus(s);
+    return true;
+  }
+
+  async function toggle(): Promise<boolean> {
+    return running.value ? stop() : start();
+  }
+
+  /** Quietly asks whether a lab is already running (another window, or `lbdesk serve --ui`). */
+  async function refresh(): Promise<void> {
+    try {
+      setStatus(await api.call('lab.status', {}));
+    } catch (e) {
+      unsupported.value = isUnsupported(e);
+    }
+  }
+
+  /** Full history of one member from the engine (results and changes), merged with what we saw. */
+  async function history(key: string): Promise<{ results: CheckResult[]; changes: StateChange[]; error?: string }> {
+    try {
+      const h = await api.call('lab.history', { key });
+      return { results: h.results, changes: h.changes };
+    } catch (e) {
+      return { results: results.get(key) ?? [], changes: changes.value.filter((c) => c.key === key), error: errorSentence(e, 'load the member history') };
+    }
+  }
+
+  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, outOfDate, counts, start, apply, stop, toggle, refresh, history, setStatus };
+});

@@ -1,0 +1,358 @@
+// The open workspace: its file, the plain-JS mirror the editors bind to, problems from the shared
+// validation, undo/redo, the dirty marker, and open/save. The YAML itself lives in the document
+// engine (a worker); edits show at once in the mirror and reach the engine in small batches.
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { WorkspaceFile } from '../../../shared/api/contract';
+import { ApiError } from '../../../shared/api/contract';
+import { useApi } from '../api/inject';
+import { errorSentence } from '../lib/errors';
+import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
+import { mirror, plain, type Raw } from './mirror';
+import { renameOps, type RenameKind } from '../lib/references';
+import type { Problem } from '../model';
+import { createEngine, type EngineClient } from '../engine/client';
+import { quickCheck } from '../lib/quickCheck';
+import type { Batch, EditOp, EngineState } from '../engine/protocol';
+
+export interface KeyedProblem extends Problem { key: string; itemKey: string }
+export type { Raw } from './mirror';
+
+const EMPTY: EngineState = { problems: [], valid: true, dirty: false, broken: false, canUndo: false, canRedo: false, size: 0 };
+/** Above this many characters, edits reach the engine less often (each one re-parses the file). */
+const BIG = 200_000;
+
+export interface WorkspaceOptions { worker?: boolean }
+let options: WorkspaceOptions = {};
+/** Tests run the engine in-process. */
+export function configureWorkspace(o: WorkspaceOptions): void {
+  options = o;
+}
+
+export const useWorkspace = defineStore('workspace', () => {
+  const api = useApi();
+  let engine: Promise<EngineClient> | undefined;
+  const getEngine = () => (engine ??= createEngine({ worker: options.worker }));
+
+  const path = ref('');
+  const mtimeMs = ref<number | undefined>();
+  const loaded = ref(false);
+  /**
+   * Plain data, replaced on every change with copies along the edited path (siblings keep their
+   * identity): no deep proxies over 10,000 servers, and every computed sees what changed.
+   */
+  const raw = shallowRef<Raw>({});
+  /** Bumps on every change of the mirror (edit, undo, load): the lab's "edited since start". */
+  const rev = ref(0);
+  const state = shallowRef<EngineState>(EMPTY);
+  /** Problems of the whole file, as the engine last validated it. */
+  const fileProblems = shallowRef<KeyedProblem[]>([]);
+  /** Items edited since: their own quick check stands in for them until the engine catches up. */
+  const quick = shallowRef(new Map<string, KeyedProblem[]>());
+  const problems = computed<KeyedProblem[]>(() => {
+    if (!quick.value.size) return fileProblems.value;
+    const out = fileProblems.value.filter((p) => !quick.value.has(p.itemKey));
+    for (const list of quick.value.values()) out.push(...list);
+    return out;
+  });
+  const pendingCount = ref(0);
+  /** The engine is building the editable Document of a just-opened file (big files: seconds). */
+  const warming = ref(false);
+  const inFlight = ref(0);
+  const loading = ref(false);
+  const saving = ref(false);
+  const lastSavedAt = ref<number>();
+  const message = ref('');
+  const notice = ref('');
+  const externalChange = ref<{ mtimeMs: number }>();
+  const conflict = ref('');
+  const recent = ref<string[]>([]);
+
+  const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
+  const dirty = computed(() => loaded.value && (pendingCount.value > 0 || state.value.dirty));
+  const validating = computed(() => pendingCount.value > 0 || inFlight.value > 0);
+  const canUndo = computed(() => state.value.canUndo || pendingCount.value > 0);
+  const canRedo = computed(() => state.value.canRedo && pendingCount.value === 0);
+  const undoLabel = computed(() => state.value.undoLabel);
+  const redoLabel = computed(() => state.value.redoLabel);
+  const broken = computed(() => state.value.broken);
+  const errors = computed(() => problems.value.filter((p) => p.severity === 'error'));
+  const warnings = computed(() => problems.value.filter((p) => p.severity === 'warning'));
+
+  const byKey = computed(() => {
+    const m = new Map<string, KeyedProblem[]>();
+    for (const p of problems.value) m.set(p.key, [...(m.get(p.key) ?? []), p]);
+    return m;
+  });
+  const byItem = computed(() => {
+    const m = new Map<string, { errors: number; warnings: number }>();
+    for (const p of problems.value) {
+      const c = m.get(p.itemKey) ?? { errors: 0, warnings: 0 };
+      if (p.severity === 'error') c.errors++;
+      else c.warnings++;
+      m.set(p.itemKey, c);
+    }
+    return m;
+  });
+  const problemsAt = (key: string): KeyedProblem[] => byKey.value.get(key) ?? [];
+
+  function keyed(list: Problem[]): KeyedProblem[] {
+    return list.map((p) => {
+      const pp = p.segments ?? parsePath(p.path);
+      return { ...p, key: pathKey(pp), itemKey: pathKey(itemRoot(pp)) };
+    });
+  }
+
+  // --- the engine ----------------------------------------------------------------------------
+  let pending: Batch[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function take(st: EngineState | undefined): void {
+    if (!st) return;
+    state.value = st;
+    fileProblems.value = keyed(st.problems);
+    if (!pending.length && inFlight.value <= 1) quick.value = new Map();
+    if (st.raw) {
+      // The engine's word wins; edits made since it was asked are replayed on top.
+      let next = st.raw;
+      for (const b of pending) for (const op of b.ops) next = mirror(next, op);
+      raw.value = next;
+      rev.value++;
+    }
+    if (st.error) message.value = errorSentence(new Error(st.error), 'apply the edit');
+  }
+
+  async function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!pending.length) return;
+    const batches = pending;
+    pending = [];
+    pendingCount.value = 0;
+    inFlight.value++;
+    try {
+      const r = await (await getEngine()).send({ kind: 'edit', batches });
+      if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
+      take(r.state);
+    } finally {
+      inFlight.value--;
+    }
+    if (pending.length) schedule();
+  }
+  function schedule(): void {
+    if (timer) clearTimeout(timer);
+    // One batch in flight at a time: big files re-parse per batch, so let typing pile up.
+    if (inFlight.value > 0) return;
+    timer = setTimeout(() => void flush(), state.value.size > BIG ? 300 : 40);
+  }
+
+  /** Applies edits: the mirror now, the document shortly (one undo step per call, typing merges). */
+  function edit(label: string, ops: EditOp[], mergeKey?: string): boolean {
+    if (!loaded.value) return false;
+    if (state.value.broken) {
+      message.value = 'The file has YAML syntax errors, so it cannot be edited here: fix them in a text editor, then reopen it.';
+      return false;
+    }
+    let next = raw.value;
+    for (const op of ops) next = mirror(next, op);
+    raw.value = next;
+    rev.value++;
+    recheck(ops);
+    pending.push({ ops, label, mergeKey, at: Date.now() });
+    pendingCount.value = pending.length;
+    schedule();
+    return true;
+  }
+
+  function recheck(ops: EditOp[]): void {
+    const m = new Map(quick.value);
+    for (const op of ops) {
+      let root = itemRoot(op.op === 'add' || op.op === 'remove' ? op.list : op.path);
+      if (op.op === 'remove' && op.list.length === 1) {
+        // Later items moved up: their quick results no longer match their index.
+        for (const k of [...m.keys()]) if (k.startsWith(`${String(op.list[0])}.`)) m.delete(k);
+        continue;
+      }
+      if (op.op === 'add' && op.list.length === 1) root = [op.list[0]!, ((getIn(raw.value, op.list) as unknown[] | undefined)?.length ?? 1) - 1];
+      const found = quickCheck(raw.value, root, path.value);
+      if (found) m.set(pathKey(root), keyed(found));
+    }
+    quick.value = m;
+  }
+
+  // --- opening -------------------------------------------------------------------------------
+  async function load(file: WorkspaceFile): Promise<void> {
+    const e = await getEngine();
+    pending = [];
+    pendingCount.value = 0;
+    quick.value = new Map();
+    const r = await e.send({ kind: 'load', text: file.text, file: file.path });
+    if (r.fatal) throw new Error(r.fatal);
+    path.value = file.path;
+    mtimeMs.value = file.mtimeMs;
+    loaded.value = true;
+    externalChange.value = undefined;
+    conflict.value = '';
+    message.value = '';
+    take(r.state);
+    // Parse the editable Document now, while the user is still looking, not on the first keystroke.
+    warming.value = true;
+    void e.send({ kind: 'warm' }).finally(() => (warming.value = false));
+    if (r.state?.migratedFrom !== undefined) notice.value = `This file was in format version ${r.state.migratedFrom}; it was migrated here and is written in the new format when you save.`;
+  }
+
+  async function withLoading(what: string, fn: () => Promise<WorkspaceFile>): Promise<boolean> {
+    loading.value = true;
+    message.value = '';
+    try {
+      await load(await fn());
+      void refreshRecent();
+      return true;
+    } catch (e) {
+      message.value = errorSentence(e, what);
+      return false;
+    } finally {
+      loading.value = false;
+    }
+  }
+  const open = (file: string) => withLoading(`open ${file}`, () => api.call('workspace.read', { path: file }));
+  const openDemo = () => withLoading('open the demo workspace', () => api.call('workspace.demo', {}));
+
+  /** First start: the last workspace, else the demo; a missing last file falls back to the demo. */
+  async function start(startPath?: string): Promise<void> {
+    if (startPath && (await open(startPath))) return;
+    const why = message.value;
+    if (await openDemo()) notice.value = why ? `${why} Opened the demo workspace instead.` : '';
+  }
+
+  async function refreshRecent(): Promise<void> {
+    try {
+      recent.value = await api.call('workspace.recent', {});
+    } catch {
+      // The recent list is a convenience; everything else works without it.
+    }
+  }
+
+  // --- saving --------------------------------------------------------------------------------
+  let changedWhileSaving: { path: string; mtimeMs: number } | undefined;
+
+  /** The current text (after pending edits). */
+  async function text(): Promise<string> {
+    await flush();
+    const r = await (await getEngine()).send({ kind: 'text' });
+    return r.text ?? '';
+  }
+
+  async function save(to?: string): Promise<boolean> {
+    if (!loaded.value || saving.value) return false;
+    const target = to ?? path.value;
+    if (!target) return false;
+    saving.value = true;
+    changedWhileSaving = undefined;
+    try {
+      await flush();
+      const e = await getEngine();
+      const n = await e.send({ kind: 'normalise' });
+      take(n.state);
+      const body = await text();
+      const sameFile = target === path.value;
+      const saved = await api.call('workspace.write', { path: target, text: body, expectedMtimeMs: sameFile ? mtimeMs.value : undefined });
+      take((await e.send({ kind: 'saved', text: body, file: saved.path })).state);
+      path.value = saved.path;
+      mtimeMs.value = saved.mtimeMs;
+      lastSavedAt.value = Date.now();
+      externalChange.value = undefined;
+      conflict.value = '';
+      message.value = '';
+      const errs = errors.value.length;
+      const norm = n.changes?.length ? `Fm + Fc normalised to 100 in ${n.changes.length} target ${n.changes.length === 1 ? 'set' : 'sets'}. ` : '';
+      notice.value = errs ? `${norm}Saved with ${errs} ${errs === 1 ? 'error' : 'errors'} still to fix.` : norm;
+      void refreshRecent();
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'conflict') conflict.value = errorSentence(e);
+      else message.value = errorSentence(e, `save ${target}`);
+      return false;
+    } finally {
+      saving.value = false;
+      const ev = changedWhileSaving;
+      changedWhileSaving = undefined;
+      if (ev) onChanged(ev);
+    }
+  }
+
+  /** After a conflict: the user chose their version over the one on disk. */
+  async function overwrite(): Promise<boolean> {
+    mtimeMs.value = undefined;
+    return save();
+  }
+  const reload = async (): Promise<boolean> => (path.value ? open(path.value) : false);
+
+  function onChanged(ev: { path: string; mtimeMs: number }): void {
+    if (saving.value) {
+      changedWhileSaving = ev;
+      return;
+    }
+    if (ev.path !== path.value || mtimeMs.value === undefined) return;
+    if (Math.abs(ev.mtimeMs - mtimeMs.value) <= 1) return;
+    // Nothing to lose (a pinned host key, another window's save): follow the file. With unsaved
+    // edits, ask.
+    if (!dirty.value && !saving.value) {
+      void open(ev.path).then((ok) => ok && (notice.value = 'The file changed on disk and was reloaded.'));
+    } else externalChange.value = { mtimeMs: ev.mtimeMs };
+  }
+  api.on('workspace.changed', onChanged);
+
+  // --- editing -------------------------------------------------------------------------------
+  const get = (p: Path): unknown => getIn(raw.value, p);
+  /** Sets a field; undefined removes it. Typing in one field merges into one undo step. */
+  function set(p: Path, value: unknown): void {
+    const op: EditOp = value === undefined ? { op: 'delete', path: p } : { op: 'set', path: p, value: plain(value) };
+    edit(`edit ${pathKey(p)}`, [op], `set:${pathKey(p)}`);
+  }
+  /** Appends to a list; returns the new item's index. */
+  function insert(list: Path, item: unknown): number {
+    const cur = getIn(raw.value, list);
+    const at = Array.isArray(cur) ? cur.length : 0;
+    return edit(`add to ${pathKey(list)}`, [{ op: 'add', list, item: plain(item) }]) ? at : -1;
+  }
+  function remove(list: Path, index: number): void {
+    edit(`remove ${pathKey([...list, index])}`, [{ op: 'remove', list, index }]);
+  }
+  /** Several edits as one undo step. */
+  function transact(label: string, ops: EditOp[], mergeKey?: string): void {
+    edit(label, ops, mergeKey);
+  }
+  /** Renames an object and every reference to it, as one step. */
+  function rename(kind: RenameKind, index: number, to: string): void {
+    const ops = renameOps(raw.value, kind, index, to).map(([p, v]): EditOp => ({ op: 'set', path: p, value: v }));
+    edit(`rename ${kind}`, ops, `rename:${kind}:${index}`);
+  }
+
+  async function undo(): Promise<boolean> {
+    if (!loaded.value) return false;
+    await flush();
+    const r = await (await getEngine()).send({ kind: 'undo' });
+    take(r.state);
+    return true;
+  }
+  async function redo(): Promise<boolean> {
+    if (!loaded.value) return false;
+    await flush();
+    const r = await (await getEngine()).send({ kind: 'redo' });
+    take(r.state);
+    return true;
+  }
+  /** Resolves once every edit so far is in the document and validated. */
+  const settle = () => flush();
+
+  return {
+    path, mtimeMs, loaded, raw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
+    conflict, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
+    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename,
+    undo, redo, settle,
+  };
+});
+
+export type WorkspaceStore = ReturnType<typeof useWorkspace>;
+export { mirror } from './mirror';

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import type { Pinia } from 'pinia';
+import { realApi, type RealApi } from './helpers/api';
+import { mountWith, settled, storeContext } from './helpers/mount';
+import { useWorkspace } from '../../renderer/src/stores/workspace';
+import { useNav } from '../../renderer/src/stores/nav';
+import { usePrefs } from '../../renderer/src/stores/prefs';
+import App from '../../renderer/src/App.vue';
+
+const key = (k: string, mods: Partial<KeyboardEventInit> = {}, code?: string) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: k, code, bubbles: true, cancelable: true, ...mods }));
+
+describe('App', () => {
+  let real: RealApi;
+  let pinia: Pinia;
+  let w: VueWrapper;
+  beforeEach(async () => {
+    real = realApi();
+    pinia = storeContext(real.api);
+    w = mountWith(App, real.api, pinia);
+    for (let i = 0; i < 20 && !useWorkspace().loaded; i++) await new Promise((r) => setTimeout(r, 50));
+    await flushPromises();
+  });
+  afterEach(async () => {
+    w.unmount();
+    await real.close();
+  });
+
+  it('opens the demo workspace on first start and shows its name', () => {
+    expect(w.find('[data-testid="workspace-name"]').text()).toBe('lab-site-a');
+    expect(w.find('[data-testid="topology"]').text()).toContain('web-vip');
+    expect(w.text()).toContain('unknown');
+  });
+
+  it('switches sections with Ctrl+1..8 and adds and undoes with the keyboard', async () => {
+    const nav = useNav();
+    const ws = useWorkspace();
+    key('2', { ctrlKey: true }, 'Digit2');
+    await flushPromises();
+    expect(nav.section).toBe('servers');
+    expect(w.find('main').attributes('aria-label')).toBe('Real servers');
+    key('n', { altKey: true }, 'KeyN');
+    await flushPromises();
+    expect((ws.raw.servers as unknown[]).length).toBe(5);
+    expect(w.find('[data-testid="dirty"]').exists()).toBe(true);
+    key('z', { ctrlKey: true }, 'KeyZ');
+    await settled();
+    expect((ws.raw.servers as unknown[]).length).toBe(4);
+    expect(w.find('[data-testid="dirty"]').exists()).toBe(false);
+    key('7', { ctrlKey: true }, 'Digit7');
+    await flushPromises();
+    expect(nav.section).toBe('problems');
+  });
+
+  it('jumps from a problem to its field and focuses it', async () => {
+    const ws = useWorkspace();
+    ws.set(['services', 1, 'port'], 99999);
+    await settled();
+    expect(w.find('[data-testid="problem-count"]').text()).toBe('1');
+    key('F8', {}, 'F8');
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(useNav().section).toBe('services');
+    const field = w.find('[data-field="services.1.port"]');
+    expect(field.exists()).toBe(true);
+    expect(document.activeElement).toBe(field.find('input').element);
+    expect(field.text()).toMatch(/port number from 1 to 65535/);
+  });
+
+  it('toggles the theme and keeps the choice', async () => {
+    const prefs = usePrefs();
+    await w.find('[data-testid="theme-toggle"]').trigger('click');
+    expect(prefs.theme).not.toBe('system');
+    expect(document.documentElement.getAttribute('data-theme')).toBe(prefs.theme);
+    expect(localStorage.getItem('lbdesk.prefs')).toContain(prefs.theme);
+    await w.find('[data-testid="theme-toggle"]').trigger('click');
+    expect(document.documentElement.hasAttribute('data-theme')).toBe(false);
+  });
+});
+
+describe('new workspace', () => {
+  let real: RealApi;
+  let pinia: Pinia;
+  let w: VueWrapper;
+  beforeEach(async () => {
+    real = realApi();
+    pinia = storeContext(real.api);
+    w = mountWith(App, real.api, pinia);
+    for (let i = 0; i < 20 && !useWorkspace().loaded; i++) await new Promise((r) => setTimeout(r, 50));
+  });
+  afterEach(async () => {
+    w.unmount();
+    await real.close();
+  });
+
+  it('creates a valid empty workspace where the user says, and opens it', async () => {
+    const { useApp } = await import('../../renderer/src/stores/app');
+    const app = useApp();
+    const done = app.newWorkspace();
+    for (let i = 0; i < 20 && !app.fileDialog; i++) await flushPromises();
+    expect(app.fileDialog?.mode).toBe('saveAs');
+    expect(app.fileDialog?.suggested).toBe('new-site.yaml');
+    app.fileDialog!.resolve(`${real.dataDir}/branch office.yaml`);
+    expect(await done).toBe(true);
+    const ws = useWorkspace();
+    expect(ws.name).toBe('branch-office');
+    await settled();
+    expect(ws.errors).toEqual([]);
+    ws.insert(['servers'], { name: 'web1', address: '127.0.0.21' });
+    expect(await ws.save()).toBe(true);
+    expect(await ws.text()).toMatch(/servers:\n\s+- name: web1\n\s+address: 127\.0\.0\.21/);
+  });
+});

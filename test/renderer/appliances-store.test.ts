@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { realApi, type RealApi } from './helpers/api';
+import { storeContext } from './helpers/mount';
+import { useWorkspace } from '../../renderer/src/stores/workspace';
+import { useAppliances } from '../../renderer/src/stores/appliances';
+
+describe('appliances store', () => {
+  let real: RealApi;
+  beforeEach(async () => {
+    real = realApi();
+    storeContext(real.api);
+    await useWorkspace().openDemo();
+  });
+  afterEach(async () => real.close());
+
+  it('selects the first appliance and follows renames', async () => {
+    const apps = useAppliances();
+    const ws = useWorkspace();
+    expect(apps.names).toEqual(['lab-haproxy']);
+    expect(apps.selected).toBe('lab-haproxy');
+    ws.rename('appliance', 0, 'edge-1');
+    await flushPromises();
+    expect(apps.selected).toBe('edge-1');
+  });
+
+  it('queues host key questions and takes them off when answered', async () => {
+    const apps = useAppliances();
+    const prompt = { id: 'q1', host: '127.0.0.1', port: 2222, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc', reason: 'unknown' as const };
+    real.services.events.emit('hostKey.prompt', prompt);
+    real.services.events.emit('hostKey.prompt', { ...prompt, id: 'q2' });
+    await flushPromises();
+    expect(apps.hostKeys.map((p) => p.id)).toEqual(['q1', 'q2']);
+    await apps.answerHostKey('q1', true);
+    expect(apps.hostKeys.map((p) => p.id)).toEqual(['q2']);
+  });
+
+  it('reports a failed diff or push as one sentence', async () => {
+    const apps = useAppliances();
+    await apps.loadDiff();
+    const r = await apps.push({ confirmWithinMs: 60_000 });
+    for (const m of [apps.diffError, apps.pushError].filter(Boolean)) {
+      expect(m).toMatch(/^Could not .+\.$/);
+      expect(m).not.toMatch(/\n/);
+    }
+    if (!r) expect(apps.pushing).toBe(false);
+  });
+
+  it('counts down a commit-confirmed window', async () => {
+    const apps = useAppliances();
+    apps.confirmBy = Date.now() + 5_000;
+    await flushPromises();
+    expect(apps.secondsLeft).toBeGreaterThanOrEqual(4);
+    expect(apps.secondsLeft).toBeLessThanOrEqual(5);
+    apps.confirmBy = undefined;
+  });
+});

@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Pinia } from 'pinia';
+import { realApi, type RealApi } from './helpers/api';
+import { mountWith, settled, storeContext } from './helpers/mount';
+import { useWorkspace } from '../../renderer/src/stores/workspace';
+import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
+import GroupEditor from '../../renderer/src/editors/GroupEditor.vue';
+import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';
+import ApplianceEditor from '../../renderer/src/editors/ApplianceEditor.vue';
+
+describe('editors', () => {
+  let real: RealApi;
+  let pinia: Pinia;
+  beforeEach(async () => {
+    real = realApi();
+    pinia = storeContext(real.api);
+    await useWorkspace().openDemo();
+  });
+  afterEach(async () => real.close());
+
+  it('server: timers show the resolved value and where it comes from, and detection time', async () => {
+    const w = mountWith(ServerEditor, real.api, pinia, { index: 1 });
+    const row = (name: string) => w.find(`[data-field="servers.1.healthTimers.${name}"]`);
+    expect(row('interval').text()).toContain('5 s set here');
+    expect(row('retryInterval').text()).toContain('10 s from global');
+    expect(w.find('[data-testid="detection"]').text()).toMatch(/Failure noticed in\s*10 s – 20 s/);
+    await row('interval').find('input').setValue('');
+    expect(row('interval').text()).toContain('30 s from global');
+    await row('interval').find('input').setValue('fast');
+    await settled();
+    expect(row('interval').find('[data-testid="field-message"]').text()).toMatch(/not a duration/);
+    w.unmount();
+  });
+
+  it('server: shows the check load it will receive', () => {
+    const w = mountWith(ServerEditor, real.api, pinia, { index: 1 });
+    const load = w.find('[data-testid="check-load"]');
+    expect(load.text()).toContain('12/min from each checker while up');
+    expect(load.text()).toContain('lab-haproxy');
+    w.unmount();
+  });
+
+  it('server: renaming follows its group members', async () => {
+    const w = mountWith(ServerEditor, real.api, pinia, { index: 0 });
+    expect(w.text()).toContain('Renaming also updates 1 reference.');
+    await w.find('[data-field="servers.0.name"] input').setValue('web-a');
+    expect(useWorkspace().get(['groups', 0, 'members', 0, 'server'])).toBe('web-a');
+    w.unmount();
+  });
+
+  it('group: members with their share, the checks that will run and why', async () => {
+    const w = mountWith(GroupEditor, real.api, pinia, { index: 1 });
+    expect(w.find('[data-testid="resolved-checks"]').text()).toContain('dir1:1389 → LDAP (Layer 7) — protocol ldap');
+    await w.find('[data-field="groups.1.healthCheck.type"] select').setValue('tcp');
+    expect(w.find('[data-testid="resolved-checks"]').text()).toContain('TCP (Layer 4)');
+    // The LDAP block stays visible while it is in the file, flagged as unused.
+    expect(w.text()).toContain('not used by the checks that run');
+    w.unmount();
+    const web = mountWith(GroupEditor, real.api, pinia, { index: 0 });
+    expect(web.text()).toMatch(/33\.3 %[\s\S]*66\.7 %/);
+    await web.find('[data-testid="add-member"]').trigger('click');
+    expect((useWorkspace().get(['groups', 0, 'members']) as unknown[]).length).toBe(3);
+    web.unmount();
+  });
+
+  it('service: group choices come from the workspace', async () => {
+    const w = mountWith(ServiceEditor, real.api, pinia, { index: 0 });
+    const options = w.findAll('[data-field="services.0.group"] option').map((o) => o.text());
+    expect(options).toEqual(expect.arrayContaining(['web', 'directory', 'resolvers']));
+    await w.find('[data-field="services.0.group"] select').setValue('directory');
+    expect(useWorkspace().get(['services', 0, 'group'])).toBe('directory');
+    w.unmount();
+  });
+
+  it('appliance: a password goes to the keychain, never into the file', async () => {
+    const ws = useWorkspace();
+    ws.set(['appliances', 0, 'auth'], 'password');
+    const w = mountWith(ApplianceEditor, real.api, pinia, { index: 0 });
+    await settled();
+    const pw = w.find('input[type="password"]');
+    await pw.setValue('s3cret-value');
+    await w.findAll('button').find((b) => b.text() === 'Store')!.trigger('click');
+    await settled();
+    expect(await real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
+    expect(await ws.text()).not.toContain('s3cret-value');
+    w.unmount();
+  });
+});

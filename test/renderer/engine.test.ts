@@ -1,0 +1,77 @@
+// The document engine and the UI's mirror must agree after every edit, or the editors would show
+// something the file does not hold.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DocEngine } from '../../renderer/src/engine/engine';
+import { mirror, type Raw } from '../../renderer/src/stores/workspace';
+import type { EditOp } from '../../renderer/src/engine/protocol';
+import { quickCheck } from '../../renderer/src/lib/quickCheck';
+import { ROOT } from './helpers/api';
+
+const demo = readFileSync(join(ROOT, 'assets/demo/lab-site-a.yaml'), 'utf8');
+
+describe('document engine', () => {
+  it('and the mirror agree after every kind of edit', () => {
+    const e = new DocEngine();
+    let raw = e.load(demo, 'demo.yaml').raw as Raw;
+    const ops: EditOp[] = [
+      { op: 'set', path: ['servers', 1, 'healthTimers', 'interval'], value: '7s' },
+      { op: 'set', path: ['groups', 0, 'healthCheck', 'http', 'host'], value: 'status.example' },
+      { op: 'delete', path: ['targetSets', 0, 'deleteAge'] },
+      { op: 'delete', path: ['servers', 0, 'description'] },
+      { op: 'add', list: ['servers'], item: { name: 'web3', address: '127.0.0.23' } },
+      { op: 'add', list: ['groups', 0, 'members'], item: { server: 'web3', port: 8081 } },
+      { op: 'remove', list: ['targetSets', 0, 'servers'], index: 0 },
+      { op: 'set', path: ['targetSets', 0, 'ports'], value: [3868, 3869] },
+      { op: 'set', path: ['healthTimers', 'failAfter'], value: 3 },
+      { op: 'remove', list: ['servers'], index: 3 },
+    ];
+    for (const [i, op] of ops.entries()) {
+      raw = mirror(raw, op);
+      e.edit([{ ops: [op], label: `op ${i}`, at: i * 10_000 }]);
+      expect(e.undo().raw, `after op ${i}`).toBeDefined();
+      const again = e.redo().raw;
+      expect(again, `after op ${i}`).toEqual(raw);
+    }
+    expect(e.currentText()).toContain('# IPFE target sets: one public address spread over application servers');
+  });
+
+  it('refuses an edit it cannot express and keeps the document as it was', () => {
+    const e = new DocEngine();
+    e.load(demo, 'demo.yaml');
+    const before = e.currentText();
+    const st = e.edit([{ ops: [{ op: 'remove', list: ['servers'], index: 99 }], label: 'x', at: 0 }]);
+    expect(st.error).toBeTruthy();
+    expect(st.raw).toBeDefined();
+    expect(e.currentText()).toBe(before);
+    expect(st.canUndo).toBe(false);
+  });
+
+  it('merges typing in one field into one undo step, not across fields', () => {
+    const e = new DocEngine();
+    e.load(demo, 'demo.yaml');
+    const set = (v: string, key: string, at: number) => e.edit([{ ops: [{ op: 'set', path: key.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)), value: v }], label: key, mergeKey: key, at }]);
+    set('a', 'name', 0);
+    set('ab', 'name', 100);
+    set('abc', 'name', 200);
+    set('x', 'description', 300);
+    e.undo();
+    const st = e.undo();
+    expect((st.raw as Raw).name).toBe('lab-site-a');
+    expect(st.dirty).toBe(false);
+  });
+});
+
+describe('quick check of one item', () => {
+  it('uses the shared schema and wording, with the item path', () => {
+    const raw = { servers: [{ name: 'web1', address: 'nope' }], targetSets: [{ number: 1, address: '127.0.0.50', servers: [{ address: '::1' }] }] };
+    const s = quickCheck(raw, ['servers', 0], 'f.yaml')!;
+    expect(s).toHaveLength(1);
+    expect(s[0]).toMatchObject({ path: 'servers[0].address', segments: ['servers', 0, 'address'], severity: 'error' });
+    expect(s[0]!.message).toMatch(/IPv4 or IPv6/);
+    const t = quickCheck(raw, ['targetSets', 0], 'f.yaml')!;
+    expect(t.map((p) => p.path)).toContain('targetSets[0].servers[0].address');
+    expect(quickCheck(raw, ['name'], 'f.yaml')).toBeUndefined();
+  });
+});

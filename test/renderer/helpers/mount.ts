@@ -1,0 +1,30 @@
+// Mounting with the app's plugins: Pinia, the API client, and the in-process document engine.
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { createApp, defineComponent, h, type Component } from 'vue';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import type { ApiClient } from '../../../shared/api/contract';
+import { API_KEY } from '../../../renderer/src/api/inject';
+import { configureWorkspace, useWorkspace } from '../../../renderer/src/stores/workspace';
+
+configureWorkspace({ worker: false });
+
+/** A Pinia bound to an app that provides the API, so setup stores can inject it. */
+export function storeContext(api: ApiClient): Pinia {
+  const pinia = createPinia();
+  const app = createApp(defineComponent({ render: () => h('div') }));
+  app.provide(API_KEY, api);
+  app.use(pinia);
+  setActivePinia(pinia);
+  return pinia;
+}
+
+export function mountWith<C extends Component>(component: C, api: ApiClient, pinia: Pinia, props: Record<string, unknown> = {}): VueWrapper {
+  return mount(component as Component, { props, attachTo: document.body, global: { plugins: [pinia], provide: { [API_KEY as symbol]: api } } });
+}
+
+/** Waits for the mirror edits to reach the engine and be validated. */
+export async function settled(): Promise<void> {
+  await flushPromises();
+  await useWorkspace().settle();
+  await flushPromises();
+}

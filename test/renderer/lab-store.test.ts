@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { realApi, type RealApi } from './helpers/api';
+import { storeContext } from './helpers/mount';
+import { useWorkspace } from '../../renderer/src/stores/workspace';
+import { useLab, KEEP_RESULTS } from '../../renderer/src/stores/lab';
+import type { MemberStatus } from '../../shared/api/types';
+import { freePort, labWorkspace } from './helpers/workspace';
+
+const member = (over: Partial<MemberStatus> = {}): MemberStatus => ({
+  key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7,
+  state: 'available', score: 10, reason: 'HTTP/1.0 200', since: 1, consecutiveFailures: 0, consecutivePasses: 2, ...over,
+});
+
+describe('lab store', () => {
+  let real: RealApi;
+  beforeEach(async () => {
+    real = realApi();
+    storeContext(real.api);
+    await useWorkspace().openDemo();
+  });
+  afterEach(async () => real.close());
+
+  it('follows lab.status, lab.state and lab.result events', async () => {
+    const lab = useLab();
+    const emit = real.services.events.emit;
+    emit('lab.status', { running: true, listening: [], members: [member()], notes: [] });
+    await flushPromises();
+    expect(lab.running).toBe(true);
+    expect(lab.counts.available).toBe(1);
+    emit('lab.result', { key: 'g:web/web1:8081', result: { ok: false, reason: 'connect ECONNREFUSED', evidence: { errno: 'ECONNREFUSED' }, at: 2 } });
+    emit('lab.state', { key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, from: 'available', to: 'unavailable', score: 1, reason: 'connect ECONNREFUSED after 2 failures', at: 3 });
+    await flushPromises();
+    const m = lab.members.get('g:web/web1:8081')!;
+    expect(m.state).toBe('unavailable');
+    expect(m.consecutiveFailures).toBe(1);
+    expect(lab.counts.unavailable).toBe(1);
+    expect(lab.results.get('g:web/web1:8081')).toHaveLength(1);
+    expect(lab.changes.at(-1)?.to).toBe('unavailable');
+  });
+
+  it('keeps a bounded window of results per member', async () => {
+    const lab = useLab();
+    for (let i = 0; i < KEEP_RESULTS + 15; i++) {
+      real.services.events.emit('lab.result', { key: 'k', result: { ok: true, rttMs: i, reason: 'ok', evidence: {}, at: i } });
+    }
+    await flushPromises();
+    const list = lab.results.get('k')!;
+    expect(list).toHaveLength(KEEP_RESULTS);
+    expect(list.at(-1)!.at).toBe(KEEP_RESULTS + 14);
+  });
+
+  it('knows when the workspace was edited after the lab started', async () => {
+    const lab = useLab();
+    const ws = useWorkspace();
+    // Start for real: the lab engine listens on loopback, on a port nobody else uses.
+    await ws.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.63' }));
+    const ok = await lab.start();
+    expect(lab.message).toBe('');
+    expect(ok).toBe(true);
+    expect(lab.outOfDate).toBe(false);
+    ws.set(['description'], 'edited');
+    expect(lab.outOfDate).toBe(true);
+    expect(await lab.apply()).toBe(true);
+    expect(lab.outOfDate).toBe(false);
+    expect(await lab.stop()).toBe(true);
+    expect(lab.running).toBe(false);
+  });
+
+  it('says in a sentence why the lab could not start', async () => {
+    const lab = useLab();
+    const ws = useWorkspace();
+    ws.set(['services', 0, 'port'], 'eighty');
+    expect(await lab.start()).toBe(false);
+    expect(lab.message).toMatch(/^Could not start the lab: .+\.$/);
+    expect(lab.message).not.toMatch(/\n\s+at /);
+  });
+});

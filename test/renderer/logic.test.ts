@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { comboOf, shortcutFor, SHORTCUTS } from '../../renderer/src/lib/shortcuts';
+import { explain } from '../../renderer/src/lib/explain';
+import { renameOps, freeName, freeTargetSetNumber, referencesTo } from '../../renderer/src/lib/references';
+import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
+import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
+import { errorSentence, sentence } from '../../renderer/src/lib/errors';
+import { parsePath, pathKey } from '../../renderer/src/lib/tree';
+import { ApiError } from '../../shared/api/contract';
+import { resolveTimers } from '../../shared/model/resolve';
+import type { MemberStatus } from '../../shared/api/types';
+
+const ev = (init: KeyboardEventInit & { code?: string }, target?: EventTarget) => {
+  const e = new KeyboardEvent('keydown', init);
+  if (target) Object.defineProperty(e, 'target', { value: target });
+  return e;
+};
+
+describe('shortcuts', () => {
+  it('spells combinations the way the table does', () => {
+    expect(comboOf(ev({ key: 'S', code: 'KeyS', ctrlKey: true, shiftKey: true }))).toBe('Ctrl+Shift+S');
+    expect(comboOf(ev({ key: '!', code: 'Digit1', ctrlKey: true, shiftKey: true }))).toBe('Ctrl+Shift+1');
+    expect(comboOf(ev({ key: 's', code: 'KeyS', metaKey: true }))).toBe('Ctrl+S');
+    expect(comboOf(ev({ key: 'F5', code: 'F5' }))).toBe('F5');
+  });
+  it('lets saving work while typing but not "?"', () => {
+    const input = document.createElement('input');
+    expect(shortcutFor(ev({ key: 's', code: 'KeyS', ctrlKey: true }, input))?.action).toBe('save');
+    expect(shortcutFor(ev({ key: '?', code: 'Slash', shiftKey: true }, input))).toBeUndefined();
+    expect(shortcutFor(ev({ key: '?', code: 'Slash', shiftKey: true }, document.body))?.action).toBe('help');
+  });
+  it('has no key bound twice', () => {
+    const keys = SHORTCUTS.flatMap((s) => s.keys);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('explain', () => {
+  const timers = resolveTimers({ global: { retryInterval: 5000 } });
+  const m = (over: Partial<MemberStatus>): MemberStatus => ({
+    key: 'k', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7, state: 'unavailable', score: 1,
+    reason: 'connect ECONNREFUSED', since: 0, consecutiveFailures: 2, consecutivePasses: 0, ...over,
+  });
+  it('says why a member is down, with the timers that bring it back', () => {
+    const text = explain(m({}), { timers, recoveryWorstMs: 15_000 }).join(' ');
+    expect(text).toContain('web1:8081 is unavailable: its HTTP check (Layer 7) failed 2 times in a row');
+    expect(text).toContain('Last result: connect ECONNREFUSED.');
+    expect(text).toContain('every 5 s while it is down');
+    expect(text).toContain('at most 15 s');
+  });
+  it('explains degraded with the hysteresis thresholds', () => {
+    const text = explain(m({ state: 'degraded', rttMs: 1300, reason: 'slow' }), { degradedAboveMs: 1000, availableBelowMs: 500 }).join(' ');
+    expect(text).toContain('answered in 1300 ms, above the 1 s that makes a server degraded');
+    expect(text).toContain('within 500 ms');
+  });
+  it('explains disabled and not yet checked members', () => {
+    expect(explain(m({ state: 'disabled' }))[0]).toMatch(/disabled in the workspace/);
+    expect(explain(m({ state: 'unknown' }))[0]).toMatch(/not been checked yet/);
+  });
+});
+
+describe('references and names', () => {
+  const raw = {
+    servers: [{ name: 'web1' }, { name: 'web2' }],
+    groups: [{ name: 'web', members: [{ server: 'web1' }, { server: 'web2' }, { server: 'web1', port: 2 }] }],
+    services: [{ name: 'vip', group: 'web' }],
+    appliances: [{ name: 'a', include: ['vip', 'ts1'] }],
+    targetSets: [{ number: 1 }, { number: 2 }],
+  };
+  it('renames follow references', () => {
+    expect(renameOps(raw, 'server', 0, 'w1')).toEqual([
+      [['servers', 0, 'name'], 'w1'], [['groups', 0, 'members', 0, 'server'], 'w1'], [['groups', 0, 'members', 2, 'server'], 'w1'],
+    ]);
+    expect(referencesTo(raw, 'group', 'web')).toEqual([['services', 0, 'group']]);
+    expect(referencesTo(raw, 'service', 'vip')).toEqual([['appliances', 0, 'include', 0]]);
+  });
+  it('finds free names and numbers', () => {
+    expect(freeName(raw, 'servers', 'web1')).toBe('web1-2');
+    expect(freeName(raw, 'servers', 'db')).toBe('db');
+    expect(freeTargetSetNumber(raw)).toBe(3);
+  });
+});
+
+describe('derived figures', () => {
+  const raw = {
+    healthTimers: { interval: '20s', failAfter: 3 },
+    servers: [{ name: 'a', address: '127.0.0.1', healthTimers: { interval: 5 } }, { name: 'b', address: '127.0.0.2', enabled: false }],
+    groups: [
+      { name: 'g', members: [{ server: 'a', port: 80, weight: 100 }, { server: 'b', port: 80, weight: 300 }], healthCheck: { type: 'auto' }, healthTimers: { retryInterval: '2s' } },
+      { name: 'h', members: [{ server: 'a', port: 53 }], healthCheck: { type: 'auto' } },
+    ],
+    services: [{ name: 's', address: '127.0.0.10', port: 80, group: 'g' }, { name: 'd', address: '127.0.0.10', port: 53, protocol: 'udp', group: 'h' }],
+    appliances: [{ name: 'x', include: ['s'] }, { name: 'y' }],
+  };
+  it('resolves timers with their source, as typed', () => {
+    const t = timersFor(raw, { group: raw.groups[0], server: raw.servers[0] });
+    expect(t.resolved).toMatchObject({ interval: 5000, retryInterval: 2000, failAfter: 3, timeout: 5000 });
+    expect(t.resolved.source).toMatchObject({ interval: 'server', retryInterval: 'group', failAfter: 'global', timeout: 'default' });
+    expect(t.detection.failure.worstMs).toBe(5000 + 2 * 5000 + 5000);
+  });
+  it('computes weight shares over enabled members only', () => {
+    expect(shares([100, 300], [true, true])).toEqual([25, 75]);
+    const svc = topology(raw).find((e) => e.title === 's')!;
+    expect(svc.members.map((m) => m.share)).toEqual([100, 0]);
+    expect(svc.members[1]!.enabled).toBe(false);
+  });
+  it('computes the check load on a server from every group and appliance', () => {
+    const load = checkLoad(raw, 'a');
+    // g: every 5s (server override) = 12/min; h: every 5s = 12/min.
+    expect(load.upPerMin).toBeCloseTo(24);
+    expect(load.members.map((m) => m.check)).toEqual(['http', 'dns']);
+    expect(load.appliances).toEqual(['x', 'y']);
+  });
+});
+
+describe('small helpers', () => {
+  it('parses unified diffs', () => {
+    const d = parseUnifiedDiff('Index: x\n===================================================================\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n same\n-old\n+new\n');
+    expect(d.added).toBe(1);
+    expect(d.removed).toBe(1);
+    expect(d.lines.map((l) => l.kind)).toEqual(['meta', 'meta', 'meta', 'meta', 'hunk', 'ctx', 'del', 'add']);
+    expect(d.lines[7]).toMatchObject({ newNo: 2 });
+  });
+  it('turns errors into sentences without stacks', () => {
+    expect(sentence('no such file')).toBe('No such file.');
+    expect(errorSentence(new ApiError('unsupported', 'lab.start is not available here'), 'start the lab')).toBe(
+      'Could not start the lab: lab.start is not available here (this lbdesk does not offer it yet).',
+    );
+    const e = new Error('boom');
+    e.message = 'boom\n    at foo (x.ts:1:1)';
+    expect(errorSentence(e)).toBe('Boom.');
+  });
+  it('reads every spelling of a path', () => {
+    expect(parsePath('groups[0].members[1].weight')).toEqual(['groups', 0, 'members', 1, 'weight']);
+    expect(pathKey(parsePath('targetSets.0.leastLoad'))).toBe('targetSets.0.leastLoad');
+  });
+});
