@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { confirmPush, syncDataDir } from '../../services/sync';
 import { CliError } from '../errors';
-import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, refuseConfirmForCli, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 export function register(program: Command): void {
   const cmd = program
@@ -12,6 +12,7 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, true).action(async (file: string, o: SshCliOptions) => {
     const { prepared } = await prepareForSync(file, o, true);
+    refuseConfirmForCli(prepared, 'confirm');
     const ssh = sshOptionsFrom(o);
     let all = true;
     for (const p of prepared) {

@@ -2,6 +2,7 @@
 // Exit 0 no change, 1 changes, 2 trouble (like diff(1)).
 import type { Command } from 'commander';
 import { diffConfig } from '../../services/sync';
+import { diffCli } from '../../services/vendor';
 import { CliError } from '../errors';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
@@ -16,7 +17,9 @@ export function register(program: Command): void {
     if (p.errors.length) throw new CliError(`${p.appliance.name}: cannot render: ${p.errors.join('; ')}`, 2);
     let d;
     try {
-      d = await diffConfig(p.target, p.render.text, sshOptionsFrom(o));
+      d = p.cli
+        ? await diffCli(p.cli, p.render.text, sshOptionsFrom(o))
+        : await diffConfig(p.target, p.render.text, sshOptionsFrom(o));
     } catch (err) {
       throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 2);
     }

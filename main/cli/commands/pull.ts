@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { listHistory, pullConfig, readHistory, syncDataDir } from '../../services/sync';
+import { cliWhere, pullCli } from '../../services/vendor';
 import { CliError } from '../errors';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
@@ -54,6 +55,17 @@ export function register(program: Command): void {
       if (o.show) {
         const { data } = await readHistory(dataDir, p.appliance.name, o.show).catch((err: Error) => { throw new CliError(err.message, 1); });
         await output(data, o.out);
+        return;
+      }
+      if (p.cli) {
+        try {
+          const r = await pullCli(p.cli, { ...sshOptionsFrom(o), dataDir });
+          await output(r.data, o.out);
+          process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${cliWhere(p.cli)} from ${r.target} by ${r.via}${r.entry ? ` (history ${r.entry.id})` : ''}\n`);
+        } catch (err) {
+          if (err instanceof CliError) throw err;
+          throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 1);
+        }
         return;
       }
       if (!p.target.configPath) throw new CliError(`${p.appliance.name}: ${p.errors.join('; ')}`, 1);

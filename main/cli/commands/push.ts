@@ -2,6 +2,7 @@
 // apply; with --confirm-within, the appliance rolls back unless `lbdesk confirm` follows.
 // Exit 0 applied (or unchanged), 1 refused/failed with the appliance unchanged, 3 rolled back
 // (or the appliance was touched and could not be rolled back cleanly).
+// `driver: cli` appliances go through main/services/vendor (pushCli) instead of the file upload.
 // Also home of the options and loading that confirm, pull and diff share.
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { MemorySecretStore } from '../../services/secrets/memory';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
 import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
+import { pushCli } from '../../services/vendor';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 
@@ -120,6 +122,12 @@ export async function prepareForSync(file: string, o: SshCliOptions, many: boole
   return { path, prepared };
 }
 
+/** Commit-confirmed needs a rollback timer on the appliance; a vendor CLI has none. */
+export function refuseConfirmForCli(prepared: PreparedAppliance[], what: string): void {
+  const p = prepared.find((x) => x.cli);
+  if (p) throw new CliError(`${p.appliance.name}: ${what} is not supported for driver cli appliances (a vendor CLI has no commit-confirmed rollback timer)`, 2);
+}
+
 function durationOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
@@ -185,16 +193,23 @@ export function register(program: Command): void {
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();
       const items: FleetItem[] = [];
+      if (confirmWithinMs !== undefined) refuseConfirmForCli(prepared, '--confirm-within');
       for (const p of prepared) {
         if (p.errors.length) {
           items.push({ target: p.target, refused: `cannot render: ${p.errors.join('; ')}` });
-        } else if (o.restore) {
+          continue;
+        }
+        let text: string | Buffer = p.render.text;
+        if (o.restore) {
           const { entry, data } = await readHistory(dataDir, p.appliance.name, o.restore).catch((err: Error) => { throw new CliError(err.message, 2); });
           process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
-          items.push({ target: p.target, text: data });
-        } else {
-          items.push({ target: p.target, text: p.render.text });
+          text = data;
         }
+        const cli = p.cli;
+        const rendered = typeof text === 'string' ? text : text.toString('utf8');
+        // driver cli: commands in the vendor's CLI session, with the fleet's SSH options and limits.
+        if (cli) items.push({ target: p.target, run: (shared) => pushCli(cli, rendered, shared) });
+        else items.push({ target: p.target, text });
       }
       const report: FleetReport = await pushFleet(items, {
         ...sshOptionsFrom(o),

@@ -6,8 +6,14 @@ import { KnownHosts } from '../ssh/known-hosts';
 import { pushConfig, type PushOptions } from './push';
 import type { SyncTarget } from './target';
 
-/** An appliance to push, or one already refused before any connection (e.g. it did not render). */
-export type FleetItem = { target: SyncTarget; text: string | Buffer } | { target: SyncTarget; refused: string };
+/**
+ * An appliance to push, one already refused before any connection (e.g. it did not render), or
+ * one pushed its own way (`driver: cli`: pushCli) with the fleet's shared options.
+ */
+export type FleetItem =
+  | { target: SyncTarget; text: string | Buffer }
+  | { target: SyncTarget; refused: string }
+  | { target: SyncTarget; run: (opts: PushOptions) => Promise<PushReport> };
 
 export interface FleetOptions extends PushOptions {
   /** Pushes in flight at once (default 8). */
@@ -42,7 +48,9 @@ export async function pushFleet(items: FleetItem[], opts: FleetOptions = {}): Pr
 
   const runOne = async (i: number): Promise<void> => {
     const item = items[i]!;
-    const r = 'refused' in item ? skipped(item, item.refused, 'refused') : await pushConfig(item.target, item.text, shared);
+    const r = 'refused' in item ? skipped(item, item.refused, 'refused')
+      : 'run' in item ? await item.run(shared)
+        : await pushConfig(item.target, item.text, shared);
     reports[i] = r;
     if (FAILURES.includes(r.outcome)) failures++;
     opts.onReport?.(r);

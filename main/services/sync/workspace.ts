@@ -3,6 +3,7 @@
 import { isAbsolute } from 'node:path';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
+import { cliTarget, type CliTarget } from '../vendor/target';
 import type { SyncTarget, VerifyTarget } from './target';
 
 export interface PreparedAppliance {
@@ -11,6 +12,8 @@ export interface PreparedAppliance {
   target: SyncTarget;
   /** Why this appliance cannot be pushed (render errors, bad paths), one line each. */
   errors: string[];
+  /** `driver: cli`: push, pull and diff go through main/services/vendor with this, not `target`. */
+  cli?: CliTarget;
 }
 
 /** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
@@ -35,9 +38,13 @@ export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget
 export function prepareAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): PreparedAppliance {
   const render = renderForAppliance(ws, appliance, { workspacePath });
   const errors = render.errors.map((e) => `${e.subject}: ${e.message}`);
-  if (!render.configPath) errors.push(`appliance ${appliance.name}: no configPath`);
-  else if (!isAbsolute(render.configPath)) errors.push(`appliance ${appliance.name}: configPath must be absolute (${render.configPath})`);
-  if (!render.reloadCommand) errors.push(`appliance ${appliance.name}: no reloadCommand`);
+  // A vendor CLI has no config file to replace and no reload command: its commands are the config.
+  const cli = appliance.driver === 'cli' ? cliTarget(appliance, workspacePath) : undefined;
+  if (!cli) {
+    if (!render.configPath) errors.push(`appliance ${appliance.name}: no configPath`);
+    else if (!isAbsolute(render.configPath)) errors.push(`appliance ${appliance.name}: configPath must be absolute (${render.configPath})`);
+    if (!render.reloadCommand) errors.push(`appliance ${appliance.name}: no reloadCommand`);
+  }
   let volatile: RegExp[] = [];
   try { volatile = getDriver(appliance.driver).volatile; } catch { /* reported by render */ }
   const target: SyncTarget = {
@@ -61,5 +68,5 @@ export function prepareAppliance(ws: Workspace, appliance: Appliance, workspaceP
     transfer: appliance.transfer,
     workspace: workspacePath,
   };
-  return { appliance, render, target, errors };
+  return { appliance, render, target, errors, ...(cli ? { cli } : {}) };
 }
