@@ -10,9 +10,12 @@ const read = (f) => {
 };
 const v = read('test-results/vitest.json');
 const p = read('test-results/playwright.json');
-let passed = (v?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0);
+const passed = (v?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0);
 let failed = (v?.numFailedTests ?? 0) + (p?.stats?.unexpected ?? 0) + (p?.stats?.flaky ?? 0);
 const skipped = (v?.numPendingTests ?? 0) + (v?.numTodoTests ?? 0) + (p?.stats?.skipped ?? 0);
-if (!v) failed += 1, console.log('vitest wrote no report');
-if (!p) failed += 1, console.log('playwright wrote no report');
+for (const [name, report] of [['vitest', v], ['playwright', p]]) {
+  if (report) continue;
+  failed += 1;
+  console.log(`${name} wrote no report`);
+}
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

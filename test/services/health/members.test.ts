@@ -9,7 +9,7 @@ const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1
 
 describe('membersOf', () => {
   it('reads the spec example: groups with resolved checks, target sets with TCP L4 on the first port', () => {
-    const example = workspaceSchema.parse(parse(readFileSync(resolve(__dirname, '../../../../shared/spec/workspace.example.yaml'), 'utf8')));
+    const example = workspaceSchema.parse(parse(readFileSync(resolve(__dirname, '../../../assets/demo/lab-site-a.yaml'), 'utf8')));
     const got = membersOf(example).map((m) => [m.key, m.check.type, m.check.layer, m.port, m.disabled ?? '']);
     expect(got).toEqual([
       ['g:web/web1:8081', 'http', 7, 8081, ''],
