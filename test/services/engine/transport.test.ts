@@ -180,6 +180,34 @@ describe.each(['uv', 'net'] as const)('socket layer %s', (io) => {
     expect(health.failures[0]!.reason).toBe(`connect timed out (127.0.5.166:${stuckPort})`);
   });
 
+  it('leaks nothing when clients reset while the engine passes on a half-close', async () => {
+    // The server answers and closes; each client resets as soon as it has the answer, racing
+    // the engine's shutdown of its side (a reset then is refused by libuv).
+    const srv = net.createServer((s) => s.on('error', () => {}).end('x'.repeat(2000)));
+    await new Promise<void>((r) => srv.listen(0, '127.0.5.162', r));
+    cleanups.push(() => new Promise((r) => srv.close(r)));
+    const { port, engine } = await setup(io, [{ name: 'fin', address: '127.0.5.162', port: (srv.address() as net.AddressInfo).port }]);
+    const once = () =>
+      new Promise<void>((resolve) => {
+        const s = net.connect({ host: VIP, port });
+        s.on('data', () => s.resetAndDestroy());
+        s.on('error', () => resolve());
+        s.on('close', () => resolve());
+      });
+    await once();
+    const fds = readdirSync('/proc/self/fd').length;
+    for (let round = 0; round < 10; round++) await Promise.all(Array.from({ length: 40 }, once));
+    await until(async () => (await engine.refreshStats()).pools[0]!.active === 0, 5000, 'connections to end');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readdirSync('/proc/self/fd').length - fds).toBeLessThanOrEqual(2);
+    // And the worker can still be ended (a leaked handle would keep it from exiting).
+    const w = engine.dataWorker!;
+    const t0 = Date.now();
+    await engine.stop();
+    expect(Date.now() - t0).toBeLessThan(2500);
+    expect(w.threadId).toBe(-1);
+  });
+
   it('refuses with a reset when every server fails', async () => {
     const dead = await freePort('127.0.5.168');
     const { port, events } = await setup(io, [{ name: 'dead', address: '127.0.5.168', port: dead }]);

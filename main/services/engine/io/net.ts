@@ -17,8 +17,12 @@ const pendingOf = new WeakMap<net.Socket, Pending>();
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err instanceof Error ? err.message : String(err));
 
+/**
+ * Ends a socket, with RST when asked. Not after end(): a reset with a shutdown in flight is
+ * refused by libuv while Node marks the handle closing anyway, leaving it open for good.
+ */
 function drop(s: net.Socket, reset: boolean): void {
-  if (reset && typeof s.resetAndDestroy === 'function' && !s.destroyed) {
+  if (reset && typeof s.resetAndDestroy === 'function' && !s.destroyed && !s.writableEnded && !s.connecting) {
     try {
       s.resetAndDestroy();
       return;

@@ -30,6 +30,8 @@ interface Handle {
   lbd?: Dir;
   /** Reading was started with the connect. */
   reading?: boolean;
+  /** A shutdown is in flight: libuv refuses a reset then (see closeHandle). */
+  shutting?: boolean;
 }
 
 interface Bindings {
@@ -185,16 +187,25 @@ function runShutdowns(): void {
   shutdownsDue = false;
   for (const d of shutdowns.splice(0)) {
     if (!d.r.open) continue;
-    const req = new B!.ShutdownWrap();
-    req.oncomplete = onShutdown;
-    req.handle = d.to;
-    req.d = d;
-    if (d.to.shutdown(req) !== 0) d.r.finish(undefined, undefined, false);
+    shutdown(d);
+  }
+}
+
+function shutdown(d: Dir): void {
+  const req = new B!.ShutdownWrap();
+  req.oncomplete = onShutdown;
+  req.handle = d.to;
+  req.d = d;
+  d.to.shutting = true;
+  if (d.to.shutdown(req) !== 0) {
+    d.to.shutting = false;
+    d.r.finish(undefined, undefined, false);
   }
 }
 
 function onShutdown(this: any, status: number): void {
   const d: Dir = this.d;
+  d.to.shutting = false;
   const r = d.r;
   if (!r.open) return;
   d.shut = true;
@@ -252,11 +263,7 @@ class UvRelay implements Relay {
     }
     if (prelude.eof) {
       this.up.eof = true;
-      const req = new B!.ShutdownWrap();
-      req.oncomplete = onShutdown;
-      req.handle = this.server;
-      req.d = this.up;
-      if (this.server.shutdown(req) !== 0) this.finish('EPIPE', 'server', true);
+      shutdown(this.up);
     }
   }
 
@@ -281,7 +288,6 @@ class UvRelay implements Relay {
     const prelude: Prelude = { data: this.replay!, eof: this.up.eof };
     this.open = false;
     this.client.readStop();
-    this.client.onread = ignoreRead;
     this.client.lbd = undefined;
     closeHandle(this.server, false);
     this.release();
@@ -312,16 +318,18 @@ class UvRelay implements Relay {
   }
 }
 
-/** What a closed handle's onread becomes (the slot only takes functions). */
-function ignoreRead(): undefined {
-  return undefined;
-}
-
-/** Closes without a JS callback (one less call into JS per handle). */
+/**
+ * Closes without a JS callback (one less call into JS per handle). A reset is only tried when
+ * no shutdown is in flight: libuv refuses it then, and Node has already marked the handle as
+ * closing, so a close() after a failed reset would do nothing and the handle would leak (and
+ * a worker holding it could never exit).
+ */
 function closeHandle(h: Handle, reset: boolean): void {
-  h.onread = ignoreRead;
   h.lbd = undefined;
-  if (reset && typeof h.reset === 'function' && h.reset() === 0) return;
+  if (reset && !h.shutting && typeof h.reset === 'function') {
+    h.reset();
+    return;
+  }
   h.close();
 }
 
