@@ -49,7 +49,7 @@ describe.skipIf(!haveKeygen)('known_hosts files', () => {
     const [typeR, b64R] = keyR.pub.split(' ');
     writeFileSync(file, [
       '# comment line',
-      `lb1,10.9.9.9 ${typeA} ${b64A} comment`,
+      `lb1,192.0.2.99 ${typeA} ${b64A} comment`,
       `[lb2]:2222 ${typeA} ${b64A}`,
       `lb3 ${typeR} ${b64R}`,
       `@revoked * ${typeB} ${b64B}`,
