@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
 import { detectionTimes } from '../../shared/model/detection';
+import { runCli } from '../helpers/cli';
 import { expectRefused, freePort, hold, sleep, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
 
 const ROOT = resolve(__dirname, '../..');
@@ -298,5 +299,19 @@ services:
     expect(s.stderr()).toContain(ui.url);
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);
+  });
+
+  it('refuses an invalid workspace (exit 1, the problem at file:line:col) and an unreadable one (exit 2)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: bad\nservices:\n  - { name: v, address: 127.0.6.70, port: nope, group: g }\n');
+    const bad = await runCli(['serve', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.yaml:4:\d+: services\[0\]\.port: /);
+    expect(bad.stderr).toContain('is not a valid workspace (');
+    expect(bad.stderr).not.toContain('    at ');
+    const missing = await runCli(['serve', join(dir, 'missing.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -46,8 +46,9 @@ export function register(program: Command): void {
     .action(async (file: string, opts: ServeOptions) => {
       if (opts.uiPort !== undefined && !opts.ui) throw new CliError('--ui-port needs --ui', 2);
       const path = resolve(file);
-      const ws = await load(path, file, (p) => process.stderr.write(`${p}\n`));
-      if (typeof ws === 'string') throw new CliError(ws, 1);
+      const loaded = await load(path, file, (p) => process.stderr.write(`${p}\n`));
+      if (!('workspace' in loaded)) throw new CliError(loaded.summary, loaded.unreadable ? 2 : 1);
+      const ws = loaded.workspace;
       const print = printer(opts.events === true);
       const runner = opts.ui ? await uiRunner(path, opts, print) : await directRunner(ws, opts, print);
       // Signals are taken from here on: one during start-up waits for the start to finish.
@@ -68,17 +69,23 @@ function positive(v: string, name: string): number {
   return n;
 }
 
-/** The workspace, or one line saying why not (each problem already reported). */
-async function load(path: string, shown: string, report: (line: string) => void): Promise<Workspace | string> {
+type Loaded = { workspace: Workspace } | { unreadable: boolean; reason: string; summary: string };
+
+/**
+ * The workspace, or why not: `reason` names the first problem (for a reload event), `summary`
+ * is the closing line once every problem has been reported.
+ */
+async function load(path: string, shown: string, report: (line: string) => void): Promise<Loaded> {
   try {
     const loaded = await loadWorkspaceFile(path);
     const errors = loaded.problems.filter((p) => p.severity === 'error');
-    if (loaded.workspace && errors.length === 0) return loaded.workspace;
+    if (loaded.workspace && errors.length === 0) return { workspace: loaded.workspace };
     for (const p of errors) report(formatProblem({ ...p, file: shown }));
     const first = errors[0];
-    return first ? `${formatProblem({ ...first, file: shown })}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : `${shown} is not a valid workspace`;
+    const reason = first ? `${formatProblem({ ...first, file: shown })}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : `${shown} is not a valid workspace`;
+    return { unreadable: false, reason, summary: `${shown} is not a valid workspace (${errors.length} error${errors.length === 1 ? '' : 's'})` };
   } catch (err) {
-    if (err instanceof WorkspaceFileError) return err.message;
+    if (err instanceof WorkspaceFileError) return { unreadable: true, reason: err.message, summary: err.message };
     throw err;
   }
 }
@@ -161,13 +168,13 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
   const reload = () =>
     void run(async () => {
       if (stopping) return;
-      const ws = await load(path, shown, (p) => process.stderr.write(`${p}\n`)).catch((err: Error) => err.message);
-      if (typeof ws === 'string') {
-        print({ ts: new Date().toISOString(), type: 'reload', ok: false, reason: `${ws}; the running config is kept` });
+      const loaded: Loaded = await load(path, shown, (p) => process.stderr.write(`${p}\n`)).catch((err: Error) => ({ unreadable: true, reason: err.message, summary: err.message }));
+      if (!('workspace' in loaded)) {
+        print({ ts: new Date().toISOString(), type: 'reload', ok: false, reason: `${loaded.reason}; the running config is kept` });
         return;
       }
       // The engine reports the outcome as a `reload` event.
-      await runner.apply(ws);
+      await runner.apply(loaded.workspace);
     });
   const timer = opts.stats
     ? setInterval(() => {

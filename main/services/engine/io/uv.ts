@@ -197,9 +197,10 @@ function shutdown(d: Dir): void {
   req.handle = d.to;
   req.d = d;
   d.to.shutting = true;
-  if (d.to.shutdown(req) !== 0) {
+  const err = d.to.shutdown(req);
+  if (err !== 0) {
     d.to.shutting = false;
-    d.r.finish(undefined, undefined, false);
+    d.r.finish(errName(err), d.inbound ? 'server' : 'client', true);
   }
 }
 
@@ -209,8 +210,10 @@ function onShutdown(this: any, status: number): void {
   const r = d.r;
   if (!r.open) return;
   d.shut = true;
-  // A failed shutdown means the peer is gone already: nothing more can flow that way.
-  if (status < 0 || (r.up.shut && r.down.shut)) r.finish(undefined, undefined, false);
+  // A failed shutdown means the peer is gone (reset): an error on that side, which may still
+  // be redispatched if the server had not answered yet.
+  if (status < 0) r.finish(errName(status), d.inbound ? 'server' : 'client', true);
+  else if (r.up.shut && r.down.shut) r.finish(undefined, undefined, false);
 }
 
 function newWrite(d: Dir): any {
