@@ -52,26 +52,28 @@ function waitPort(address: string, port: number, ms = 20_000): Promise<void> {
   });
 }
 
-/** utime + stime of a process and all its threads, in ms. */
-function cpuMs(pid: number): number {
+/** utime and stime of a process and all its threads, in ms. */
+function cpuTimes(pid: number): { user: number; sys: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  return { user: (Number(f[11]) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 };
 }
 
-interface Run { perSec: number; mbPerSec: number; count: number; cpuMs: number; errors: string }
+interface Run { perSec: number; mbPerSec: number; count: number; cpuMs: number; userMs: number; errors: string }
 
 function wrk(url: string, conns: number, extra: string[], pid: number): Run {
-  const c0 = cpuMs(pid);
+  const c0 = cpuTimes(pid);
   const out = execFileSync('wrk', ['-t1', `-c${conns}`, `-d${SECONDS}s`, ...extra, url], { encoding: 'utf8' });
-  const cpu = cpuMs(pid) - c0;
+  const c1 = cpuTimes(pid);
+  const userMs = c1.user - c0.user;
+  const cpu = userMs + c1.sys - c0.sys;
   const perSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const t = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(out);
   const unit: Record<string, number> = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 };
   const mbPerSec = t ? Number(t[1]) * (unit[t[2]!] ?? 1) : 0;
   const count = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const errs = [/Socket errors: (.*)/.exec(out)?.[1], /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1]].filter(Boolean);
-  return { perSec, mbPerSec, count, cpuMs: cpu, errors: errs.length ? errs.join('; ') : '' };
+  return { perSec, mbPerSec, count, cpuMs: cpu, userMs, errors: errs.length ? errs.join('; ') : '' };
 }
 
 const MODES = [
@@ -170,12 +172,18 @@ services:
         const val = (r: Run) => (m.bulk ? r.mbPerSec : r.perSec);
         // Work per CPU-second of the proxy process: requests (or MiB) over its user+system time.
         const eff = (r: Run) => (m.bulk ? r.mbPerSec * SECONDS : r.count) / Math.max(r.cpuMs / 1000, 0.01);
+        // CPU per unit of work, split into user and kernel time (µs per request, ms per MiB).
+        const split = (r: Run) => {
+          const units = m.bulk ? r.mbPerSec * SECONDS : r.count;
+          const k = m.bulk ? 1 : 1000;
+          return `${((r.userMs * k) / units).toFixed(1)}+${(((r.cpuMs - r.userMs) * k) / units).toFixed(1)}${m.bulk ? ' ms/MiB' : ' µs'}`;
+        };
         const thr = val(res.lb!) / val(res.ha!);
         const e = eff(res.lb!) / eff(res.ha!);
         (ratios[m.name] ??= { thr: [], eff: [] }).thr.push(thr);
         ratios[m.name]!.eff.push(e);
         const errs = [res.ha!.errors && `haproxy errors: ${res.ha!.errors}`, res.lb!.errors && `lbdesk errors: ${res.lb!.errors}`].filter(Boolean).join('; ');
-        console.log(`round ${round} ${m.label.padEnd(22)} haproxy ${val(res.ha!).toFixed(0).padStart(7)}  lbdesk ${val(res.lb!).toFixed(0).padStart(7)}  ratio ${thr.toFixed(2)}  | per CPU-s haproxy ${eff(res.ha!).toFixed(0)} lbdesk ${eff(res.lb!).toFixed(0)} ratio ${e.toFixed(2)}${errs ? `  (${errs})` : ''}`);
+        console.log(`round ${round} ${m.label.padEnd(22)} haproxy ${val(res.ha!).toFixed(0).padStart(7)}  lbdesk ${val(res.lb!).toFixed(0).padStart(7)}  ratio ${thr.toFixed(2)}  | per CPU-s haproxy ${eff(res.ha!).toFixed(0)} lbdesk ${eff(res.lb!).toFixed(0)} ratio ${e.toFixed(2)}  | ${split(res.ha!)} / ${split(res.lb!)}${errs ? `  (${errs})` : ''}`);
       }
     }
     const goal: Record<string, number> = { ka: 1.0, new: 1.0, bulk: 0.8 };

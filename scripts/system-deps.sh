@@ -18,6 +18,8 @@ declare -A NEED=(
   [/usr/bin/secret-tool]=libsecret-tools
   [/usr/bin/gnome-keyring-daemon]=gnome-keyring
   [/usr/bin/dbus-daemon]=dbus-daemon
+  # A listener that never accepts (connect timeouts) is a few lines of python3.
+  [/usr/bin/python3]=python3-minimal
 )
 missing=()
 for bin in "${!NEED[@]}"; do

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers';
 
-export const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs'];
+export const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs'];
 const SOURCES = ['main', 'shared', 'electron.vite.config.ts', 'scripts/build.mjs'];
 
 function newest(path: string): number {

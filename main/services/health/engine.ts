@@ -1,18 +1,20 @@
 // The health-check engine: keeps every member's state by the Px procedure (state.ts), runs
 // each member's probe on schedule with at most one check in flight per member, and keeps a
 // bounded history of results and transitions with their evidence.
+import { availableParallelism } from 'node:os';
 import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import type { SecretStore } from '../secrets/types';
-import { Ring } from './history';
+import { ResultRing, Ring } from './history';
 import { membersOf, type MemberSpec } from './members';
 import { DEFAULT_PORTS, runProbe, type ProbeOutcome, type ProbeType } from './probes';
 import { fmtMs } from './probes/util';
-import { Scheduler } from './scheduler';
+import { Histogram, Scheduler } from './scheduler';
 import { applyResult, initialTracker, type Tracker } from './state';
 import { changeOf, fixedTracker, statusOf } from './status';
 import type { HealthView } from './types';
 import { checkMembers } from './check-once';
+import { TcpThreads } from './probes/tcp-threads';
 
 export interface HealthEngineOptions {
   secrets: SecretStore;
@@ -20,27 +22,38 @@ export interface HealthEngineOptions {
   now?: () => number;
   /** Each delay is shortened by a random fraction up to this (0-1, default 0.1) so checks spread out. */
   jitter?: number;
-  /** Checks in flight across all members (default 1000); more wait their turn in due order. */
+  /**
+   * Checks in flight across all members (default 1000, and 1000 more per probe thread: each
+   * holds its own sockets); more wait their turn in due order.
+   */
   maxInFlight?: number;
   /** Results and transitions kept per member (default 30 each). */
   historySize?: number;
   /** argv prefix for ping (default ['ping']). */
   pingCommand?: string[];
+  /**
+   * Threads that run TCP Layer 4 handshakes beside the engine's loop (default 2 with two or
+   * more cores, else 0: two answer sooner than one under load, even on two cores). They start once `probeThreadsFrom` members (default 1000) are checked
+   * by TCP L4: for fewer, a thread costs more than it saves.
+   */
+  probeThreads?: number;
+  probeThreadsFrom?: number;
 }
 
 export interface EngineStats {
   members: number;
+  /** Checks started, counted as each probe ends (when a probe thread has said when it started). */
   checksStarted: number;
   inFlight: number;
   scheduled: number;
-  /** Start − due, in ms: p50/p99 are bucket upper bounds (1 ms buckets below 1 s). */
+  /** Start − due in ms, the start being the probe's connect on a probe thread: p50/p99 are bucket upper bounds (1 ms buckets below 1 s). */
   lateness: { p50: number; p99: number; max: number; mean: number };
 }
 
 interface Member {
   spec: MemberSpec;
   tracker: Tracker;
-  results: Ring<CheckResult>;
+  results: ResultRing;
   changes: Ring<StateChange>;
   /** Bumped when the probe changes or the member goes: a result of an older generation is dropped. */
   gen: number;
@@ -57,6 +70,7 @@ interface Member {
   view?: MemberStatus;
 }
 
+const DEFAULT_IN_FLIGHT = 1000;
 /** A probe that has not settled this long after its timeout is abandoned as failed. */
 const HUNG_GRACE_MS = 2000;
 /** Reported failures trigger at most one check per this long (or per retryInterval if shorter). */
@@ -83,12 +97,15 @@ export class HealthEngine implements HealthView {
   private readonly historySize: number;
   private sweepTimer: NodeJS.Timeout | undefined;
   private started = false;
+  private tcp: TcpThreads | undefined;
+  /** Due → the probe's start (its connect call, on a probe thread too), per check. */
+  readonly lateness = new Histogram();
 
   constructor(private readonly opts: HealthEngineOptions) {
     this.now = opts.now ?? Date.now;
     this.jitter = Math.min(Math.max(opts.jitter ?? 0.1, 0), 1);
     this.historySize = Math.max(1, opts.historySize ?? 30);
-    this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.now, Math.max(1, opts.maxInFlight ?? 1000));
+    this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.now, Math.max(1, opts.maxInFlight ?? DEFAULT_IN_FLIGHT));
   }
 
   // ---- HealthView -------------------------------------------------------------------------
@@ -149,12 +166,37 @@ export class HealthEngine implements HealthView {
       this.scheduler.cancel(key);
       this.members.delete(key);
     }
+    if (this.started) this.startThreads();
+  }
+
+  /** Probe threads, once enough members are checked by TCP L4 (they stay until stop()). */
+  private startThreads(): void {
+    const count = this.opts.probeThreads ?? (availableParallelism() > 1 ? 2 : 0);
+    if (this.tcp || count <= 0) return;
+    let tcp = 0;
+    for (const m of this.members.values()) if (isProbed(m.spec) && m.spec.check.type === 'tcp') tcp++;
+    if (tcp < (this.opts.probeThreadsFrom ?? 1000)) return;
+    this.tcp = new TcpThreads(count);
+    // A check on a thread is in flight until its result is back here, well after its socket
+    // has closed: without more room, results in transit would hold back the next starts.
+    if (this.opts.maxInFlight === undefined) this.scheduler.maxInFlight = DEFAULT_IN_FLIGHT * (1 + count);
+  }
+
+  /** The cap on checks in flight. */
+  get maxInFlight(): number {
+    return this.scheduler.maxInFlight;
+  }
+
+  /** Probe threads that are up (0 until started and ready). */
+  get probeThreads(): number {
+    return this.tcp?.running ?? 0;
   }
 
   /** First checks at once for every member, then the schedule. */
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.startThreads();
     this.scheduler.start();
     for (const m of this.members.values()) if (isProbed(m.spec) && !m.inFlight) this.scheduleAt(m, this.now());
     this.sweepTimer = setInterval(() => this.sweep(), 500);
@@ -167,6 +209,10 @@ export class HealthEngine implements HealthView {
     this.scheduler.stop();
     clearInterval(this.sweepTimer);
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    const tcp = this.tcp;
+    this.tcp = undefined;
+    if (this.opts.maxInFlight === undefined) this.scheduler.maxInFlight = DEFAULT_IN_FLIGHT;
+    await tcp?.close();
   }
 
   history(key: MemberKey): { results: CheckResult[]; changes: StateChange[] } {
@@ -181,7 +227,7 @@ export class HealthEngine implements HealthView {
   }
 
   stats(): EngineStats {
-    const h = this.scheduler.lateness;
+    const h = this.lateness;
     return {
       members: this.members.size,
       checksStarted: h.count,
@@ -192,7 +238,7 @@ export class HealthEngine implements HealthView {
   }
 
   resetStats(): void {
-    this.scheduler.lateness.reset();
+    this.lateness.reset();
   }
 
   // ---- members ----------------------------------------------------------------------------
@@ -202,7 +248,7 @@ export class HealthEngine implements HealthView {
     const m: Member = {
       spec,
       tracker: initialTracker(now),
-      results: new Ring(this.historySize),
+      results: new ResultRing(this.historySize),
       changes: new Ring(this.historySize),
       gen: 0,
       inFlight: false,
@@ -288,7 +334,7 @@ export class HealthEngine implements HealthView {
 
   // ---- checks -----------------------------------------------------------------------------
 
-  private check(key: MemberKey, _due: number, done: () => void): void {
+  private check(key: MemberKey, due: number, done: () => void): void {
     const m = this.members.get(key);
     if (!m || m.inFlight || !isProbed(m.spec)) {
       done();
@@ -299,10 +345,10 @@ export class HealthEngine implements HealthView {
       done();
       if (--this.running === 0) for (const resolve of this.idle.splice(0)) resolve();
     };
-    this.runCheck(m).then(end, end);
+    this.runCheck(m, due).then(end, end);
   }
 
-  private async runCheck(m: Member): Promise<void> {
+  private async runCheck(m: Member, dueAt: number): Promise<void> {
     const gen = m.gen;
     const at = this.now();
     const trigger = m.trigger;
@@ -311,6 +357,7 @@ export class HealthEngine implements HealthView {
     m.inFlight = true;
     m.lastStart = at;
     const outcome = await this.probe(m.spec);
+    this.lateness.add(at - dueAt + (outcome.waitMs ?? 0));
     m.inFlight = false;
     const current = this.members.get(m.spec.key) === m;
     if (!current) return;
@@ -329,7 +376,8 @@ export class HealthEngine implements HealthView {
     m.fresh = false;
     // State first, then the result, then the transition: every listener sees the new state.
     const change = this.setTracker(m, next, now);
-    m.results.push(result);
+    // Without extra evidence a TCP result is exactly what its numbers rebuild: keep only those.
+    m.results.push(result, trigger ? undefined : outcome.tcp);
     for (const l of this.resultListeners) {
       try {
         l(m.spec.key, result);
@@ -380,6 +428,7 @@ export class HealthEngine implements HealthView {
         check: spec.settings,
         secrets: this.opts.secrets,
         ...(this.opts.pingCommand ? { pingCommand: this.opts.pingCommand } : {}),
+        ...(this.tcp && !own ? { tcpThreads: this.tcp } : {}),
       }).then(guard.settle);
     });
   }

@@ -4,43 +4,17 @@
 // Two implementations of the same packets: node:net with socket.resetAndDestroy(), and, when
 // the runtime offers it, the libuv TCP handle that node:net drives underneath (the same
 // `connect` and `reset` calls, without the stream objects): a third of the CPU per check,
-// which is what lets one thread check 10,000 members a second. LBDESK_HEALTH_IO=net forces
-// node:net; the forwarding engine uses the same handles for its data path.
+// and the handshakes can run on probe threads (tcp-threads.ts) when the engine has many
+// members. LBDESK_HEALTH_IO=net forces node:net; the forwarding engine uses the same handles.
 import net from 'node:net';
 import { getSystemErrorName } from 'node:util';
+import { loadUv, TIMED_OUT, uvConnect } from './tcp-connect';
 import type { ProbeContext, ProbeOutcome } from './types';
 import { deadline, errnoReason, fail, fmtMs, pass, stopwatch } from './util';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-interface UvHandle {
-  connect(req: object, address: string, port: number): number;
-  connect6(req: object, address: string, port: number): number;
-  close(cb?: () => void): void;
-  reset?(cb?: () => void): number;
-}
-interface UvTcp {
-  TCP: new (type: number) => UvHandle;
-  TCPConnectWrap: new () => any;
-  SOCKET: number;
-}
-
-function loadUv(): UvTcp | undefined {
-  if (process.env.LBDESK_HEALTH_IO === 'net') return undefined;
-  try {
-    const tcp = (process as unknown as { binding(name: string): any }).binding('tcp_wrap');
-    const b: UvTcp = { TCP: tcp.TCP, TCPConnectWrap: tcp.TCPConnectWrap, SOCKET: tcp.constants.SOCKET };
-    const ok = typeof b.TCP === 'function' && typeof b.TCPConnectWrap === 'function' && typeof b.SOCKET === 'number'
-      && typeof b.TCP.prototype.reset === 'function';
-    return ok ? b : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const UV = loadUv();
 /** Which implementation runs: 'uv' (libuv handle) or 'net' (node:net). */
 export const TCP_IO: 'uv' | 'net' = UV ? 'uv' : 'net';
-const noop = () => undefined;
 
 export function tcpProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   return tcpProbeVia(TCP_IO, ctx);
@@ -50,47 +24,39 @@ export function tcpProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
 export function tcpProbeVia(io: 'uv' | 'net', ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port;
   if (port === undefined) return Promise.resolve(fail('no port to check: TCP Layer 4 needs a member port'));
-  return io === 'uv' && UV ? uvProbe(UV, ctx.address, port, ctx.timeoutMs) : netProbe(ctx.address, port, ctx.timeoutMs);
+  if (io === 'net' || !UV) return netProbe(ctx.address, port, ctx.timeoutMs);
+  return new Promise((resolve) => {
+    const done = (status: number, ms: number, waitMs = 0) => {
+      const o = tcpOutcome({ status, ms, timeoutMs: ctx.timeoutMs });
+      if (waitMs > 0) o.waitMs = waitMs;
+      resolve(o);
+    };
+    if (ctx.tcpThreads) ctx.tcpThreads.connect(ctx.address, port, ctx.timeoutMs, done);
+    else uvConnect(UV, ctx.address, port, ctx.timeoutMs, done);
+  });
 }
 
 const timedOut = (timeoutMs: number) => fail(`connect timeout after ${fmtMs(timeoutMs)} (no SYN-ACK)`, { errno: 'ETIMEDOUT', timeoutMs });
 const connected = (ms: number) => pass(`TCP handshake in ${fmtMs(ms)}, closed with RST`, { connectMs: ms }, ms);
 
-function uvProbe(b: UvTcp, address: string, port: number, timeoutMs: number): Promise<ProbeOutcome> {
-  return new Promise((resolve) => {
-    const elapsed = stopwatch();
-    const h = new b.TCP(b.SOCKET);
-    const req = new b.TCPConnectWrap();
-    let settled = false;
-    const finish = (o: ProbeOutcome) => {
-      settled = true;
-      timer.clear();
-      resolve(o);
-    };
-    const timer = deadline(timeoutMs, () => {
-      if (settled) return;
-      h.close(noop); // completes the pending connect with ECANCELED, ignored below
-      finish(timedOut(timeoutMs));
-    });
-    req.oncomplete = (status: number) => {
-      if (settled) return;
-      const ms = elapsed();
-      if (status === 0) {
-        if (h.reset!(noop) !== 0) h.close(noop);
-        finish(connected(ms));
-      } else {
-        h.close(noop);
-        const code = errName(status);
-        finish(fail(`connect ${code}`, { errno: code, syscall: 'connect', afterMs: ms }));
-      }
-    };
-    const err = net.isIPv6(address) ? h.connect6(req, address, port) : h.connect(req, address, port);
-    if (err !== 0) {
-      h.close(noop);
-      const code = errName(err);
-      finish(fail(`connect ${code}`, { errno: code, syscall: 'connect', afterMs: elapsed() }));
-    }
-  });
+/** A handshake's outcome in numbers: status 0, a libuv errno or TIMED_OUT, and its time. */
+export interface TcpNumbers {
+  status: number;
+  ms: number;
+  timeoutMs: number;
+}
+
+/** The outcome, in words and evidence, of a handshake's numbers (also how history rebuilds it). */
+export function tcpOutcome(n: TcpNumbers): ProbeOutcome {
+  let o: ProbeOutcome;
+  if (n.status === 0) o = connected(n.ms);
+  else if (n.status === TIMED_OUT) o = timedOut(n.timeoutMs);
+  else {
+    const code = errName(n.status);
+    o = fail(`connect ${code}`, { errno: code, syscall: 'connect', afterMs: n.ms });
+  }
+  o.tcp = n;
+  return o;
 }
 
 function netProbe(address: string, port: number, timeoutMs: number): Promise<ProbeOutcome> {

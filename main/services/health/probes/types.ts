@@ -1,6 +1,7 @@
 // What every probe gets and gives back.
 import type { HealthCheck } from '../../../../shared/model/schema';
 import type { SecretStore } from '../../secrets/types';
+import type { TcpThreads } from './tcp-threads';
 
 export type Evidence = Record<string, string | number | boolean>;
 
@@ -14,6 +15,8 @@ export interface ProbeContext {
   secrets: SecretStore;
   /** argv prefix for ICMP echo (default ['ping']); the address and options are appended. */
   pingCommand?: string[];
+  /** Threads for TCP Layer 4 handshakes (the engine's, when it runs many members). */
+  tcpThreads?: TcpThreads;
 }
 
 /** One probe's outcome; the engine adds the start time to make a CheckResult. */
@@ -25,6 +28,10 @@ export interface ProbeOutcome {
   reason: string;
   /** Raw evidence: status line, banner, rcode, errno, timing. Short values only. */
   evidence: Evidence;
+  /** A TCP Layer 4 outcome's numbers: reason and evidence follow from them (history keeps only these). */
+  tcp?: { status: number; ms: number; timeoutMs: number };
+  /** Time the probe waited for a probe thread before it started: the engine counts it as lateness. */
+  waitMs?: number;
 }
 
 export type Probe = (ctx: ProbeContext) => Promise<ProbeOutcome>;
