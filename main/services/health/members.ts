@@ -30,7 +30,21 @@ const DEFAULT_TS_CHECK: HealthCheck = { type: 'auto' };
 function finish(m: Omit<MemberSpec, 'probeId' | 'timerId'>): MemberSpec {
   const probeId = JSON.stringify([m.address, m.port, m.check.type, m.settings, m.disabled ?? '', m.problem ?? '']);
   const { source: _s, ...values } = m.timers;
-  return { ...m, probeId, timerId: JSON.stringify(values) };
+  // Built by assignment so that specs share hidden classes (see status.ts).
+  const spec = { key: m.key } as MemberSpec;
+  if (m.group !== undefined) spec.group = m.group;
+  if (m.targetSet !== undefined) spec.targetSet = m.targetSet;
+  spec.server = m.server;
+  spec.address = m.address;
+  if (m.port !== undefined) spec.port = m.port;
+  spec.check = m.check;
+  spec.settings = m.settings;
+  spec.timers = m.timers;
+  if (m.disabled !== undefined) spec.disabled = m.disabled;
+  if (m.problem !== undefined) spec.problem = m.problem;
+  spec.probeId = probeId;
+  spec.timerId = JSON.stringify(values);
+  return spec;
 }
 
 export function membersOf(ws: Workspace): MemberSpec[] {

@@ -37,7 +37,9 @@ export function tcpProbeVia(io: 'uv' | 'net', ctx: ProbeContext): Promise<ProbeO
 }
 
 const timedOut = (timeoutMs: number) => fail(`connect timeout after ${fmtMs(timeoutMs)} (no SYN-ACK)`, { errno: 'ETIMEDOUT', timeoutMs });
-const connected = (ms: number) => pass(`TCP handshake in ${fmtMs(ms)}, closed with RST`, { connectMs: ms }, ms);
+// join() makes one flat string where a template makes a tree of string pieces, and a member
+// keeps its last reason (in its state) for a whole interval.
+const connected = (ms: number) => pass(['TCP handshake in ', fmtMs(ms), ', closed with RST'].join(''), { connectMs: ms }, ms);
 
 /** A handshake's outcome in numbers: status 0, a libuv errno or TIMED_OUT, and its time. */
 export interface TcpNumbers {
