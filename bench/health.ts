@@ -190,6 +190,7 @@ async function main(): Promise<void> {
   const childStats = await ask<{ cpu: NodeJS.CpuUsage; accepted: number }>(child, 'stats', 'cpu');
   const stats = engine.stats();
   const probeThreads = engine.probeThreads;
+  const inFlightCap = engine.maxInFlight;
   measuring = false;
   rtts.sort((a, b) => a - b);
   const q = (f: number) => rtts[Math.floor(rtts.length * f)] ?? 0;
@@ -240,7 +241,7 @@ async function main(): Promise<void> {
   line('lateness vs schedule', `(due → connect call) p50 ${stats.lateness.p50} ms, p99 ${stats.lateness.p99} ms, max ${stats.lateness.max} ms ${goals.p99 ? 'ok' : 'ABOVE GOAL'}`);
   line('event-loop delay p99', `${report.eventLoopDelayP99Ms} ms`);
   line('handshake time', `p50 ${report.handshakeMs.p50} ms, p99 ${report.handshakeMs.p99} ms, max ${report.handshakeMs.max} ms (as the probes measured it)`);
-  line('checks in flight', `max ${inFlightMax} (cap ${engine.maxInFlight}), probe threads ${report.probeThreads}`);
+  line('checks in flight', `max ${inFlightMax} (cap ${inFlightCap}), probe threads ${report.probeThreads}`);
   line('start-up', `first check of every member within ${firstRoundMs ? `${firstRoundMs} ms` : 'the warm-up: NOT REACHED'}; start-up lateness p99 ${startupLateness.p99} ms`);
   line('false transitions', `${falseTransitions}${falseExamples.length ? ` e.g. ${falseExamples.join('; ')}` : ''} ${goals.falseTransitions ? 'ok' : 'FALSE TRANSITIONS'}`);
   line('wrong results', String(wrongResults));
