@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
 import { detectionTimes } from '../../shared/model/detection';
 import { runCli } from '../helpers/cli';
+import { startRadiusServer } from '../helpers/servers';
 import { expectRefused, freePort, hold, sleep, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
 
 const ROOT = resolve(__dirname, '../..');
@@ -26,8 +27,8 @@ interface Serve {
 }
 
 /** Runs `lbdesk serve FILE --events` (node --import tsx: the tsx wrapper would not pass SIGHUP on). */
-function serve(file: string, extra: string[] = []): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function serve(file: string, extra: string[] = [], env: Record<string, string> = {}): Serve {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const events: (EngineEvent & { at: number })[] = [];
   let out = '';
   let err = '';
@@ -263,30 +264,39 @@ ${extra}`);
     expect(await s.exit).toBe(0);
   });
 
-  it('--ui serves the API on loopback behind a token, with the lab running the workspace', async () => {
+  it('--ui serves the API on loopback behind a token, with the lab running the workspace and its secrets', async () => {
     const b = await backend('web1', '127.0.6.61');
     const vport = await freePort('127.0.6.60');
+    // A RADIUS check passes only with the right shared secret, which comes from the environment.
+    const radius = await startRadiusServer('127.0.6.62', { secret: 'serve-ui-radius-secret', reply: 2 });
+    cleanups.push(() => radius.close());
     const dir = tempDir();
     const file = join(dir, 'ws.yaml');
     writeFileSync(file, `lbdesk: 1
 name: ui
 servers:
   - { name: web1, address: 127.0.6.61 }
+  - { name: rad1, address: 127.0.6.62 }
 groups:
   - name: web
     members: [ { server: web1, port: ${b.port} } ]
     healthCheck: { type: tcp }
+  - name: aaa
+    members: [ { server: rad1, port: ${radius.port} } ]
+    healthCheck: { type: radius, radius: { secret: lab-radius } }
 services:
   - { name: vip, address: 127.0.6.60, port: ${vport}, group: web }
 `);
-    const s = serve(file, ['--ui']);
+    const s = serve(file, ['--ui'], { LBDESK_SECRET_LAB_RADIUS: 'serve-ui-radius-secret' });
     const ui = await s.wait('ui');
     const url = new URL(ui.url);
     expect(url.hostname).toBe('127.0.0.1');
     const token = url.searchParams.get('token')!;
     expect(token.length).toBeGreaterThanOrEqual(20);
     await s.wait('listening');
-    await s.wait('state', (e) => e.to === 'available');
+    await s.wait('state', (e) => e.to === 'available' && e.group === 'web');
+    await s.wait('state', (e) => e.to === 'available' && e.group === 'aaa');
+    expect(radius.verified).toBeGreaterThan(0);
     expect(await whoAnswers('127.0.6.60', vport)).toBe('web1');
     const api = `${url.origin}/api/call/lab.status`;
     expect((await fetch(api, { method: 'POST', body: '{}' })).status).toBe(401);

@@ -7,9 +7,9 @@ import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { HealthEngine } from '../../services/health';
 import { MemorySecretStore } from '../../services/secrets/memory';
-import { secretName } from '../../services/secrets/types';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
+import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
 
 export const EXIT_UNKNOWN = 3;
 
@@ -25,14 +25,14 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file')
     .option('--group <name>', 'only the members of this server group')
     .option('--json', 'one JSON document on stdout: { "members": [...] }')
-    .addHelpText('after', '\nShared secrets named in the workspace (radius.secret, ldap.bindSecret) are read from\nLBDESK_SECRET_<NAME> environment variables (name upper-cased, other characters as "_").')
+    .addHelpText('after', `\n${SECRETS_HELP}`)
     .action(async (file: string, opts: CheckOptions) => {
       const ws = await loadWorkspace(file);
       if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
         const known = ws.groups.map((g) => g.name);
         throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
       }
-      const engine = new HealthEngine({ secrets: await secretsFromEnv(ws) });
+      const engine = new HealthEngine({ secrets: await addSecretsFromEnv(ws, new MemorySecretStore()) });
       const members = (await engine.checkOnce(ws, opts.group)).map(forCli);
       if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
       else process.stdout.write(table(members));
@@ -80,21 +80,6 @@ function table(members: MemberStatus[]): string {
   const count = (s: string) => members.filter((m) => m.state === s).length;
   const summary = `${members.length} member${members.length === 1 ? '' : 's'}: ${count('available')} available, ${count('degraded')} degraded, ${count('unavailable')} unavailable`;
   return [line(head), ...rows.map(line), '', summary, ''].join('\n');
-}
-
-/** Named secrets the workspace's checks use, from LBDESK_SECRET_<NAME> variables. */
-async function secretsFromEnv(ws: Workspace): Promise<MemorySecretStore> {
-  const store = new MemorySecretStore();
-  const names = new Set<string>();
-  for (const hc of [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]) {
-    if (hc?.radius?.secret) names.add(hc.radius.secret);
-    if (hc?.ldap?.bindSecret) names.add(hc.ldap.bindSecret);
-  }
-  for (const name of names) {
-    const value = process.env[`LBDESK_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
-    if (value !== undefined) await store.set(secretName.named(name), value);
-  }
-  return store;
 }
 
 /** Reads and validates the workspace; problems are printed, and any error exits 3 (UNKNOWN). */

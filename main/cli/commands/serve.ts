@@ -10,9 +10,9 @@ import type { Workspace } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../services/engine';
 import { HealthEngine } from '../../services/health';
 import { MemorySecretStore } from '../../services/secrets/memory';
-import { secretName } from '../../services/secrets/types';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
+import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
 
 interface ServeOptions {
   events?: boolean;
@@ -42,7 +42,7 @@ export function register(program: Command): void {
       if (v !== 'uv' && v !== 'net') throw new CliError(`--io must be uv or net, not "${v}"`, 2);
       return v;
     })
-    .addHelpText('after', '\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\nShared secrets named in the workspace are read from LBDESK_SECRET_<NAME> environment variables.')
+    .addHelpText('after', `\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\n${SECRETS_HELP}`)
     .action(async (file: string, opts: ServeOptions) => {
       if (opts.uiPort !== undefined && !opts.ui) throw new CliError('--ui-port needs --ui', 2);
       const path = resolve(file);
@@ -50,7 +50,7 @@ export function register(program: Command): void {
       if (!('workspace' in loaded)) throw new CliError(loaded.summary, loaded.unreadable ? 2 : 1);
       const ws = loaded.workspace;
       const print = printer(opts.events === true);
-      const runner = opts.ui ? await uiRunner(path, opts, print) : await directRunner(ws, opts, print);
+      const runner = opts.ui ? await uiRunner(path, ws, opts, print) : await directRunner(ws, opts, print);
       // Signals are taken from here on: one during start-up waits for the start to finish.
       const session = supervise(runner, path, file, opts, print);
       const first = await session.run(() => runner.apply(ws));
@@ -90,26 +90,15 @@ async function load(path: string, shown: string, report: (line: string) => void)
   }
 }
 
-/** Named secrets the workspace's checks use, from LBDESK_SECRET_<NAME> variables. */
-async function secretsFromEnv(ws: Workspace): Promise<MemorySecretStore> {
-  const store = new MemorySecretStore();
-  for (const hc of [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]) {
-    for (const name of [hc?.radius?.secret, hc?.ldap?.bindSecret]) {
-      if (!name) continue;
-      const value = process.env[`LBDESK_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
-      if (value !== undefined) await store.set(secretName.named(name), value);
-    }
-  }
-  return store;
-}
-
 async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
-  const health = new HealthEngine({ secrets: await secretsFromEnv(ws) });
+  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
+  const health = new HealthEngine({ secrets });
   const engine = new ForwardingEngine({ health, statsIntervalMs: 0, ...(opts.io ? { io: opts.io } : {}) });
   engine.on('event', print);
   let started = false;
   return {
     async apply(next) {
+      await addSecretsFromEnv(next, secrets);
       // The engine subscribes first, so the states set while applying are printed too.
       health.apply(next);
       if (!started) {
@@ -126,10 +115,12 @@ async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: Engine
   };
 }
 
-async function uiRunner(path: string, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
   if (opts.io) process.env.LBDESK_ENGINE_IO = opts.io;
   const { startBrowserUi } = await import('../ui');
-  const ui = await startBrowserUi({ port: opts.uiPort });
+  // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
+  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
+  const ui = await startBrowserUi({ port: opts.uiPort, secrets });
   const off = ui.services.events.subscribe((e) => {
     if (e.event === 'lab.event') print(e.payload as EngineEvent);
   });
@@ -140,6 +131,7 @@ async function uiRunner(path: string, opts: ServeOptions, print: (e: EngineEvent
   return {
     async apply(next) {
       try {
+        await addSecretsFromEnv(next, secrets);
         await lab.start(next, path);
         return { ok: true };
       } catch (err) {
