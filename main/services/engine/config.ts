@@ -153,7 +153,7 @@ export function buildConfig(ws: Workspace): EngineConfig {
         targetSet: ts.number,
         message: ts.protocols === 'sctp'
           ? `${who} is SCTP only: kept in the config but not forwarded locally`
-          : `${who}: SCTP is kept in the config but not forwarded locally; TCP is`,
+          : `${who}: TCP is forwarded; SCTP is kept in the config but not forwarded locally`,
       });
     }
     if (ts.protocols === 'sctp') continue;

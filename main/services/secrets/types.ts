@@ -7,9 +7,5 @@ export interface SecretStore {
   has(name: string): Promise<boolean>;
 }
 
-/** Secret names are namespaced so one store can serve every kind. */
-export const secretName = {
-  appliancePassword: (appliance: string) => `appliance/${appliance}/password`,
-  keyPassphrase: (keyFile: string) => `key/${keyFile}/passphrase`,
-  named: (name: string) => `named/${name}`,
-};
+/** Secret names are namespaced so one store can serve every kind (defined in shared/ for the UI too). */
+export { secretName } from '../../../shared/api/secrets';

@@ -52,7 +52,7 @@ describe('buildConfig', () => {
     expect(ts.members[0]).toMatchObject({ key: 'ts:1/127.0.5.41', secondaryAddress: '127.0.5.46', weight: 300, capacity: { mps: 5000, connections: DEFAULT_CAPACITY.connections } });
     expect(ts.members[1]!.port).toBeUndefined();
     const notices = cfg.notices.map((n) => n.message);
-    expect(notices).toContain('target set 1: SCTP is kept in the config but not forwarded locally; TCP is');
+    expect(notices).toContain('target set 1: TCP is forwarded; SCTP is kept in the config but not forwarded locally');
     expect(notices).toContain('target set 2 is SCTP only: kept in the config but not forwarded locally');
     expect(notices).toContain('target set 3 is disabled: defined but not in use');
     expect(cfg.pools.map((p) => p.id)).toEqual(['ts:1']);

@@ -1,0 +1,7 @@
+// Secret names are namespaced so one store serves every kind; the UI asks for the same names
+// the services store (an appliance's password, a key's passphrase, a named shared secret).
+export const secretName = {
+  appliancePassword: (appliance: string) => `appliance/${appliance}/password`,
+  keyPassphrase: (keyFile: string) => `key/${keyFile}/passphrase`,
+  named: (name: string) => `named/${name}`,
+};
