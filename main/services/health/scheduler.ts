@@ -14,6 +14,7 @@ interface Entry {
 
 export class Scheduler {
   private heap: Entry[] = [];
+  private readonly spare: Entry[] = [];
   private readonly live = new Map<string, number>();
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -46,7 +47,15 @@ export class Scheduler {
   schedule(key: string, due: number): void {
     const seq = ++this.seq;
     this.live.set(key, seq);
-    this.push({ due, seq, key });
+    // Entries are reused: each lives a whole interval, long enough to reach the old
+    // generation, where thousands a second would be garbage for the major collector.
+    const e = this.spare.pop();
+    if (e) {
+      e.due = due;
+      e.seq = seq;
+      e.key = key;
+      this.push(e);
+    } else this.push({ due, seq, key });
     this.arm();
   }
 
@@ -74,7 +83,7 @@ export class Scheduler {
 
   private arm(): void {
     if (!this.running || this.immediate) return;
-    while (this.heap.length > 0 && !this.valid(this.heap[0]!)) this.pop();
+    while (this.heap.length > 0 && !this.valid(this.heap[0]!)) this.release(this.pop());
     const top = this.heap[0];
     if (!top || this.inFlight >= this.maxInFlight) return;
     if (this.timer && this.timerAt <= top.due) return;
@@ -92,7 +101,7 @@ export class Scheduler {
     while (this.heap.length > 0 && this.inFlight < this.maxInFlight) {
       const top = this.heap[0]!;
       if (!this.valid(top)) {
-        this.pop();
+        this.release(this.pop());
         continue;
       }
       if (top.due > now) break;
@@ -108,9 +117,15 @@ export class Scheduler {
       this.inFlight += 1;
       // Starting a probe takes time too: the engine measures lateness at each start.
       now = this.now();
-      this.run(top.key, top.due, this.done);
+      const { key, due } = top;
+      this.release(top);
+      this.run(key, due, this.done);
     }
     this.arm();
+  }
+
+  private release(e: Entry | undefined): void {
+    if (e && this.spare.length < 65_536) this.spare.push(e);
   }
 
   private push(e: Entry): void {

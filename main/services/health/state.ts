@@ -107,8 +107,8 @@ export function applyResult(prev: Tracker, r: CheckResult, timers: StepTimers, t
     reason,
     since: state === prev.state ? prev.since : now,
     score: scoreOf({ state, rttMs, consecutiveFailures: failures, degradedAbove, timeoutMs: timers.timeout }),
-    ...(rttMs === undefined ? {} : { rttMs }),
   };
+  if (rttMs !== undefined) tracker.rttMs = rttMs;
   const delayMs = isUp(state) && failures === 0 ? timers.interval : timers.retryInterval;
   return { tracker, from: prev.state, delayMs };
 }
