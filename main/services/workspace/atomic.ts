@@ -3,6 +3,7 @@
 // them, so a reader (or a crash) only ever sees the complete old or the complete new file.
 import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, link, lstat, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteResult {
@@ -17,14 +18,37 @@ function tmpName(dir: string, base: string): string {
   return join(dir, `.${base}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-function alive(pid: number): boolean {
+/** A writer never takes this long: a temp file older than this is left over, whatever its pid. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+/** When the process with this pid started (epoch ms), where the system says (Linux /proc). */
+function startedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // USER_HZ is 100 on every Linux architecture Node runs on.
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the writer that made a temp file at `madeAt` may still be at work: its pid is in use
+ * by a process that had started by then. A pid in use by a process started later was reused
+ * (pids wrap, at 32,768 on many systems), and the writer is gone.
+ */
+function writerAlive(pid: number, madeAt: number): boolean {
   if (pid === process.pid) return true;
+  if (Date.now() - madeAt > STALE_AFTER_MS) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const started = startedAt(pid);
+  return started === undefined || started <= madeAt + 1000;
 }
 
 /** Removes temporary files a killed writer of `base` left behind (never those of a live one). */
@@ -37,8 +61,11 @@ async function removeStale(dir: string, base: string): Promise<void> {
   }
   for (const name of names) {
     const m = TMP_RE.exec(name);
-    if (!m || (m[1] !== base && m[1] !== `${base}.bak`) || alive(Number(m[2]))) continue;
-    await unlink(join(dir, name)).catch(() => undefined);
+    if (!m || (m[1] !== base && m[1] !== `${base}.bak`)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info || writerAlive(Number(m[2]), info.mtimeMs)) continue;
+    await unlink(path).catch(() => undefined);
   }
 }
 

@@ -1,7 +1,7 @@
 // Loading and saving workspace files on a real file system.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadWorkspaceFile, saveWorkspaceText, validateFile, workspaceStore, WorkspaceFileError } from '../../../main/services/workspace';
@@ -90,6 +90,30 @@ describe('saveWorkspaceText', () => {
     writeFileSync(join(dir, `.other.yaml.${dead}.0123abcd.tmp`), 'another file');
     await saveWorkspaceText(file, 'lbdesk: 1\n');
     expect(leftovers().sort()).toEqual([`.other.yaml.${dead}.0123abcd.tmp`, `.site.yaml.${process.pid}.89abcdef.tmp`]);
+  });
+
+  it('knows a reused pid from the writer: a process started after the temp file was written is not its writer', async () => {
+    const file = join(dir, 'site.yaml');
+    // A live process that started now; files "written" by that pid a minute ago cannot be its.
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = other.pid!;
+      const reused = join(dir, `.site.yaml.${pid}.0123abcd.tmp`);
+      const current = join(dir, `.site.yaml.bak.${pid}.89abcdef.tmp`);
+      writeFileSync(reused, 'half, from an earlier process with the same pid');
+      writeFileSync(current, 'being written by that process');
+      const minuteAgo = new Date(Date.now() - 60_000);
+      utimesSync(reused, minuteAgo, minuteAgo);
+      // An old leftover goes whatever its pid: no writer takes an hour.
+      const ancient = join(dir, `.site.yaml.${process.ppid}.00000000.tmp`);
+      writeFileSync(ancient, 'half');
+      const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+      utimesSync(ancient, twoHoursAgo, twoHoursAgo);
+      await saveWorkspaceText(file, 'lbdesk: 1\n');
+      expect(leftovers()).toEqual([`.site.yaml.bak.${pid}.89abcdef.tmp`]);
+    } finally {
+      other.kill();
+    }
   });
 
   it('refuses text over the size limit', async () => {
