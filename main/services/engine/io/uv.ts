@@ -3,7 +3,7 @@
 // traffic) and are written straight to the other side; when that write cannot complete at once,
 // reading stops until it does (backpressure without copies). Half-close is kept: EOF on one
 // side shuts down writing on the other; both ends done = both handles closed.
-import { isIPv6 } from 'node:net';
+import { isV6 } from '../../address-family';
 import { getSystemErrorName } from 'node:util';
 import { BIG_BUFFER, BufferPool, REPLAY_LIMIT, type Acceptor, type Conn, type Io, type Pipe, type Prelude, type Relay } from './types';
 
@@ -200,8 +200,17 @@ function shutdown(d: Dir): void {
   const err = d.to.shutdown(req);
   if (err !== 0) {
     d.to.shutting = false;
-    d.r.finish(errName(err), d.inbound ? 'server' : 'client', true);
+    d.r.finish(shutdownError(err), d.inbound ? 'server' : 'client', true);
   }
+}
+
+/**
+ * A shutdown refused with ENOTCONN means the peer had already reset the connection (the
+ * socket is closed): say so as a read would have, whichever noticed first.
+ */
+function shutdownError(code: number): string {
+  const name = errName(code);
+  return name === 'ENOTCONN' ? 'ECONNRESET' : name;
 }
 
 function onShutdown(this: any, status: number): void {
@@ -212,7 +221,7 @@ function onShutdown(this: any, status: number): void {
   d.shut = true;
   // A failed shutdown means the peer is gone (reset): an error on that side, which may still
   // be redispatched if the server had not answered yet.
-  if (status < 0) r.finish(errName(status), d.inbound ? 'server' : 'client', true);
+  if (status < 0) r.finish(shutdownError(status), d.inbound ? 'server' : 'client', true);
   else if (r.up.shut && r.down.shut) r.finish(undefined, undefined, false);
 }
 
@@ -336,18 +345,6 @@ function closeHandle(h: Handle, reset: boolean): void {
   h.close();
 }
 
-const families = new Map<string, boolean>();
-/** isIPv6 runs a long regular expression: remember the answer per address. */
-function v6(address: string): boolean {
-  let f = families.get(address);
-  if (f === undefined) {
-    f = isIPv6(address);
-    if (families.size > 10_000) families.clear();
-    families.set(address, f);
-  }
-  return f;
-}
-
 function onConnect(this: any, status: number): void {
   const done: ((e: string | undefined) => void) | undefined = this.done;
   this.done = undefined;
@@ -362,7 +359,7 @@ export function createUvIo(): Io | undefined {
     name: 'uv',
     async listen(address, port, onAccept): Promise<Acceptor> {
       const h = new b.TCP(b.SERVER);
-      let err = v6(address) ? h.bind6(address, port, 0) : h.bind(address, port);
+      let err = isV6(address) ? h.bind6(address, port, 0) : h.bind(address, port);
       if (err === 0) err = h.setNoDelay(true);
       if (err === 0) err = h.listen(4096);
       if (err !== 0) {
@@ -381,7 +378,7 @@ export function createUvIo(): Io | undefined {
       const req = new b.TCPConnectWrap();
       req.oncomplete = onConnect;
       req.done = done;
-      const err = v6(address) ? h.connect6(req, address, port) : h.connect(req, address, port);
+      const err = isV6(address) ? h.connect6(req, address, port) : h.connect(req, address, port);
       if (err !== 0) {
         queueMicrotask(() => onConnect.call(req, err));
         return h;

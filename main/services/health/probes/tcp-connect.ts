@@ -1,7 +1,7 @@
-// The TCP Layer 4 handshake on a bare libuv TCP handle: connect, then close with RST. No
-// imports beyond Node's own, so the probe thread (tcp-thread.ts) can run it as well.
-import { isIPv6 } from 'node:net';
+// The TCP Layer 4 handshake on a bare libuv TCP handle: connect, then close with RST. Small
+// imports only: the probe thread (tcp-thread.ts) runs it as well.
 import { performance } from 'node:perf_hooks';
+import { isV6 } from '../../address-family';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface UvHandle {
@@ -35,18 +35,6 @@ export function loadUv(): UvTcp | undefined {
 }
 
 const noop = () => undefined;
-const families = new Map<string, boolean>();
-/** isIPv6 runs a long regular expression: remember the answer per address. */
-function v6(address: string): boolean {
-  let f = families.get(address);
-  if (f === undefined) {
-    f = isIPv6(address);
-    if (families.size > 50_000) families.clear();
-    families.set(address, f);
-  }
-  return f;
-}
-
 function onComplete(this: any, status: number): void {
   const done: ((status: number, ms: number) => void) | undefined = this.done;
   if (done === undefined) return; // timed out already (the close completes the connect with ECANCELED)
@@ -81,7 +69,7 @@ export function uvConnect(b: UvTcp, address: string, port: number, timeoutMs: nu
   req.done = done;
   req.h = h;
   req.t0 = performance.now();
-  const err = v6(address) ? h.connect6(req, address, port) : h.connect(req, address, port);
+  const err = isV6(address) ? h.connect6(req, address, port) : h.connect(req, address, port);
   if (err !== 0) {
     req.done = undefined;
     h.close(noop);
