@@ -133,6 +133,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
         await fsyncFile(bakTmp);
       }
       await rename(bakTmp, backupPath);
+      // When the backup already is the live file's inode (a writer killed between its two
+      // renames), rename() does nothing and succeeds (POSIX), leaving the temp name behind.
+      await unlink(bakTmp).catch(() => undefined);
     }
     await rename(tmp, target);
     await fsyncDir(dir);

@@ -1,6 +1,6 @@
 // Loading and saving workspace files on a real file system.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,6 +90,17 @@ describe('saveWorkspaceText', () => {
     writeFileSync(join(dir, `.other.yaml.${dead}.0123abcd.tmp`), 'another file');
     await saveWorkspaceText(file, 'lbdesk: 1\n');
     expect(leftovers().sort()).toEqual([`.other.yaml.${dead}.0123abcd.tmp`, `.site.yaml.${process.pid}.89abcdef.tmp`]);
+  });
+
+  it('leaves no temp file when the backup already is the live file (a writer killed between its renames)', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: old\n');
+    // What a kill right after "old -> .bak" and before "new -> live" leaves: two names, one inode.
+    linkSync(file, `${file}.bak`);
+    await saveWorkspaceText(file, 'lbdesk: 1\nname: new\n');
+    expect(leftovers()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('lbdesk: 1\nname: new\n');
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe('lbdesk: 1\nname: old\n');
   });
 
   it('knows a reused pid from the writer: a process started after the temp file was written is not its writer', async () => {
