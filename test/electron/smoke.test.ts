@@ -33,7 +33,7 @@ const skipReason = !binary
     : undefined;
 if (skipReason) console.warn(`electron smoke test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)('desktop app (real Electron)', () => {
+describe.skipIf(skipReason !== undefined)(`desktop app (real Electron)${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let tmp: ReturnType<typeof tempDir>;
   let display: ChildProcess | undefined;
   let app: ElectronApplication;

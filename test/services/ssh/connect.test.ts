@@ -135,7 +135,7 @@ describe.skipIf(!haveSshd)('SSH connections', () => {
     expect(none.kind).toBe('secret-missing');
   });
 
-  it.skipIf(!haveAgent)('authenticates through a real ssh-agent', async () => {
+  it.skipIf(!haveAgent)(`authenticates through a real ssh-agent${haveAgent ? '' : ' (skipped: ssh-agent or ssh-add is missing: apt-get install openssh-client)'}`, async () => {
     const agent = await startAgent(dir, [sshd.userKey.path]);
     const empty = await startAgent(dir, []);
     try {
