@@ -3,12 +3,13 @@
 // times while scrolling the virtualised tables. Browser mode (`lbdesk demo`) on loopback; the
 // lab is never started, so the workspace's addresses are never dialled.
 // Run: npx tsx bench/ui.ts   (needs a build: node scripts/build.mjs --quiet)
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { generateWorkspace } from '../test/fixtures/workspaces/generate';
+import { startDemoUi } from '../test/helpers/demo-ui';
 
 const ROOT = resolve(__dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,30 +21,6 @@ const GOALS = { openMs: 3000, editMs: 500, frameP50Ms: 17.5, frameP95Ms: 51 };
 const FRAMES = 240;
 
 interface Frames { frames: number; p50: number; p95: number; p99: number; max: number; over50: number }
-
-async function startUi(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const home = join(dataDir, 'home');
-  mkdirSync(home, { recursive: true });
-  const child = spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), 'demo', '--ui-port', '0'], {
-    env: { ...process.env, LBDESK_DATA_DIR: dataDir, HOME: home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`lbdesk demo printed no URL:\n${out}`)), 30_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        done(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => fail(new Error(`lbdesk demo exited (${code}):\n${out}`)));
-  });
-  return { url, child };
-}
 
 /**
  * Scrolls an element by a fixed step every frame and records the frame-to-frame times. The page
@@ -88,7 +65,7 @@ async function main(): Promise<void> {
   const file = join(dataDir, 'big-site.yaml');
   const text = generateWorkspace();
   writeFileSync(file, text);
-  const { url, child } = await startUi(dataDir);
+  const { url, child } = await startDemoUi(dataDir, 30_000);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
   const results: Record<string, unknown> = { servers: 10_000, bytes: text.length };
   try {
