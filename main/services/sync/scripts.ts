@@ -1,17 +1,8 @@
 // Every shell script lbdesk runs on an appliance, in one place. POSIX sh only (dash, busybox).
 // Paths and values always arrive as arguments ($1…), never spliced into the code. Steps are
-// merged where that is safe: each exec costs the appliance a fork and a shell.
-
-/** `h FILE` prints the file's sha256 with whatever the appliance has. */
-export const HASH_FN = `h() {
-  [ -r "$1" ] || return 1
-  if command -v sha256sum >/dev/null 2>&1; then set -- $(sha256sum < "$1")
-  elif command -v openssl >/dev/null 2>&1; then set -- $(openssl dgst -sha256 -r < "$1")
-  elif command -v shasum >/dev/null 2>&1; then set -- $(shasum -a 256 < "$1")
-  else return 2; fi
-  echo "$1"
-}
-`;
+// merged where that is safe: each exec costs the appliance a fork and a shell. The hash
+// function is the transfer layer's, which hashes the same files.
+import { HASH_FN } from '../transfer/shell';
 
 /**
  * The push lock, held by a process that lives exactly as long as our SSH channel: flock on a

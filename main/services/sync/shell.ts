@@ -1,10 +1,8 @@
 // Building remote shell commands safely: every path and value is single-quoted.
+import { shq } from '../transfer/host';
 
-/** POSIX single-quoting: safe for any byte string except NUL. */
-export function shq(value: string): string {
-  if (value.includes('\0')) throw new Error('a NUL byte cannot be passed to a shell');
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+/** POSIX single-quoting, and `sh -c SCRIPT lbdesk ARG…` (arguments as $1…): the transfer layer's. */
+export { shq, shScript } from '../transfer/host';
 
 /**
  * A driver command with every `{file}` replaced by the quoted path. A `{file}` the user already
@@ -13,11 +11,6 @@ export function shq(value: string): string {
 export function fillFile(command: string, file: string): string {
   const q = shq(file);
   return command.split('"{file}"').join(q).split("'{file}'").join(q).split('{file}').join(q);
-}
-
-/** `sh -c SCRIPT name arg…`: the script sees its arguments as $1…, never spliced into code. */
-export function shScript(script: string, args: string[], name = 'lbdesk'): string {
-  return `sh -c ${shq(script)} ${shq(name)} ${args.map(shq).join(' ')}`;
 }
 
 /** The last lines of command output, for reasons shown to the user. */

@@ -3,8 +3,8 @@
 import { execText, labelOf, shScript, type TransferHost } from './host';
 import { TransferError } from './types';
 
-/** `h FILE` prints the file's sha256 with whatever the appliance has. */
-const HASH_FN = `h() {
+/** `h FILE` prints the file's sha256 with whatever the appliance has (sync's scripts use it too). */
+export const HASH_FN = `h() {
   [ -r "$1" ] || return 1
   if command -v sha256sum >/dev/null 2>&1; then set -- $(sha256sum < "$1")
   elif command -v openssl >/dev/null 2>&1; then set -- $(openssl dgst -sha256 -r < "$1")
