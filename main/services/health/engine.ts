@@ -33,8 +33,9 @@ export interface HealthEngineOptions {
   pingCommand?: string[];
   /**
    * Threads that run TCP Layer 4 handshakes beside the engine's loop (default 2 with two or
-   * more cores, else 0: two answer sooner than one under load, even on two cores). They start once `probeThreadsFrom` members (default 1000) are checked
-   * by TCP L4: for fewer, a thread costs more than it saves.
+   * more cores, else 0: two answer sooner than one under load, even on two cores). They start
+   * once `probeThreadsFrom` members (default 1000) are checked by TCP L4: for fewer, a thread
+   * costs more than it saves.
    */
   probeThreads?: number;
   probeThreadsFrom?: number;
@@ -99,7 +100,7 @@ export class HealthEngine implements HealthView {
   private started = false;
   private tcp: TcpThreads | undefined;
   /** Due → the probe's start (its connect call, on a probe thread too), per check. */
-  readonly lateness = new Histogram();
+  private readonly lateness = new Histogram();
 
   constructor(private readonly opts: HealthEngineOptions) {
     this.now = opts.now ?? Date.now;
