@@ -4,7 +4,10 @@
 // bytes/s, plus each proxy's CPU time per unit of work (the figure least disturbed by other
 // load on the machine). Bounded: rounds x modes x 2 runs of `--seconds` each.
 //
-//   npx tsx bench/engine.ts [--rounds 3] [--seconds 5] [--io uv|net] [--bundle] [--only ka,new,bulk]
+//   npx tsx bench/engine.ts [--rounds 3] [--seconds 5] [--io uv|net] [--bundle] [--only ka,new,bulk] [--conns N]
+//
+// --conns sets wrk's connection count for every mode (default 50, bulk 10): the goals are stated
+// at the defaults; lower counts show the proxies when neither is CPU-bound.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -22,6 +25,11 @@ const SECONDS = Number(opt('seconds', '5'));
 const IO = opt('io', 'uv');
 const BUNDLE = args.includes('--bundle');
 const ONLY = new Set(opt('only', 'ka,new,bulk').split(','));
+const CONNS = args.includes('--conns') ? Number(opt('conns', '')) : undefined;
+if (CONNS !== undefined && !(Number.isInteger(CONNS) && CONNS >= 1 && CONNS <= 1000)) {
+  console.error('bench/engine: --conns takes a whole number from 1 to 1000');
+  process.exit(2);
+}
 
 const NGINX = { address: '127.0.6.1', port: 18180 };
 const HAPROXY = { address: '127.0.6.2', port: 18181 };
@@ -80,7 +88,9 @@ const MODES = [
   { name: 'ka', label: 'keep-alive requests/s', path: '/', conns: 50, extra: [] as string[], bulk: false },
   { name: 'new', label: 'new connections/s', path: '/', conns: 50, extra: ['-H', 'Connection: close'], bulk: false },
   { name: 'bulk', label: 'bulk MiB/s', path: '/bulk.bin', conns: 10, extra: [], bulk: true },
-].filter((m) => ONLY.has(m.name));
+]
+  .filter((m) => ONLY.has(m.name))
+  .map((m) => (CONNS === undefined ? m : { ...m, conns: CONNS }));
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -159,7 +169,7 @@ services:
       if (!/Socket errors|Non-2xx/.test(out) && /Requests\/sec:\s+[1-9]/.test(out)) break;
       if (i === 30) throw new Error('lbdesk serve did not forward within 30 s');
     }
-    console.log(`lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}, io ${IO}) vs HAProxy ${execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2]} nbthread 1; nginx 1 worker; wrk -t1; ${ROUNDS} rounds x ${SECONDS} s; ${new Date().toISOString()}`);
+    console.log(`lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}, io ${IO}) vs HAProxy ${execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2]} nbthread 1; nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s; ${new Date().toISOString()}`);
     const ratios: Record<string, { thr: number[]; eff: number[] }> = {};
     for (let round = 1; round <= ROUNDS; round++) {
       for (const m of MODES) {
