@@ -5,7 +5,7 @@
 //    consecutive failures take it out of service; a pass in between resets the count;
 //  - down: checked every retryInterval; restoreAfter consecutive passes restore it;
 //  - up means available, or degraded when the response time is above degradedAbove; a degraded
-//    member must answer faster than availableBelow to be available again.
+//    or restored member must answer faster than availableBelow to be available (again).
 import type { CheckResult, MemberState } from '../../../shared/api/types';
 import { scoreOf } from './score';
 import { fmtMs } from './probes/util';
@@ -54,7 +54,9 @@ function upState(prev: MemberState, rtt: number | undefined, th: Thresholds): { 
   if (above === undefined) return { state: 'available', note: '' };
   const below = th.availableBelow ?? above;
   if (rtt === undefined) return { state: prev === 'degraded' ? 'degraded' : 'available', note: '' };
-  if (prev === 'degraded') {
+  // Promotion (degraded or unavailable -> available) takes the stricter threshold: a server
+  // restored from down must not get an easier rule than a degraded one.
+  if (prev === 'degraded' || prev === 'unavailable') {
     return rtt < below
       ? { state: 'available', note: `; response ${fmtMs(rtt)} below availableBelow ${fmtMs(below)}` }
       : { state: 'degraded', note: `; response ${fmtMs(rtt)} not below availableBelow ${fmtMs(below)}` };

@@ -89,6 +89,15 @@ describe('available / degraded hysteresis (seed 002)', () => {
     expect(states(out)).toEqual(['degraded', 'degraded', 'available']);
   });
 
+  it('a member restored from unavailable must beat availableBelow too, or it comes back degraded', () => {
+    const t1 = { ...T, timeout: 5000, restoreAfter: 1 };
+    const slow = run([bad(), ok(700), ok(499)], t1, th);
+    expect(states(slow)).toEqual(['unavailable', 'degraded', 'available']);
+    expect(slow[1]!.reason).toContain('not below availableBelow 500 ms');
+    expect(slow[1]!.reason).toContain('restored after 1 consecutive pass');
+    expect(states(run([bad(), ok(499)], t1, th))).toEqual(['unavailable', 'available']);
+  });
+
   it('a degraded member still needs failAfter failures to go down', () => {
     expect(states(run([ok(1500), bad(), bad()], { ...T, timeout: 5000 }, th))).toEqual(['degraded', 'degraded', 'unavailable']);
   });
