@@ -88,7 +88,7 @@ describe('HTTP with an object (GET, HTTP/1.0, expect in the first 1000 bytes)', 
   });
 });
 
-describe('HTTP without an object (HEAD /, any answer passes)', () => {
+describe('HTTP without an object (HEAD /, anything returned passes)', () => {
   it('HEAD / with an error status still passes', async () => {
     const r = await runProbe('http', ctx(web.port, http()));
     expect(r).toMatchObject({ ok: true, reason: 'HEAD / answered HTTP/1.1 500 (any answer passes)', evidence: { request: 'HEAD / HTTP/1.0', status: 500 } });
@@ -102,12 +102,19 @@ describe('HTTP without an object (HEAD /, any answer passes)', () => {
     expect(r).toMatchObject({ ok: false, reason: 'connection closed by the server waiting for the response to HEAD /' });
   });
 
-  it('an answer that is not HTTP fails', async () => {
+  it('an answer that is not HTTP passes too: "if anything is returned, the check passes"', async () => {
     const smtp = await startBannerServer(H, { greeting: '220 mail ESMTP\r\n' });
     open.push(smtp);
     const r = await runProbe('http', ctx(smtp.port, http()));
-    expect(r.ok).toBe(false);
-    expect(r.reason).toBe('not an HTTP response: "220 mail ESMTP"');
+    expect(r).toMatchObject({ ok: true, reason: 'HEAD / answered with non-HTTP bytes "220 mail ESMTP" (anything returned passes)', evidence: { answer: '220 mail ESMTP' } });
+    expect(r.rttMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('with an object, an answer that is not HTTP fails', async () => {
+    const smtp = await startBannerServer(H, { greeting: '220 mail ESMTP\r\n' });
+    open.push(smtp);
+    const r = await runProbe('http', ctx(smtp.port, http('/index.html')));
+    expect(r).toMatchObject({ ok: false, reason: 'not an HTTP response: "220 mail ESMTP"' });
   });
 
   it('nothing listening fails with the errno', async () => {

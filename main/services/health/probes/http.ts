@@ -1,7 +1,8 @@
 // HTTP (Px seed 004), over plain TCP or TLS. All requests are HTTP/1.0.
 //  - with an object (`http.path`): GET it; it must be returned (2xx) and, with `http.expect`,
 //    the string must lie wholly within the first 1000 bytes of the returned body;
-//  - without an object: `HEAD /`, and any HTTP response passes, whatever its status.
+//  - without an object: `HEAD /`, and anything returned passes ("If anything is returned, the
+//    check passes"): any HTTP status, or bytes that are not HTTP at all.
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import { tlsOptions, tlsVerdict } from './tls';
@@ -20,6 +21,8 @@ interface Head {
   status: number;
   headers: Map<string, string>;
   firstByteMs: number;
+  /** For HEAD: the first bytes of an answer that is not HTTP. */
+  other?: string;
 }
 
 export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutcome> {
@@ -44,6 +47,10 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
     c.phase = `waiting for the response to ${method} ${target}`;
     c.write(request);
     const head = await readHead(c, method === 'HEAD');
+    if (head.other !== undefined) {
+      Object.assign(base, { request: 'HEAD / HTTP/1.0', answer: clip(head.other, 60), connectMs: c.connectMs ?? 0, firstByteMs: head.firstByteMs });
+      return pass(`HEAD / answered with non-HTTP bytes "${clip(head.other, 40)}" (anything returned passes)`, base, head.firstByteMs);
+    }
     Object.assign(base, { request: `${method} ${target} HTTP/1.0`, statusLine: clip(head.statusLine), status: head.status, connectMs: c.connectMs ?? 0, firstByteMs: head.firstByteMs });
     const code = `HTTP/${head.version} ${head.status}`;
     if (method === 'HEAD') {
@@ -69,13 +76,23 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
   }, { tls }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
 }
 
+/**
+ * The status line (`statusOnly`, for HEAD) or the whole header. For HEAD anything returned
+ * counts, so an answer that is not HTTP comes back as `other` instead of failing.
+ */
 async function readHead(c: Conn, statusOnly: boolean): Promise<Head> {
   let firstByteMs: number | undefined;
+  let other: string | undefined;
   const raw = await c.read((buf, eof) => {
     if (buf.length > 0 && firstByteMs === undefined) firstByteMs = c.elapsed();
     const lead = buf.subarray(0, 5).toString('latin1');
     if (!(lead.length === 5 ? lead === 'HTTP/' : 'HTTP/'.startsWith(lead)) || (eof && buf.length < 5 && buf.length > 0)) {
-      throw new ProbeFailure(`not an HTTP response: "${clip(buf.subarray(0, 60).toString('latin1'), 60)}"`);
+      const text = buf.subarray(0, 60).toString('latin1');
+      if (statusOnly) {
+        other = text;
+        return buf.length;
+      }
+      throw new ProbeFailure(`not an HTTP response: "${clip(text, 60)}"`);
     }
     const end = statusOnly ? lineEnd(buf) : headerEnd(buf);
     if (end >= 0) return end;
@@ -83,6 +100,7 @@ async function readHead(c: Conn, statusOnly: boolean): Promise<Head> {
     // A server may close right after the status line or the headers without a blank line.
     return eof && buf.length > 0 ? buf.length : -1;
   });
+  if (other !== undefined) return { statusLine: '', version: '', status: 0, headers: new Map(), firstByteMs: firstByteMs ?? c.elapsed(), other };
   const lines = raw.toString('latin1').split(/\r?\n/);
   const statusLine = lines[0] ?? '';
   const m = /^HTTP\/(\d(?:\.\d)?) (\d{3})(?: .*)?$/.exec(statusLine);
