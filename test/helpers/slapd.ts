@@ -3,7 +3,7 @@
 // cn=Monitor backend, which answers searches about the server itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ export interface Slapd {
   /** Random per run; only its SSHA hash is written to disk. */
   adminPassword: string;
   /** SIGSTOP / SIGCONT: a server that accepts connections but never answers. */
-  freeze(): void;
+  /** Stops slapd (SIGSTOP) and resolves once every one of its threads has stopped. */
+  freeze(): Promise<void>;
   thaw(): void;
   stop(): Promise<void>;
 }
@@ -97,7 +98,19 @@ export async function startSlapd(host: string): Promise<Slapd> {
     port,
     url,
     adminPassword,
-    freeze: () => child.kill('SIGSTOP'),
+    freeze: async () => {
+      child.kill('SIGSTOP');
+      // kill() returns before a thread busy on the other core has stopped: wait until all have.
+      const stopped = () => {
+        try {
+          const tasks = readdirSync(`/proc/${child.pid}/task`);
+          return tasks.every((t) => /^\S+ \(.*\) [tT] /.test(readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8')));
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 200 && !stopped(); i++) await new Promise((r) => setTimeout(r, 5));
+    },
     thaw: () => child.kill('SIGCONT'),
     stop: async () => {
       if (child.exitCode === null) {

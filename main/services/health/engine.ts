@@ -1,12 +1,12 @@
 // The health-check engine: keeps every member's state by the Px procedure (state.ts), runs
-// each member's probe on schedule with at most one check in flight per member, and keeps a
-// bounded history of results and transitions with their evidence.
+// each member's probe on schedule with at most one check in flight per member and per backend
+// server (seed 002), and keeps a bounded history of results and transitions with their evidence.
 import { availableParallelism } from 'node:os';
 import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import type { SecretStore } from '../secrets/types';
 import { ResultRing, Ring } from './history';
-import { membersOf, type MemberSpec } from './members';
+import { membersOf, targetOf, type MemberSpec } from './members';
 import { DEFAULT_PORTS, runProbe, type ProbeContext, type ProbeOutcome, type ProbeType } from './probes';
 import { fmtMs } from './probes/util';
 import { Histogram, Scheduler } from './scheduler';
@@ -69,6 +69,10 @@ interface Member {
   recheck?: string;
   /** The MemberStatus last handed out (frozen), rebuilt after any change. */
   view?: MemberStatus;
+  /** Address and port its check goes to (targetOf). */
+  target: string;
+  /** Due time of a check waiting for another member's check of the same server to end. */
+  waiting?: number;
 }
 
 const DEFAULT_IN_FLIGHT = 1000;
@@ -90,6 +94,13 @@ export class HealthEngine implements HealthView {
   private readonly changeListeners = new Set<(c: StateChange) => void>();
   private readonly resultListeners = new Set<(key: MemberKey, r: CheckResult) => void>();
   private readonly guards = new Set<{ until: number; timeoutMs: number; settle: (o: ProbeOutcome) => void }>();
+  /**
+   * Servers (targetOf) with a check in progress, and the members waiting for it (null while
+   * nobody waits: no array per check). Seed 002: one health check at a time per backend server.
+   */
+  private readonly busy = new Map<string, Member[] | null>();
+  /** One-off checks (checkOnce) waiting for a busy server. */
+  private readonly freed = new Map<string, (() => void)[]>();
   private running = 0;
   private idle: (() => void)[] = [];
   private readonly scheduler: Scheduler;
@@ -224,7 +235,7 @@ export class HealthEngine implements HealthView {
   /** Every member's first check, once, outside the schedule (`lbdesk check`). */
   checkOnce(ws: Workspace, group?: string): Promise<MemberStatus[]> {
     const specs = membersOf(ws).filter((s) => group === undefined || s.group === group);
-    return checkMembers(specs, (spec) => this.probe(spec, true), this.now);
+    return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
   }
 
   stats(): EngineStats {
@@ -254,6 +265,7 @@ export class HealthEngine implements HealthView {
       gen: 0,
       inFlight: false,
       fresh: true,
+      target: targetOf(spec),
     };
     this.members.set(spec.key, m);
     const fixed = fixedTracker(spec, now);
@@ -266,6 +278,7 @@ export class HealthEngine implements HealthView {
     const now = this.now();
     const wasProbed = isProbed(m.spec);
     m.spec = spec;
+    m.target = targetOf(spec);
     m.gen += 1;
     m.fresh = true;
     m.trigger = undefined;
@@ -296,6 +309,7 @@ export class HealthEngine implements HealthView {
   }
 
   private scheduleAt(m: Member, due: number): void {
+    m.waiting = undefined;
     m.due = due;
     this.scheduler.schedule(m.spec.key, due);
   }
@@ -341,12 +355,59 @@ export class HealthEngine implements HealthView {
       done();
       return;
     }
+    const target = m.target;
+    if (this.busy.has(target)) {
+      // Another member's check of this server is in progress: this one starts when it ends.
+      let waiters = this.busy.get(target);
+      if (!waiters) this.busy.set(target, (waiters = []));
+      if (!waiters.includes(m)) waiters.push(m);
+      m.waiting = due;
+      done();
+      return;
+    }
+    this.busy.set(target, null);
     this.running += 1;
     const end = () => {
+      this.release(target);
       done();
       if (--this.running === 0) for (const resolve of this.idle.splice(0)) resolve();
     };
     this.runCheck(m, due).then(end, end);
+  }
+
+  /** Runs a one-off check when no other check of its server is in progress (the engine's included). */
+  private async exclusive<T>(target: string, run: () => Promise<T>): Promise<T> {
+    while (this.busy.has(target)) {
+      await new Promise<void>((resolve) => {
+        const list = this.freed.get(target);
+        if (list) list.push(resolve);
+        else this.freed.set(target, [resolve]);
+      });
+    }
+    this.busy.set(target, null);
+    try {
+      return await run();
+    } finally {
+      this.release(target);
+    }
+  }
+
+  /** The server is free: its waiting members are due again at their own due times, in order. */
+  private release(target: string): void {
+    const waiters = this.busy.get(target);
+    this.busy.delete(target);
+    const once = this.freed.get(target);
+    if (once) {
+      this.freed.delete(target);
+      for (const resolve of once) resolve();
+    }
+    if (!waiters || !this.started) return;
+    for (const w of waiters) {
+      const due = w.waiting;
+      // Rescheduled, changed or removed meanwhile: that schedule stands.
+      if (due === undefined || w.inFlight || this.members.get(w.spec.key) !== w) continue;
+      this.scheduleAt(w, due);
+    }
   }
 
   private async runCheck(m: Member, dueAt: number): Promise<void> {

@@ -3,6 +3,7 @@
 import { memberKey, type MemberKey } from '../../../shared/api/types';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
 import type { HealthCheck, Workspace } from '../../../shared/model/schema';
+import { DEFAULT_PORTS, type ProbeType } from './probes';
 
 export interface MemberSpec {
   key: MemberKey;
@@ -57,6 +58,15 @@ function finish(m: Omit<MemberSpec, 'probeId' | 'timerId'>): MemberSpec {
   spec.probeId = probeId;
   spec.timerId = JSON.stringify(values);
   return spec;
+}
+
+/**
+ * The backend a member's check goes to (address and port): seed 002 allows one health check
+ * in progress at a time against a backend server, so members that share one (the same server
+ * and port in two groups) take turns.
+ */
+export function targetOf(spec: MemberSpec): string {
+  return `${spec.address}#${spec.port ?? DEFAULT_PORTS[spec.check.type as ProbeType] ?? ''}`;
 }
 
 export function membersOf(ws: Workspace): MemberSpec[] {

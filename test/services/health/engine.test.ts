@@ -1,4 +1,4 @@
-// The engine on real sockets and real (short) timers, loopback 127.0.4.60-79.
+// The engine on real sockets and real (short) timers, loopback 127.0.4.60-79 and 127.0.4.90.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckResult, StateChange } from '../../../shared/api/types';
 import { memberKey } from '../../../shared/api/types';
@@ -157,6 +157,32 @@ describe('passive to active, one check in flight', () => {
     expect(ctl.maxInFlight).toBe(1);
     expect(ctl.hits).toBeGreaterThanOrEqual(2);
     expect(ctl.hits).toBeLessThanOrEqual(6); // back to back at 250 ms each, never overlapping
+  });
+
+  it('one check at a time against a backend server, even when two groups share it (seed 002)', async () => {
+    const { srv, ctl } = await healthServer('127.0.4.90');
+    ctl.delayMs = 150;
+    const e = engine();
+    const check = { type: 'http' as const, http: { path: '/health', expect: 'OK' } };
+    e.apply(ws({
+      healthTimers: { interval: '100ms', retryInterval: '100ms', timeout: '1s' },
+      servers: [{ name: 's1', address: '127.0.4.90' }],
+      groups: ['a', 'b', 'c'].map((name) => ({ name, members: [{ server: 's1', port: srv.port }], healthCheck: check })),
+    }));
+    e.start();
+    await waitFor(() => e.all().every((m) => m.state === 'available'), 3000, 'all three members up');
+    await sleep(600);
+    expect(ctl.maxInFlight).toBe(1);
+    // Each still gets checked: they take turns, none starves.
+    for (const g of ['a', 'b', 'c']) expect(e.history(memberKey({ group: g, server: 's1', port: srv.port })).results.length).toBeGreaterThanOrEqual(2);
+    // lbdesk check takes turns on a shared server too.
+    ctl.maxInFlight = 0;
+    const once = await e.checkOnce(ws({
+      servers: [{ name: 's1', address: '127.0.4.90' }],
+      groups: ['a', 'b', 'c'].map((name) => ({ name, members: [{ server: 's1', port: srv.port }], healthCheck: check })),
+    }));
+    expect(once.map((m) => m.state)).toEqual(['available', 'available', 'available']);
+    expect(ctl.maxInFlight).toBe(1);
   });
 
   it('stop() waits for the check in flight and nothing starts after it', async () => {

@@ -66,7 +66,7 @@ describe.skipIf(slapdMissing !== undefined)(`LDAP search against slapd${slapdMis
   });
 
   it('a server that accepts but never answers fails at the timeout', async () => {
-    slapd.freeze();
+    await slapd.freeze();
     try {
       const r = await runProbe('ldap', ctx(ldap({}), { timeoutMs: 400 }));
       expect(r).toMatchObject({ ok: false, reason: 'timeout after 400 ms waiting for the search result' });
