@@ -48,7 +48,7 @@ export async function acquireLock(conn: SshConnection, paths: RemotePaths, holde
   if (!answer.startsWith('LOCKED\n') || !/(^|\n)END\n/.test(answer)) {
     held.delete(key);
     channel.end();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+    await closedWithin(closed, 2000);
     if (conn.isClosed) throw new SshError('closed', `${conn.label}: connection lost`);
     const first = answer.split('\n')[0]!;
     if (first.startsWith('BUSY')) throw new LockBusyError(`another push to ${paths.live} is running (held by ${first.slice(5).trim() || 'unknown'})`);
@@ -63,7 +63,17 @@ export async function acquireLock(conn: SshConnection, paths: RemotePaths, holde
       held.delete(key);
       if (conn.isClosed) return;
       channel.end();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+      await closedWithin(closed, 5000);
     },
   };
+}
+
+/**
+ * Waits for the lock channel to close, at most `ms`. The timer is cleared when the channel
+ * closes first: a pending one kept the CLI alive for the whole wait after every push.
+ */
+async function closedWithin(closed: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }

@@ -41,8 +41,12 @@ describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
     chmodSync(app.live, 0o640);
     const opts = testOptions(sshd, app.dir);
     const data = awkward('v1');
+    const timers = () => process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
+    const timersBefore = timers();
     const r = await pushConfig(app.target, data, opts);
     expect(r.outcome, r.reason).toBe('applied');
+    // Nothing left ticking: a pending 5 s timer kept every `lbdesk push` alive after its result.
+    expect(timers()).toBe(timersBefore);
     expect(readFileSync(app.live).equals(data)).toBe(true);
     expect(statSync(app.live).mode & 0o777).toBe(0o640);
     expect(app.reloads()).toBe(1);
