@@ -9,10 +9,10 @@ import type { Handlers } from '../services/api/dispatch';
 
 export interface BrowserUi { url: string; dataDir: string; services: AppServices; close(): Promise<void> }
 
-export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore } = {}): Promise<BrowserUi> {
+export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string } = {}): Promise<BrowserUi> {
   const root = packageRoot();
   const dir = dataDir();
-  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra });
+  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath });
   const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });
   return {
     url: host.url,

@@ -306,6 +306,9 @@ services:
     expect(body.ok).toBe(true);
     expect(body.result.running).toBe(true);
     expect(body.result.listening.map((l) => l.port)).toContain(vport);
+    // The window opens the file the lab runs (it opened the last file used in the app).
+    const info = await fetch(`${url.origin}/api/call/app.info`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    expect(((await info.json()) as { result: { startPath: string } }).result.startPath).toBe(file);
     expect(s.stderr()).toContain(ui.url);
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);

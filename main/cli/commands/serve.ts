@@ -120,7 +120,8 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
   const { startBrowserUi } = await import('../ui');
   // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
   const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
-  const ui = await startBrowserUi({ port: opts.uiPort, secrets });
+  // The window opens the file the lab runs, not the last one opened in the app.
+  const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
   const off = ui.services.events.subscribe((e) => {
     if (e.event === 'lab.event') print(e.payload as EngineEvent);
   });

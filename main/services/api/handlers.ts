@@ -26,6 +26,8 @@ export interface HandlerDeps {
   emit: EventSink;
   /** Opening a URL in the user's browser: only the app has one to offer. */
   openExternal?: (url: string) => Promise<boolean>;
+  /** The workspace the window opens first (`serve --ui WS`: the file the lab runs), before the recent list. */
+  startPath?: string;
   /** Native file dialogs: only the app has them; browser mode uses the in-page browser. */
   dialogs?: { open(): Promise<string | null>; save(suggested?: string): Promise<string | null> };
   /** More handlers (lab, check, appliances) added by the services that own them. */
@@ -60,8 +62,8 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
 
   return {
     'app.info': async () => {
-      const last = (await recent.list())[0];
-      return { version: VERSION, shell: deps.shell, platform: platform(), startPath: last ?? (await ensureDemo()) };
+      const first = deps.startPath ?? (await recent.list())[0];
+      return { version: VERSION, shell: deps.shell, platform: platform(), startPath: first ?? (await ensureDemo()) };
     },
     'workspace.demo': async () => readWorkspace(await ensureDemo()),
     'workspace.read': async ({ path }) => readWorkspace(path),

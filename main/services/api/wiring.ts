@@ -19,6 +19,8 @@ export interface AppServicesOptions {
   openExternal?: HandlerDeps['openExternal'];
   dialogs?: HandlerDeps['dialogs'];
   extra?: Partial<Handlers>;
+  /** The workspace the window opens first (see HandlerDeps.startPath). */
+  startPath?: string;
   /** SSH files for appliance pushes (tests point these at temp files). */
   knownHostsFile?: string;
   sshConfigFile?: string;
@@ -43,6 +45,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     emit: events.emit,
     openExternal: opts.openExternal,
     dialogs: opts.dialogs,
+    startPath: opts.startPath,
     extra: {
       ...labHandlers(lab, opts.secrets),
       ...applianceHandlers({ secrets: opts.secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
