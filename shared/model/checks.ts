@@ -137,6 +137,12 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
     if (runs('radius') && hc.radius === undefined) err([], 'a RADIUS check needs radius.secret (the name of a stored secret)');
   }
 
+  if (hc.ldap?.bindDn !== undefined && hc.ldap.bindSecret === undefined) {
+    err(['ldap', 'bindSecret'], 'bindDn needs bindSecret (the name of the stored secret holding the bind password): without it every check fails');
+  }
+  if (hc.ldap?.bindSecret !== undefined && hc.ldap.bindDn === undefined) {
+    warn(['ldap', 'bindSecret'], 'bindSecret has no effect without bindDn: the check searches anonymously');
+  }
   if (hc.http?.expect !== undefined && hc.http.path === undefined) {
     err(['http', 'expect'], 'expect needs a path: without one the check is HEAD /, which returns no body to search');
   }

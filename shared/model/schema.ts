@@ -70,13 +70,21 @@ export const tlsCheckSchema = z.strictObject({
   serverName: z.string().min(1).optional(),
   verify: z.boolean().default(false),
 });
+/**
+ * A secret's name in the secret store, never the secret: a plain name, so a password typed
+ * here by mistake is refused (the message does not repeat it) instead of being saved to the
+ * file and printed in reasons and logs.
+ */
+export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const secretRef = z.string().regex(SECRET_NAME, "must be the name of a secret in the secret store (letters, digits, '.', '_', '-', up to 64), not the secret itself");
+
 export const ldapCheckSchema = z.strictObject({
   baseDn: z.string().default(''),
   scope: z.enum(['base', 'one', 'sub']).default('base'),
   filter: z.string().default('(objectClass=*)'),
   bindDn: z.string().optional(),
   /** Name of a secret in the secret store holding the bind password. */
-  bindSecret: z.string().optional(),
+  bindSecret: secretRef.optional(),
   /** attribute -> value that must be present in the first returned entry. */
   expect: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}(?:;[A-Za-z0-9-]{1,64})*$/, 'must be an LDAP attribute name'), z.string()).optional(),
 });
@@ -86,7 +94,7 @@ export const dnsCheckSchema = z.strictObject({
 });
 export const radiusCheckSchema = z.strictObject({
   /** Name of a secret in the secret store holding the RADIUS shared secret. */
-  secret: z.string().min(1),
+  secret: secretRef,
   mode: z.enum(['status-server', 'access-request']).default('status-server'),
   username: z.string().optional(),
 });

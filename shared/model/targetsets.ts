@@ -6,6 +6,9 @@ import { valueAt } from './issues';
 import { familyOf, normalAddress } from './address';
 import { INITIATOR_PORT_RANGE, ipfeMate, normaliseFactorValues } from './ipfe';
 
+/** Target set Delete Age default (seed 003), in seconds. */
+const DEFAULT_DELETE_AGE_S = 600;
+
 const FAMILY_NAME = { ipv4: 'IPv4', ipv6: 'IPv6' } as const;
 
 export function checkTargetSet(t: TargetSet, index: number, raw: unknown): Issue[] {
@@ -59,6 +62,11 @@ export function checkTargetSet(t: TargetSet, index: number, raw: unknown): Issue
       warn(['ports', j], `port ${p} is inside the initiator port range ${INITIATOR_PORT_RANGE.min}-${INITIATOR_PORT_RANGE.max} used for connections the servers initiate`);
     }
   });
+
+  // Seed 003: "it is inadvisable to reduce Delete Age value to less than the default".
+  if (t.deleteAge < DEFAULT_DELETE_AGE_S) {
+    warn(['deleteAge'], `${t.deleteAge} s is below the default ${DEFAULT_DELETE_AGE_S} s: idle connections are dropped sooner, which the vendor advises against`);
+  }
 
   const { mpsFactor: fm, connectionFactor: fc } = t.leastLoad;
   const normal = normaliseFactorValues(fm, fc);
