@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comboOf, shortcutFor, SHORTCUTS } from '../../renderer/src/lib/shortcuts';
 import { explain } from '../../renderer/src/lib/explain';
-import { renameOps, freeName, freeTargetSetNumber, referencesTo } from '../../renderer/src/lib/references';
+import { renameOps, freeName, freeTargetSetNumber, referencesTo, beginRename, ownedReferences, describeReferences } from '../../renderer/src/lib/references';
 import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
 import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
 import { errorSentence, sentence } from '../../renderer/src/lib/errors';
@@ -68,11 +68,18 @@ describe('references and names', () => {
     targetSets: [{ number: 1 }, { number: 2 }],
   };
   it('renames follow references', () => {
-    expect(renameOps(raw, 'server', 0, 'w1')).toEqual([
+    expect(renameOps(raw, beginRename(raw, 'server', 0), 'w1')).toEqual([
       [['servers', 0, 'name'], 'w1'], [['groups', 0, 'members', 0, 'server'], 'w1'], [['groups', 0, 'members', 2, 'server'], 'w1'],
     ]);
     expect(referencesTo(raw, 'group', 'web')).toEqual([['services', 0, 'group']]);
     expect(referencesTo(raw, 'service', 'vip')).toEqual([['appliances', 0, 'include', 0]]);
+  });
+  it('a rename moves only the references the item had, never those of a namesake', () => {
+    const dup = { ...raw, servers: [{ name: 'web1' }, { name: 'web2' }, { name: 'web1' }] };
+    // The later namesake owns nothing: the references resolve to the first web1.
+    expect(ownedReferences(dup, 'server', 2)).toEqual([]);
+    expect(renameOps(dup, beginRename(dup, 'server', 2), 'dir1')).toEqual([[['servers', 2, 'name'], 'dir1']]);
+    expect(describeReferences(raw, referencesTo(raw, 'server', 'web1'))).toEqual(['group web']);
   });
   it('finds free names and numbers', () => {
     expect(freeName(raw, 'servers', 'web1')).toBe('web1-2');

@@ -1,5 +1,5 @@
 // Who refers to whom by name, so a rename can follow its references and a delete can warn.
-import type { Path } from './tree';
+import { getIn, type Path } from './tree';
 
 export type RenameKind = 'server' | 'group' | 'service' | 'appliance';
 type Raw = Record<string, unknown>;
@@ -27,12 +27,47 @@ export function referencesTo(raw: Raw, kind: RenameKind, name: string): Path[] {
   return out;
 }
 
-/** The edits of a rename: the name itself first, then each reference. */
-export function renameOps(raw: Raw, kind: RenameKind, index: number, to: string): [Path, unknown][] {
-  const item = arr(raw[LIST[kind]])[index];
-  const from = typeof item?.name === 'string' ? item.name : '';
-  const refs = from && from !== to ? referencesTo(raw, kind, from) : [];
-  return [[[LIST[kind], index, 'name'], to], ...refs.map((p): [Path, unknown] => [p, to])];
+/**
+ * A rename in progress (typing in the name field): the references that pointed to the item when
+ * the edit began, tracked by place. Each keystroke moves only these, so passing through another
+ * item's name (`web1` on the way to `web1b`) never picks up that item's references.
+ */
+export interface RenameSession { kind: RenameKind; index: number; name: string; refs: Path[] }
+
+/** The references an item owns: those naming it, unless an earlier item has the same name (then they resolve to that one). */
+export function ownedReferences(raw: Raw, kind: RenameKind, index: number): Path[] {
+  const list = arr(raw[LIST[kind]]);
+  const name = list[index]?.name;
+  if (typeof name !== 'string' || !name) return [];
+  return list.findIndex((x) => x?.name === name) === index ? referencesTo(raw, kind, name) : [];
+}
+
+export function beginRename(raw: Raw, kind: RenameKind, index: number): RenameSession {
+  const name = arr(raw[LIST[kind]])[index]?.name;
+  return { kind, index, name: typeof name === 'string' ? name : '', refs: ownedReferences(raw, kind, index) };
+}
+
+/** The edits of one rename step: the name itself first, then each reference the session still tracks. */
+export function renameOps(raw: Raw, s: RenameSession, to: string): [Path, unknown][] {
+  // A reference changed meanwhile by something else is no longer ours to move.
+  const refs = s.name === to ? [] : s.refs.filter((p) => getIn(raw, p) === s.name);
+  return [[[LIST[s.kind], s.index, 'name'], to], ...refs.map((p): [Path, unknown] => [p, to])];
+}
+
+/** The session after a step: the name it now carries, and the references still following it. */
+export function advanceRename(raw: Raw, s: RenameSession, to: string): RenameSession {
+  return { ...s, name: to, refs: s.refs.filter((p) => getIn(raw, p) === s.name) };
+}
+
+/** Who names an item, once each (for a delete): `group web`, `service web-vip`, `appliance edge`. */
+export function describeReferences(raw: Raw, refs: Path[]): string[] {
+  const out = new Set<string>();
+  for (const [list, i] of refs) {
+    const owner = getIn(raw, [list!, i!, 'name']);
+    const noun = list === 'groups' ? 'group' : list === 'services' ? 'service' : 'appliance';
+    out.add(`${noun} ${typeof owner === 'string' && owner ? owner : `#${Number(i) + 1}`}`);
+  }
+  return [...out];
 }
 
 /** A name not used yet in a list: `web`, `web-2`, `web-3` … */

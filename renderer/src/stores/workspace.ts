@@ -9,7 +9,7 @@ import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
-import { renameOps, type RenameKind } from '../lib/references';
+import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
 import type { Problem } from '../model';
 import { createEngine, type EngineClient } from '../engine/client';
 import { quickCheck } from '../lib/quickCheck';
@@ -21,6 +21,7 @@ export type { Raw } from './mirror';
 const EMPTY: EngineState = { problems: [], valid: true, dirty: false, broken: false, canUndo: false, canRedo: false, size: 0 };
 /** Above this many characters, edits reach the engine less often (each one re-parses the file). */
 const BIG = 200_000;
+const LISTS: Record<RenameKind, string> = { server: 'servers', group: 'groups', service: 'services', appliance: 'appliances' };
 
 export interface WorkspaceOptions { worker?: boolean }
 let options: WorkspaceOptions = {};
@@ -105,6 +106,8 @@ export const useWorkspace = defineStore('workspace', () => {
 
   // --- the engine ----------------------------------------------------------------------------
   let pending: Batch[] = [];
+  /** The rename being typed, if any (see rename()). */
+  let renaming: { key: string; session: RenameSession } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   function take(st: EngineState | undefined): void {
@@ -149,6 +152,8 @@ export const useWorkspace = defineStore('workspace', () => {
   /** Applies edits: the mirror now, the document shortly (one undo step per call, typing merges). */
   function edit(label: string, ops: EditOp[], mergeKey?: string): boolean {
     if (!loaded.value) return false;
+    // Any other edit ends a rename in progress: what names the item may have changed.
+    if (mergeKey === undefined || renaming?.key !== mergeKey) renaming = undefined;
     if (state.value.broken) {
       message.value = 'The file has YAML syntax errors, so it cannot be edited here: fix them in a text editor, then reopen it.';
       return false;
@@ -184,6 +189,7 @@ export const useWorkspace = defineStore('workspace', () => {
   async function load(file: WorkspaceFile): Promise<void> {
     const e = await getEngine();
     pending = [];
+    renaming = undefined;
     pendingCount.value = 0;
     quick.value = new Map();
     const r = await e.send({ kind: 'load', text: file.text, file: file.path });
@@ -323,14 +329,26 @@ export const useWorkspace = defineStore('workspace', () => {
   function transact(label: string, ops: EditOp[], mergeKey?: string): void {
     edit(label, ops, mergeKey);
   }
-  /** Renames an object and every reference to it, as one step. */
+  /**
+   * Renames an object and every reference to it, as one step. Successive renames of the same item
+   * (typing) move the references it had when the first one began, and only those.
+   */
   function rename(kind: RenameKind, index: number, to: string): void {
-    const ops = renameOps(raw.value, kind, index, to).map(([p, v]): EditOp => ({ op: 'set', path: p, value: v }));
-    edit(`rename ${kind}`, ops, `rename:${kind}:${index}`);
+    const key = `rename:${kind}:${index}`;
+    let s = renaming?.key === key && getIn(raw.value, [LISTS[kind], index, 'name']) === renaming.session.name ? renaming.session : undefined;
+    s ??= beginRename(raw.value, kind, index);
+    const before = raw.value;
+    const ops = renameOps(before, s, to).map(([p, v]): EditOp => ({ op: 'set', path: p, value: v }));
+    if (edit(`rename ${kind} ${s.name || '(unnamed)'}`, ops, key)) renaming = { key, session: advanceRename(before, s, to) };
+  }
+  /** The name field lost the focus: the next rename of the item starts from what names it then. */
+  function endRename(): void {
+    renaming = undefined;
   }
 
   async function undo(): Promise<boolean> {
     if (!loaded.value) return false;
+    renaming = undefined;
     await flush();
     const r = await (await getEngine()).send({ kind: 'undo' });
     take(r.state);
@@ -338,6 +356,7 @@ export const useWorkspace = defineStore('workspace', () => {
   }
   async function redo(): Promise<boolean> {
     if (!loaded.value) return false;
+    renaming = undefined;
     await flush();
     const r = await (await getEngine()).send({ kind: 'redo' });
     take(r.state);
@@ -349,7 +368,7 @@ export const useWorkspace = defineStore('workspace', () => {
   return {
     path, mtimeMs, loaded, raw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
     conflict, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
-    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename,
+    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
   };
 });
