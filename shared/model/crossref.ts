@@ -52,22 +52,35 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
   const names = {} as Record<Kind, Map<string, number>>;
   for (const kind of Object.keys(NOUN) as Kind[]) {
     const seen = new Map<string, number>();
+    // Both sides of a clash get the error, each naming the other: the one being edited may be either.
+    const told = new Set<number>();
     rawList(raw, kind).forEach((entry, i) => {
       const name = (entry as { name?: unknown } | null)?.name;
       if (typeof name !== 'string') return;
       const first = seen.get(name);
-      if (first !== undefined) err([kind, i, 'name'], `duplicate ${NOUN[kind]} name "${name}" (first defined at ${kind}[${first}])`);
-      else seen.set(name, i);
+      if (first === undefined) {
+        seen.set(name, i);
+        return;
+      }
+      if (!told.has(first)) err([kind, first, 'name'], `duplicate ${NOUN[kind]} name "${name}" (also defined at ${kind}[${i}])`);
+      told.add(first);
+      err([kind, i, 'name'], `duplicate ${NOUN[kind]} name "${name}" (first defined at ${kind}[${first}])`);
     });
     names[kind] = seen;
   }
   const setNumbers = new Map<number, number>();
+  const toldSets = new Set<number>();
   rawList(raw, 'targetSets').forEach((entry, i) => {
     const n = (entry as { number?: unknown } | null)?.number;
     if (typeof n !== 'number') return;
     const first = setNumbers.get(n);
-    if (first !== undefined) err(['targetSets', i, 'number'], `target set number ${n} is already used by targetSets[${first}]`);
-    else setNumbers.set(n, i);
+    if (first === undefined) {
+      setNumbers.set(n, i);
+      return;
+    }
+    if (!toldSets.has(first)) err(['targetSets', first, 'number'], `target set number ${n} is also used by targetSets[${i}]`);
+    toldSets.add(first);
+    err(['targetSets', i, 'number'], `target set number ${n} is already used by targetSets[${first}]`);
   });
 
   const servers = new Map<string, Server>();

@@ -9,19 +9,19 @@ const G0: PathSegment[] = ['groups', 0];
 const TS: PathSegment[] = ['targetSets', 0];
 const ts2 = { number: 2, address: '127.0.0.60', servers: [{ address: '127.0.0.61' }] };
 
-// [what, changes, the error's path, message pattern]
-const errors: [string, Change[], string, RegExp][] = [
+// [what, changes, the error's path, message pattern, and for a clash the other side's path and message]
+const errors: [string, Change[], string, RegExp, [string, RegExp]?][] = [
   // references
   ['unknown member server', [[[...G0, 'members', 0, 'server'], 'web9']], 'groups[0].members[0].server', /unknown server "web9" \(did you mean "web1"\?\)/],
   ['unknown service group', [[['services', 0, 'group'], 'webs']], 'services[0].group', /unknown group "webs" \(did you mean "web"\?\)/],
   ['include names nothing', [[['appliances', 0, 'include'], ['web-vip', 'ldap-vpi']]], 'appliances[0].include[1]', /no service or target set named "ldap-vpi".*did you mean "ldap-vip"/],
   ['include names a missing target set', [[['appliances', 0, 'include'], ['ts2']]], 'appliances[0].include[0]', /no service or target set named "ts2"/],
   // uniqueness
-  ['duplicate server name', [[['servers', 5], { name: 'web1', address: '127.0.0.99' }]], 'servers[5].name', /duplicate server name "web1" \(first defined at servers\[0\]\)/],
-  ['duplicate group name', [[['groups', 3, 'name'], 'web']], 'groups[3].name', /duplicate group name "web"/],
-  ['duplicate service name', [[['services', 2, 'name'], 'web-vip']], 'services[2].name', /duplicate service name/],
-  ['duplicate appliance name', [[['appliances', 1], { name: 'lab', host: '127.0.0.1' }]], 'appliances[1].name', /duplicate appliance name/],
-  ['duplicate target set number', [[['targetSets', 1], { ...ts2, number: 1 }]], 'targetSets[1].number', /target set number 1 is already used by targetSets\[0\]/],
+  ['duplicate server name', [[['servers', 5], { name: 'web1', address: '127.0.0.99' }]], 'servers[5].name', /duplicate server name "web1" \(first defined at servers\[0\]\)/, ['servers[0].name', /duplicate server name "web1" \(also defined at servers\[5\]\)/]],
+  ['duplicate group name', [[['groups', 3, 'name'], 'web']], 'groups[3].name', /duplicate group name "web"/, ['groups[0].name', /duplicate group name "web" \(also defined at groups\[3\]\)/]],
+  ['duplicate service name', [[['services', 2, 'name'], 'web-vip']], 'services[2].name', /duplicate service name/, ['services[0].name', /duplicate service name "web-vip" \(also defined at services\[2\]\)/]],
+  ['duplicate appliance name', [[['appliances', 1], { name: 'lab', host: '127.0.0.1' }]], 'appliances[1].name', /duplicate appliance name/, ['appliances[0].name', /duplicate appliance name/]],
+  ['duplicate target set number', [[['targetSets', 1], { ...ts2, number: 1 }]], 'targetSets[1].number', /target set number 1 is already used by targetSets\[0\]/, ['targetSets[0].number', /target set number 1 is also used by targetSets\[1\]/]],
   ['duplicate member', [[[...G0, 'members', 1], { server: 'web1', port: 8081 }]], 'groups[0].members[1]', /server web1 port 8081 is already a member \(members\[0\]\)/],
   ['duplicate target set server', [[[...TS, 'servers', 1, 'address'], '127.0.0.51']], 'targetSets[0].servers[1].address', /already in this target set/],
   ['duplicate target set port', [[[...TS, 'ports'], [3868, 3868]]], 'targetSets[0].ports[1]', /listed twice/],
@@ -34,11 +34,11 @@ const errors: [string, Change[], string, RegExp][] = [
   ['secondary active IPFE without secondary address', [[[...TS, 'secondaryActiveIpfe'], 'B1']], 'targetSets[0].secondaryActiveIpfe', /no secondaryAddress/],
   ['Fm and Fc both 0', [[[...TS, 'leastLoad'], { mpsFactor: 0, connectionFactor: 0 }]], 'targetSets[0].leastLoad', /cannot both be 0/],
   // listeners
-  ['two services on one address and port', [[['services', 1, 'port'], 8080]], 'services[1].port', /127.0.0.10:8080\/tcp is already used by service web-vip/],
-  ['IPv6 spelt two ways', [[['services', 0, 'address'], '::1'], [['services', 1, 'address'], '0:0:0:0:0:0:0:1'], [['services', 1, 'port'], 8080]], 'services[1].port', /already used by service web-vip/],
-  ['wildcard takes every address', [[['services', 1, 'address'], '0.0.0.0'], [['services', 1, 'port'], 8080]], 'services[1].port', /0.0.0.0 takes it on every address.*web-vip/],
-  ['a UDP service on the heartbeat port', [[[...TS, 'heartbeat'], { port: 5353 }], [['services', 2, 'address'], '127.0.0.50']], 'targetSets[0].heartbeat.port', /127.0.0.50:5353\/udp is already used by service dns-vip/],
-  ['service on a target set port', [[['services', 0, 'address'], '127.0.0.50'], [['services', 0, 'port'], 3868]], 'targetSets[0].ports[0]', /127.0.0.50:3868\/tcp is already used by service web-vip/],
+  ['two services on one address and port', [[['services', 1, 'port'], 8080]], 'services[1].port', /127.0.0.10:8080\/tcp is already used by service web-vip/, ['services[0].port', /127.0.0.10:8080\/tcp is also used by service ldap-vip/]],
+  ['IPv6 spelt two ways', [[['services', 0, 'address'], '::1'], [['services', 1, 'address'], '0:0:0:0:0:0:0:1'], [['services', 1, 'port'], 8080]], 'services[1].port', /already used by service web-vip/, ['services[0].port', /::1:8080\/tcp is also used by service ldap-vip/]],
+  ['wildcard takes every address', [[['services', 1, 'address'], '0.0.0.0'], [['services', 1, 'port'], 8080]], 'services[1].port', /0.0.0.0 takes it on every address.*web-vip/, ['services[0].port', /0.0.0.0 takes it on every address\) is also used by service ldap-vip/]],
+  ['a UDP service on the heartbeat port', [[[...TS, 'heartbeat'], { port: 5353 }], [['services', 2, 'address'], '127.0.0.50']], 'targetSets[0].heartbeat.port', /127.0.0.50:5353\/udp is already used by service dns-vip/, ['services[2].port', /127.0.0.50:5353\/udp is also used by target set 1 heartbeats/]],
+  ['service on a target set port', [[['services', 0, 'address'], '127.0.0.50'], [['services', 0, 'port'], 3868]], 'targetSets[0].ports[0]', /127.0.0.50:3868\/tcp is already used by service web-vip/, ['services[0].port', /127.0.0.50:3868\/tcp is also used by target set 1/]],
   // checks that cannot apply
   ['UDP check on a TCP-only group', [[[...G0, 'healthCheck'], { type: 'udp' }]], 'groups[0].healthCheck.type', /a udp check runs over UDP and cannot apply: group web is used only by TCP services \(web-vip\)/],
   ['DNS check on a TCP-only group', [[[...G0, 'healthCheck'], { type: 'dns', dns: { query: 'a.test' } }]], 'groups[0].healthCheck.type', /dns check runs over UDP/],
@@ -64,11 +64,12 @@ const errors: [string, Change[], string, RegExp][] = [
 ];
 
 describe('cross-reference errors', () => {
-  it.each(errors)('%s', (_what, changes, where, message) => {
+  it.each(errors)('%s', (_what, changes, where, message, other) => {
     const errs = errorsOf(problemsOf(apply(changes)));
-    expect(errs.map((p) => `${p.path}: ${p.message}`)).toEqual([expect.stringMatching(/./)]);
-    expect(errs[0]!.path).toBe(where);
-    expect(errs[0]!.message).toMatch(message);
+    // A clash is reported on both items, each naming the other.
+    expect(errs.map((p) => p.path).sort()).toEqual([where, ...(other ? [other[0]] : [])].sort());
+    expect(errs.find((p) => p.path === where)!.message).toMatch(message);
+    if (other) expect(errs.find((p) => p.path === other[0])!.message).toMatch(other[1]);
   });
 });
 
