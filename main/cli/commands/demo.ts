@@ -1,25 +1,61 @@
 // `lbdesk demo`: sample backends on loopback and the app (browser mode) on the demo workspace.
 import type { Command } from 'commander';
-import { join } from 'node:path';
+import { dispatch } from '../../services/api/dispatch';
 import { startDemoBackends } from '../../services/demo/backends';
-import { startBrowserUi } from '../ui';
+import { CliError } from '../errors';
+import { browserOpener, openInBrowser } from '../open';
+import { listenFailure, parsePort } from '../options';
+import { startBrowserUi, type BrowserUi } from '../ui';
+
+interface DemoOptions {
+  uiPort?: number;
+  open: boolean;
+}
 
 export function register(program: Command): void {
   program
     .command('demo')
     .description('start sample backends on loopback and open the app on a demo workspace')
-    .option('--ui-port <port>', 'port for the browser UI (default: a free port)', (v) => Number(v))
-    .action(async (opts: { uiPort?: number }) => {
-      const backends = await startDemoBackends();
-      for (const f of backends.failed) process.stderr.write(`lbdesk: demo backend not started: ${f}\n`);
-      const ui = await startBrowserUi({ port: opts.uiPort });
-      process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} http://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
-      process.stdout.write(`demo workspace: ${join(ui.dataDir, 'demo', 'lab-site-a.yaml')}\n`);
-      process.stdout.write(`lbdesk UI (browser mode), open:\n${ui.url}\n`);
-      await waitForStop();
-      await ui.close();
-      await backends.close();
+    .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
+    .option('--no-open', 'print the URL only; never start a browser')
+    .addHelpText('after', '\nThe URL is opened in the desktop browser (xdg-open, open or start) when stdout is a\nterminal and CI is not set; otherwise it is printed, with the reason.')
+    .action(async (opts: DemoOptions) => {
+      // The UI first: when its port is taken, nothing else has been started.
+      let ui: BrowserUi;
+      try {
+        ui = await startBrowserUi({ port: opts.uiPort });
+      } catch (err) {
+        const why = listenFailure(err, '127.0.0.1', opts.uiPort);
+        if (why) throw new CliError(why, 2);
+        throw err;
+      }
+      let backends: Awaited<ReturnType<typeof startDemoBackends>> | undefined;
+      try {
+        // The page opens the demo workspace through this same call; the file exists before it is named.
+        const demo = await dispatch(ui.services.handlers, 'workspace.demo', {});
+        if (!demo.ok) throw new CliError(`cannot create the demo workspace: ${demo.error.message}`, 2);
+        const demoPath = (demo.result as { path: string }).path;
+        backends = await startDemoBackends();
+        for (const f of backends.failed) process.stderr.write(`lbdesk: demo backend not started: ${f}\n`);
+        process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} http://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
+        process.stdout.write(`demo workspace: ${demoPath}\n`);
+        await showUrl(ui.url, opts.open);
+        await waitForStop();
+      } finally {
+        await ui.close();
+        await backends?.close();
+      }
     });
+}
+
+async function showUrl(url: string, open: boolean): Promise<void> {
+  const opener = browserOpener(url, { platform: process.platform, env: process.env, stdoutIsTty: process.stdout.isTTY === true, disabled: !open });
+  if ('command' in opener && (await openInBrowser(opener))) {
+    process.stdout.write(`lbdesk UI (browser mode), opened in your browser (${opener.name}); if nothing opened, use:\n${url}\n`);
+    return;
+  }
+  const why = 'reason' in opener ? opener.reason : `${opener.name} could not be started`;
+  process.stdout.write(`lbdesk UI (browser mode), not opened (${why}); open:\n${url}\n`);
 }
 
 export function waitForStop(): Promise<void> {

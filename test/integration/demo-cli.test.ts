@@ -1,0 +1,137 @@
+// `lbdesk demo` as a user runs it: port checked before anything starts, a busy port is one line
+// and exit 2 (nothing left running), the demo workspace exists before its path is printed, and
+// the URL is opened only on a terminal with a desktop opener (a fake xdg-open here: nothing real
+// is ever opened).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, runCli, startCli } from '../helpers/cli';
+import { browserOpener } from '../../main/cli/open';
+import { findOnPath } from '../../main/services/secrets/keyring';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lbdesk-demo-'));
+  mkdirSync(join(dir, 'home'));
+  env = { LBDESK_DATA_DIR: join(dir, 'data'), HOME: join(dir, 'home') };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A failed test must not leave a demo running: SIGTERM reaches lbdesk through tsx (and script).
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of running.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+});
+
+describe('lbdesk demo', () => {
+  it('a bad --ui-port is a usage error: one line, exit 2, before anything starts', async () => {
+    for (const port of ['abc', '99999', '-1', '8080x']) {
+      const r = await runCli(['demo', '--ui-port', port], { env, timeoutMs: 20_000 });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`lbdesk: option '--ui-port <port>' argument '${port}' is invalid: a port is a whole number from 0 to 65535 (0: any free port) (lbdesk demo --help for usage)\n`);
+    }
+    expect(existsSync(join(dir, 'data', 'demo'))).toBe(false);
+  });
+
+  it('a busy UI port: one clear line, exit 2, and the process ends', async () => {
+    // The UI binds 127.0.0.1 only, so the blocker must too; port 0 lets the kernel pick a free one.
+    const blocker: Server = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const r = await runCli(['demo', '--ui-port', String(port)], { env, timeoutMs: 20_000 });
+      expect(r).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: cannot listen on 127.0.0.1:${port}: address in use\n` });
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('the demo workspace exists when its path is printed; not a terminal: the URL is printed, and why', async () => {
+    const child = startCli(['demo', '--ui-port', '0'], { env: { ...env, CI: '' } });
+    running.push(child);
+    let out = '';
+    let existedWhenPrinted: boolean | undefined;
+    let printedPath = '';
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL in time:\n${out}`)), 45_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d;
+        const m = /^demo workspace: (.+)$/m.exec(out);
+        if (m && existedWhenPrinted === undefined) {
+          printedPath = m[1]!;
+          existedWhenPrinted = existsSync(printedPath);
+        }
+        if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(out)) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+      child.stderr!.on('data', (d: Buffer) => (out += d));
+      child.on('exit', (code) => fail(new Error(`demo exited ${code}:\n${out}`)));
+    });
+    expect(printedPath).toBe(join(dir, 'data', 'demo', 'lab-site-a.yaml'));
+    expect(existedWhenPrinted).toBe(true);
+    expect(readFileSync(printedPath, 'utf8')).toBe(readFileSync(join(ROOT, 'assets', 'demo', 'lab-site-a.yaml'), 'utf8'));
+    expect(out).toContain('lbdesk UI (browser mode), not opened (output is not a terminal); open:\n');
+    const code = await new Promise<number | null>((done) => {
+      child.once('exit', (c) => done(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it.skipIf(!findOnPath('script'))('on a terminal with a desktop opener: opens the URL with it (a fake xdg-open)', async () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const opened = join(dir, 'opened.txt');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$*" > '${opened}'\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':97', TERM: 'dumb' };
+    delete childEnv.CI;
+    delete childEnv.WAYLAND_DISPLAY;
+    const child = spawn('script', ['-q', '-e', '-c', `${tsx} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    running.push(child);
+    let transcript = '';
+    const url = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL in time:\n${transcript}`)), 45_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        transcript += d;
+        const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(transcript);
+        if (m) {
+          clearTimeout(timer);
+          done(m[1]!);
+        }
+      });
+      child.on('exit', (code) => fail(new Error(`script exited ${code}:\n${transcript}`)));
+    });
+    expect(transcript).toContain('opened in your browser (xdg-open); if nothing opened, use:');
+    for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(opened, 'utf8')).toBe(`${url}\n`);
+    // Ctrl-C on the terminal stops it cleanly.
+    const code = await new Promise<number | null>((done) => {
+      child.once('exit', (c) => done(c));
+      child.stdin!.write('\u0003');
+    });
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('browserOpener', () => {
+  const url = 'http://127.0.0.1:1234/?token=t';
+  const base = { platform: 'linux' as const, env: { DISPLAY: ':0', PATH: '/nonexistent' }, stdoutIsTty: true };
+  it('says why it does not open', () => {
+    expect(browserOpener(url, { ...base, stdoutIsTty: false })).toEqual({ reason: 'output is not a terminal' });
+    expect(browserOpener(url, { ...base, env: { ...base.env, CI: 'true' } })).toEqual({ reason: 'running in CI' });
+    expect(browserOpener(url, { ...base, disabled: true })).toEqual({ reason: '--no-open' });
+    expect(browserOpener(url, { ...base, env: { PATH: '/nonexistent' } })).toEqual({ reason: 'no desktop session (DISPLAY and WAYLAND_DISPLAY unset)' });
+    expect(browserOpener(url, base)).toEqual({ reason: 'xdg-open not found' });
+  });
+  it('CI=false or 0 is not CI', () => {
+    expect(browserOpener(url, { ...base, env: { ...base.env, CI: 'false' } })).toEqual({ reason: 'xdg-open not found' });
+  });
+});
