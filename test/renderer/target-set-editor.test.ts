@@ -47,6 +47,27 @@ describe('TargetSetEditor', () => {
     expect(field('targetSets.0.servers.1.weight').find('[data-testid="field-message"]').exists()).toBe(false);
   });
 
+  it('shows the problems of single ports under the Ports field and marks it invalid', async () => {
+    const ports = () => field('targetSets.0.ports');
+    const input = ports().find('input');
+    const cases: [string, RegExp][] = [
+      ['3868, 70000', /70000 \(entry 2\): .*65535/],
+      ['3868, 3868', /3868 \(entry 2\): .*listed twice/],
+      ['abc', /"abc" \(entry 1\): /],
+    ];
+    for (const [text, message] of cases) {
+      await input.setValue(text);
+      await settled();
+      expect(useWorkspace().problems.some((p) => p.key.startsWith('targetSets.0.ports.')), text).toBe(true);
+      expect(ports().find('[data-testid="field-message"]').text(), text).toMatch(message);
+      expect(input.attributes('aria-invalid'), text).toBe('true');
+    }
+    await input.setValue('3868, 3869');
+    await settled();
+    expect(ports().find('[data-testid="field-message"]').exists()).toBe(false);
+    expect(input.attributes('aria-invalid')).toBe('false');
+  });
+
   it('shows the selection share each weight gives', async () => {
     const shares = () => w.findAll('[data-testid="selection-share"]').map((s) => s.text());
     expect(shares()).toEqual(['25 %', '75 %']);

@@ -26,7 +26,20 @@ export interface FieldModel {
   invalid: ComputedRef<boolean>;
 }
 
-export function useFieldModel(path: () => Path, codec: Codec, write?: (value: unknown) => void): FieldModel {
+export interface FieldOptions {
+  /** A list typed as one field (`80, 443`): problems of its entries (`ports.1`) show under it too. */
+  elements?: boolean;
+}
+
+/** An entry's problem told under its list field: which entry it is, then what is wrong. */
+function elementProblem(p: KeyedProblem, prefix: string, list: unknown): KeyedProblem {
+  const i = Number(p.key.slice(prefix.length).split('.')[0]);
+  const v = Array.isArray(list) ? list[i] : undefined;
+  const what = v === undefined || v === null || typeof v === 'object' ? `entry ${i + 1}` : `${JSON.stringify(v)} (entry ${i + 1})`;
+  return { ...p, message: `${what}: ${p.message}` };
+}
+
+export function useFieldModel(path: () => Path, codec: Codec, write?: (value: unknown) => void, opts: FieldOptions = {}): FieldModel {
   const ws = useWorkspace();
   const key = computed(() => pathKey(path()));
   const value = computed(() => ws.get(path()));
@@ -36,7 +49,13 @@ export function useFieldModel(path: () => Path, codec: Codec, write?: (value: un
     if (!same(codec.parse(draft.value), v)) draft.value = codec.format(v);
   });
   watch(key, () => (draft.value = codec.format(value.value)));
-  const problems = computed(() => ws.problemsAt(key.value));
+  const problems = computed(() => {
+    const own = ws.problemsAt(key.value);
+    if (!opts.elements) return own;
+    const prefix = `${key.value}.`;
+    const inner = ws.problems.filter((p) => p.key.startsWith(prefix)).map((p) => elementProblem(p, prefix, value.value));
+    return inner.length ? [...own, ...inner] : own;
+  });
   const invalid = computed(() => problems.value.some((p) => p.severity === 'error'));
   return {
     key,
