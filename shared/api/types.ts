@@ -21,6 +21,8 @@ export interface CheckResult {
   rttMs?: number;
   /** Why, in words: `HTTP/1.0 200, "OK" found in first 1000 bytes`, `connect ECONNREFUSED`. */
   reason: string;
+  /** A pass from a server that says it is degraded (an LDAP server's degraded-alert-type): up, but degraded whatever its response time. */
+  degraded?: boolean;
   /** Raw evidence: status line, banner, rcode, errno, timing. Short strings only. */
   evidence: Record<string, string | number | boolean>;
   /** When the probe started (epoch ms). */

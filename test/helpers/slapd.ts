@@ -66,6 +66,11 @@ export async function startSlapd(host: string): Promise<Slapd> {
   const conf = join(dir, 'slapd.conf');
   writeFileSync(conf, [
     `include ${SCHEMA}`,
+    // The administrative alert attributes of seed 002 (a Directory Server flags itself degraded
+    // or unavailable on its monitor entry), under OpenLDAP's experimental OID arc.
+    "attributetype ( 1.3.6.1.4.1.4203.666.11.1 NAME 'unavailable-alert-type' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )",
+    "attributetype ( 1.3.6.1.4.1.4203.666.11.2 NAME 'degraded-alert-type' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )",
+    "objectclass ( 1.3.6.1.4.1.4203.666.11.3 NAME 'lbdeskAlerts' AUXILIARY MAY ( unavailable-alert-type $ degraded-alert-type ) )",
     `pidfile ${join(dir, 'slapd.pid')}`,
     `argsfile ${join(dir, 'slapd.args')}`,
     'database ldif',

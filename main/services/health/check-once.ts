@@ -31,7 +31,7 @@ export async function checkMembers(
     }
     const at = now();
     const o = await probe(spec);
-    const result: CheckResult = { ok: o.ok, reason: o.reason, evidence: o.evidence, at, ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}) };
+    const result: CheckResult = { ok: o.ok, reason: o.reason, evidence: o.evidence, at, ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}), ...(o.degraded ? { degraded: true } : {}) };
     const step = applyResult(initialTracker(at), result, spec.timers, spec.settings, now());
     // A failed check's response time (a 404's, say) is still worth showing here.
     out[i] = { ...statusOf(spec, step.tracker), ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}) };

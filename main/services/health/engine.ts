@@ -431,6 +431,7 @@ export class HealthEngine implements HealthView {
     const evidence = trigger ? { ...outcome.evidence, trigger } : outcome.evidence;
     const result: CheckResult = { ok: outcome.ok, reason: outcome.reason, evidence, at };
     if (outcome.rttMs !== undefined) result.rttMs = outcome.rttMs;
+    if (outcome.degraded) result.degraded = true;
     const now = this.now();
     const prev = m.fresh ? initialTracker(m.tracker.since) : m.tracker;
     const step = applyResult(prev, result, m.spec.timers, m.spec.settings, now);

@@ -49,7 +49,9 @@ export function initialTracker(now: number, state: MemberState = 'unknown', reas
 const isUp = (s: MemberState) => s === 'available' || s === 'degraded';
 
 /** available or degraded for a passing response time, with hysteresis. */
-function upState(prev: MemberState, rtt: number | undefined, th: Thresholds): { state: 'available' | 'degraded'; note: string } {
+function upState(prev: MemberState, rtt: number | undefined, th: Thresholds, flagged = false): { state: 'available' | 'degraded'; note: string } {
+  // The server says it is degraded (seed 002: an administrative alert): no time overrides that.
+  if (flagged) return { state: 'degraded', note: '' };
   const above = th.degradedAbove;
   if (above === undefined) return { state: 'available', note: '' };
   const below = th.availableBelow ?? above;
@@ -73,14 +75,14 @@ export function applyResult(prev: Tracker, r: CheckResult, timers: StepTimers, t
     passes = prev.consecutivePasses + 1;
     if (prev.state === 'unavailable') {
       if (passes >= timers.restoreAfter) {
-        const up = upState(prev.state, r.rttMs, th);
+        const up = upState(prev.state, r.rttMs, th, r.degraded);
         state = up.state;
         reason = `${r.reason}${up.note}; restored after ${passes} consecutive pass${passes === 1 ? '' : 'es'}`;
       } else {
         reason = `${r.reason} (pass ${passes} of ${timers.restoreAfter} needed to restore)`;
       }
     } else {
-      const up = upState(prev.state, r.rttMs, th);
+      const up = upState(prev.state, r.rttMs, th, r.degraded);
       state = up.state;
       const recovered = prev.consecutiveFailures > 0 ? ` (passed again after ${prev.consecutiveFailures} failure${prev.consecutiveFailures === 1 ? '' : 's'})` : '';
       reason = `${r.reason}${up.note}${recovered}`;

@@ -1,5 +1,6 @@
 // LDAP probe against a real OpenLDAP slapd on loopback (127.0.4.50): cn=Monitor and an ldif db.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Attribute, Change, Client } from 'ldapts';
 import { runProbe, type ProbeContext } from '../../../main/services/health/probes';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { secretName } from '../../../main/services/secrets/types';
@@ -74,6 +75,31 @@ describe.skipIf(slapdMissing !== undefined)(`LDAP search against slapd${slapdMis
       slapd.thaw();
     }
     expect((await runProbe('ldap', ctx(ldap({})))).ok).toBe(true);
+  });
+
+  it('follows the server\'s administrative alerts: degraded-alert-type degrades, unavailable-alert-type fails (seed 002)', async () => {
+    const admin = new Client({ url: slapd.url });
+    const dn = `cn=alerting,${SUFFIX}`;
+    try {
+      await admin.bind(ADMIN_DN, slapd.adminPassword);
+      await admin.add(dn, { objectClass: ['device', 'lbdeskAlerts'], cn: 'alerting' });
+      const check = ldap({ baseDn: dn });
+      const quiet = await runProbe('ldap', ctx(check));
+      expect(quiet).toMatchObject({ ok: true });
+      expect(quiet.degraded).toBeUndefined();
+
+      await admin.modify(dn, new Change({ operation: 'add', modification: new Attribute({ type: 'degraded-alert-type', values: ['replication-backlog-exceeded'] }) }));
+      const degraded = await runProbe('ldap', ctx(check));
+      expect(degraded).toMatchObject({ ok: true, degraded: true, evidence: { 'attr:degraded-alert-type': 'replication-backlog-exceeded' } });
+      expect(degraded.reason).toMatch(/; the server flags itself degraded \(degraded-alert-type: replication-backlog-exceeded\)$/);
+
+      await admin.modify(dn, new Change({ operation: 'add', modification: new Attribute({ type: 'unavailable-alert-type', values: ['index-rebuild-required'] }) }));
+      const down = await runProbe('ldap', ctx(check));
+      expect(down).toMatchObject({ ok: false, reason: `search "${dn}" (base, (objectClass=*)): the server flags itself unavailable (unavailable-alert-type: index-rebuild-required)` });
+    } finally {
+      await admin.del(dn).catch(() => undefined);
+      await admin.unbind();
+    }
   });
 
   it('nothing listening fails with the errno', async () => {

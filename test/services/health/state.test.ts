@@ -98,6 +98,12 @@ describe('available / degraded hysteresis (seed 002)', () => {
     expect(states(run([bad(), ok(499)], t1, th))).toEqual(['unavailable', 'available']);
   });
 
+  it('a pass from a server that flags itself degraded is degraded whatever its response time', () => {
+    const flagged = { ...ok(10), degraded: true };
+    expect(states(run([ok(10), flagged, flagged, ok(10)], { ...T, timeout: 5000 }, th))).toEqual(['available', 'degraded', 'degraded', 'available']);
+    expect(states(run([flagged], { ...T, timeout: 5000 }, {}))).toEqual(['degraded']);
+  });
+
   it('a degraded member still needs failAfter failures to go down', () => {
     expect(states(run([ok(1500), bad(), bad()], { ...T, timeout: 5000 }, th))).toEqual(['degraded', 'degraded', 'unavailable']);
   });

@@ -1,7 +1,9 @@
 // LDAP (LDAP proxy seed 002): a real search on the configured base, scope and filter, timed,
 // optionally after a simple bind whose password comes from the secret store; the first entry
-// must exist and, with `ldap.expect`, hold each expected attribute value.
-import { Client } from 'ldapts';
+// must exist and, with `ldap.expect`, hold each expected attribute value. The entry's
+// administrative alerts count too: a value of unavailable-alert-type fails the check, one of
+// degraded-alert-type makes the server degraded (point the check at cn=monitor to follow them).
+import { Client, type Entry } from 'ldapts';
 import { ldapCheckSchema } from '../../../../shared/model/schema';
 import { secretName } from '../../secrets/types';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
@@ -14,6 +16,16 @@ function describe(err: unknown): { reason: string; evidence: Evidence } {
   }
   if (typeof e?.code === 'string') return { reason: `${e.syscall ?? 'connect'} ${e.code}`, evidence: { errno: e.code } };
   return { reason: clip(e?.message ?? String(err), 120), evidence: {} };
+}
+
+/** Seed 002: the attributes a Directory Server sets on its monitor entry to flag itself. */
+const ALERTS = ['unavailable-alert-type', 'degraded-alert-type'];
+
+/** An attribute's values as text (names match case-insensitively). */
+function valuesOf(entry: Entry, attr: string): string[] {
+  const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
+  const raw = key === undefined ? [] : entry[key];
+  return (Array.isArray(raw) ? raw : [raw]).map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
 }
 
 export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
@@ -50,7 +62,7 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
         filter: cfg.filter,
         sizeLimit: 1,
         timeLimit: Math.max(1, Math.ceil(ctx.timeoutMs / 1000)),
-        attributes: cfg.expect ? Object.keys(cfg.expect) : ['1.1'],
+        attributes: [...Object.keys(cfg.expect ?? {}), ...ALERTS],
       });
       const ms = sw();
       evidence.searchMs = ms;
@@ -60,15 +72,25 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
       if (!entry) return fail(`${where} returned no entry`, evidence, ms);
       evidence.dn = clip(entry.dn || '(root DSE)', 120);
       for (const [attr, want] of Object.entries(cfg.expect ?? {})) {
-        const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
-        const raw = key === undefined ? [] : entry[key];
-        const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+        const values = valuesOf(entry, attr);
         evidence[`attr:${attr}`] = clip(values.join(' | '), 120);
         if (!values.includes(want)) {
           return fail(`${where}: ${attr} is ${values.length ? `"${clip(values.join('", "'), 80)}"` : 'absent'}, expected "${clip(want, 60)}"`, evidence, ms);
         }
       }
+      const unavailable = valuesOf(entry, 'unavailable-alert-type');
+      if (unavailable.length > 0) {
+        evidence['attr:unavailable-alert-type'] = clip(unavailable.join(' | '), 120);
+        return fail(`${where}: the server flags itself unavailable (unavailable-alert-type: ${clip(unavailable.join(', '), 80)})`, evidence, ms);
+      }
       const matched = cfg.expect ? `, ${Object.keys(cfg.expect).length} expected value(s) present` : '';
+      const degraded = valuesOf(entry, 'degraded-alert-type');
+      if (degraded.length > 0) {
+        evidence['attr:degraded-alert-type'] = clip(degraded.join(' | '), 120);
+        const flagged = pass(`${where} returned an entry in ${fmtMs(ms)}${matched}; the server flags itself degraded (degraded-alert-type: ${clip(degraded.join(', '), 80)})`, evidence, ms);
+        flagged.degraded = true;
+        return flagged;
+      }
       return pass(`${where} returned an entry in ${fmtMs(ms)}${matched}`, evidence, ms);
     };
     return await Promise.race([run(), expired]);

@@ -26,6 +26,8 @@ export interface ProbeOutcome {
   rttMs?: number;
   /** Why, in words. */
   reason: string;
+  /** A pass from a server that flags itself degraded (see CheckResult.degraded). */
+  degraded?: boolean;
   /** Raw evidence: status line, banner, rcode, errno, timing. Short values only. */
   evidence: Evidence;
   /** A TCP Layer 4 outcome's numbers: reason and evidence follow from them (history keeps only these). */
