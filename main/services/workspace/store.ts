@@ -1,5 +1,6 @@
 // Workspace files on disk: bounded reading, lossless atomic saving, and `validate` for the CLI.
 import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type { Document } from 'yaml';
 import { parseWorkspace, type ParseOptions, type ParseResult } from '../../../shared/model/validate';
 import { createDocument, documentToText } from '../../../shared/model/document';
@@ -39,11 +40,15 @@ function reason(e: unknown): string {
   return (err.code && known[err.code]) || err.message;
 }
 
-/** Reads at most MAX_WORKSPACE_BYTES of strict UTF-8 text. */
+const OPEN_FLAGS = constants.O_NONBLOCK === undefined ? 'r' : constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0);
+
+/** Reads at most MAX_WORKSPACE_BYTES of strict UTF-8 text from a regular file. */
 export async function readWorkspaceText(path: string): Promise<{ text: string; mtimeMs: number }> {
   let fh;
   try {
-    fh = await open(path, 'r');
+    // Non-blocking, so a FIFO (or a device) is opened at once and refused by the check below
+    // instead of blocking until a writer appears; for a regular file the flag changes nothing.
+    fh = await open(path, OPEN_FLAGS);
   } catch (e) {
     throw new WorkspaceFileError(`cannot read ${path}: ${reason(e)}`, 'unreadable');
   }

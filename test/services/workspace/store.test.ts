@@ -159,6 +159,8 @@ describe('loadWorkspaceFile', () => {
   it.each([
     ['a missing file', (d: string) => join(d, 'nope.yaml'), 'unreadable', /cannot read .*nope\.yaml: no such file/],
     ['a folder', (d: string) => d, 'not-a-file', /not a regular file/],
+    // Opening a FIFO for reading blocks until a writer comes: it must be refused without waiting.
+    ['a FIFO', (d: string) => { const f = join(d, 'fifo.yaml'); spawnSync('mkfifo', [f]); return f; }, 'not-a-file', /cannot read .*fifo\.yaml: not a regular file/],
     ['a file over 16 MiB', (d: string) => { const f = join(d, 'big.yaml'); writeFileSync(f, ''); truncateSync(f, 16 * 1024 * 1024 + 1); return f; }, 'too-large', /larger than 16 MiB/],
     ['a file that is not UTF-8', (d: string) => { const f = join(d, 'bin.yaml'); writeFileSync(f, Buffer.from([0x6c, 0x62, 0xff, 0xfe, 0x00])); return f; }, 'not-text', /not UTF-8 text/],
   ] as const)('refuses %s with a WorkspaceFileError naming it', async (_what, make, code, message) => {

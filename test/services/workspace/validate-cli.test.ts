@@ -1,5 +1,6 @@
 // `lbdesk validate WS` as a user runs it: the real CLI in a child process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +55,13 @@ describe('lbdesk validate', () => {
   it('an unreadable file: exit 2 with a message naming it', async () => {
     const r = await runCli(['validate', 'no/such/site.yaml']);
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: cannot read no/such/site.yaml: no such file\n' });
+  });
+
+  it('a FIFO: "not a regular file", exit 2, without waiting for a writer', async () => {
+    const fifo = join(dir, 'fifo.yaml');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = await runCli(['validate', fifo], { timeoutMs: 20_000 });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: cannot read ${fifo}: not a regular file\n` });
   });
 
   it('usage errors: exit 2', async () => {
