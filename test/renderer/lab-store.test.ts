@@ -67,6 +67,42 @@ describe('lab store', () => {
     expect(lab.running).toBe(false);
   });
 
+  it('compares the workspace with what the lab runs: undoing back to it needs no apply', async () => {
+    const lab = useLab();
+    const ws = useWorkspace();
+    await ws.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.64' }));
+    expect(await lab.start()).toBe(true);
+    ws.set(['servers', 0, 'address'], '127.0.0.65');
+    expect(lab.outOfDate).toBe(true);
+    await ws.undo();
+    expect(lab.outOfDate).toBe(false);
+    // Typed away and back by hand: the same data again.
+    ws.set(['description'], 'x');
+    expect(lab.outOfDate).toBe(true);
+    ws.set(['description'], undefined);
+    expect(lab.outOfDate).toBe(false);
+    expect(await lab.stop()).toBe(true);
+  });
+
+  it('knows about edits when the lab was started elsewhere (another window, serve --ui, a reload)', async () => {
+    const ws = useWorkspace();
+    const file = await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.66' });
+    await ws.open(file);
+    // Started by someone else on the file: this window only learns it from lab.status.
+    const started = await real.api.call('lab.start', { path: file });
+    expect(started.running).toBe(true);
+    const lab = useLab();
+    await lab.refresh();
+    expect(lab.running).toBe(true);
+    expect(lab.outOfDate).toBe(false);
+    ws.set(['servers', 0, 'address'], '127.0.0.67');
+    expect(lab.outOfDate).toBe(true);
+    expect(await lab.apply()).toBe(true);
+    expect(lab.outOfDate).toBe(false);
+    expect(await lab.stop()).toBe(true);
+    expect(lab.outOfDate).toBe(false);
+  });
+
   it('says in a sentence why the lab could not start', async () => {
     const lab = useLab();
     const ws = useWorkspace();

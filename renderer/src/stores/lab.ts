@@ -7,7 +7,8 @@ import type { EngineEvent, PoolStats, ServerStats } from '../../../shared/api/en
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
 import { errorSentence, isUnsupported } from '../lib/errors';
-import { useWorkspace } from './workspace';
+import { useWorkspace, type Raw } from './workspace';
+import { sameData } from './mirror';
 
 /** Check results kept per member for the sparkline and the timeline. */
 export const KEEP_RESULTS = 60;
@@ -32,12 +33,24 @@ export const useLab = defineStore('lab', () => {
   const busy = ref(false);
   const message = ref('');
   const unsupported = ref(false);
-  const startedRev = ref<number>();
+  /**
+   * The workspace data the lab runs, when this window started or applied it. A lab started
+   * elsewhere (another window, `lbdesk serve --ui`, before a reload) read the file: then the file's
+   * data as last read or saved here stands in (the contract does not report what the lab runs).
+   */
+  const applied = shallowRef<{ path: string; raw: Raw }>();
   const lastEventAt = ref(0);
 
   const running = computed(() => status.value?.running === true);
-  /** The workspace was edited since the lab started on it. */
-  const outOfDate = computed(() => running.value && startedRev.value !== undefined && ws.rev !== startedRev.value);
+  /** The lab runs another file than the open one. */
+  const runsOther = computed(() => running.value && !!status.value?.path && status.value.path !== ws.path);
+  /** The open workspace differs from what the lab runs (by content: undoing back to it clears this). */
+  const outOfDate = computed(() => {
+    if (!running.value || !ws.loaded) return false;
+    if (runsOther.value) return true;
+    const base = applied.value?.path === ws.path ? applied.value.raw : ws.savedRaw;
+    return !sameData(ws.raw, base);
+  });
   const pools = computed(() => {
     const m = new Map<string, PoolStats>();
     for (const p of status.value?.stats?.pools ?? []) m.set(poolId(p), p);
@@ -55,6 +68,7 @@ export const useLab = defineStore('lab', () => {
 
   function setStatus(s: LabStatus): void {
     status.value = s;
+    if (!s.running || s.path !== applied.value?.path) applied.value = undefined;
     const seen = new Set<string>();
     for (const m of s.members) {
       seen.add(m.key);
@@ -121,16 +135,18 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  async function source(): Promise<{ path: string; text?: string }> {
-    return { path: ws.path, text: ws.dirty ? await ws.text() : undefined };
+  /** What to run, and the data it is (taken with the text: later typing is not in it). */
+  async function source(): Promise<{ src: { path: string; text?: string }; raw: Raw }> {
+    const text = ws.dirty ? await ws.text() : undefined;
+    return { src: { path: ws.path, text }, raw: ws.raw };
   }
 
   async function start(): Promise<boolean> {
     if (!ws.path) return false;
-    const rev = ws.rev;
-    const s = await call('start the lab', async () => api.call('lab.start', await source()));
+    const { src, raw } = await source();
+    const s = await call('start the lab', () => api.call('lab.start', src));
     if (!s) return false;
-    startedRev.value = rev;
+    applied.value = { path: src.path, raw };
     results.clear();
     changes.value = [];
     events.value = [];
@@ -139,10 +155,10 @@ export const useLab = defineStore('lab', () => {
   }
 
   async function apply(): Promise<boolean> {
-    const rev = ws.rev;
-    const s = await call('apply the edits to the lab', async () => api.call('lab.apply', await source()));
+    const { src, raw } = await source();
+    const s = await call('apply the edits to the lab', () => api.call('lab.apply', src));
     if (!s) return false;
-    startedRev.value = rev;
+    applied.value = { path: src.path, raw };
     setStatus(s);
     return true;
   }
@@ -177,5 +193,5 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, outOfDate, counts, start, apply, stop, toggle, refresh, history, setStatus };
+  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, history, setStatus };
 });

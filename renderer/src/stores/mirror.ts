@@ -23,3 +23,22 @@ export function mirror(root: Raw, op: EditOp): Raw {
 export const clone = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 /** Reactive proxies cannot cross to a worker: edits carry plain data. */
 export const plain = (v: unknown): unknown => clone(v);
+
+/**
+ * Same data? Edits keep the identity of what they did not touch, so comparing two versions of a big
+ * workspace only walks the paths that changed. A key set to undefined counts as absent.
+ */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameData(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
+  const ka = keys(ao);
+  return ka.length === keys(bo).length && ka.every((k) => sameData(ao[k], bo[k]));
+}

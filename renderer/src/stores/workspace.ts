@@ -43,6 +43,8 @@ export const useWorkspace = defineStore('workspace', () => {
    * identity): no deep proxies over 10,000 servers, and every computed sees what changed.
    */
   const raw = shallowRef<Raw>({});
+  /** The data of the file as last read or written here: what a lab started from the file runs. */
+  const savedRaw = shallowRef<Raw>({});
   /** Bumps on every change of the mirror (edit, undo, load): the lab's "edited since start". */
   const rev = ref(0);
   const state = shallowRef<EngineState>(EMPTY);
@@ -201,6 +203,7 @@ export const useWorkspace = defineStore('workspace', () => {
     conflict.value = '';
     message.value = '';
     take(r.state);
+    savedRaw.value = raw.value;
     // Parse the editable Document now, while the user is still looking, not on the first keystroke.
     warming.value = true;
     void e.send({ kind: 'warm' }).finally(() => (warming.value = false));
@@ -264,6 +267,7 @@ export const useWorkspace = defineStore('workspace', () => {
       const sameFile = target === path.value;
       const saved = await api.call('workspace.write', { path: target, text: body, expectedMtimeMs: sameFile ? mtimeMs.value : undefined });
       take((await e.send({ kind: 'saved', text: body, file: saved.path })).state);
+      savedRaw.value = raw.value;
       path.value = saved.path;
       mtimeMs.value = saved.mtimeMs;
       lastSavedAt.value = Date.now();
@@ -366,7 +370,7 @@ export const useWorkspace = defineStore('workspace', () => {
   const settle = () => flush();
 
   return {
-    path, mtimeMs, loaded, raw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
+    path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
     conflict, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
     load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
