@@ -309,6 +309,9 @@ services:
     // The window opens the file the lab runs (it opened the last file used in the app).
     const info = await fetch(`${url.origin}/api/call/app.info`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
     expect(((await info.json()) as { result: { startPath: string } }).result.startPath).toBe(file);
+    // Stopped from the window: serve says so instead of going quiet.
+    await fetch(`${url.origin}/api/call/lab.stop`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    expect((await s.wait('notice', (e) => /stopped from the window/.test(String(e.message)))).message).toContain('the UI is still served');
     expect(s.stderr()).toContain(ui.url);
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);

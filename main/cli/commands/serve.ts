@@ -122,8 +122,19 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
   const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
   // The window opens the file the lab runs, not the last one opened in the app.
   const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
+  // The window can stop and start the lab: say so, or serve would go quiet with nothing served.
+  let running = false;
+  let stopping = false;
   const off = ui.services.events.subscribe((e) => {
     if (e.event === 'lab.event') print(e.payload as EngineEvent);
+    if (e.event !== 'lab.status' || stopping) return;
+    const now = (e.payload as { running: boolean; path?: string }).running;
+    if (now === running) return;
+    running = now;
+    const message = now
+      ? `the lab was started from the window (${(e.payload as { path?: string }).path ?? path})`
+      : 'the lab was stopped from the window; the UI is still served (Start the lab there, or SIGHUP here, to run it again)';
+    print({ ts: new Date().toISOString(), type: 'notice', message });
   });
   print({ ts: new Date().toISOString(), type: 'ui', url: ui.url });
   // The URL on a line of its own too; with --events stdout stays JSON lines, so on stderr.
@@ -134,6 +145,7 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
       try {
         await addSecretsFromEnv(next, secrets);
         await lab.start(next, path);
+        running = true;
         return { ok: true };
       } catch (err) {
         return { ok: false, reason: (err as Error).message };
@@ -141,6 +153,7 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
     },
     stats: async () => lab.status().stats,
     async stop() {
+      stopping = true;
       off();
       await ui.close();
     },

@@ -112,7 +112,10 @@ export class ForwardingEngine extends EventEmitter {
       }
       this.config = config;
     }
-    if (this.applied > 0 || !result.ok) {
+    if (this.applied === 0 && !result.ok) {
+      // Nothing ran before: not a reload, the engine could not start.
+      this.emit('event', { ts: new Date().toISOString(), type: 'error', message: `cannot start: ${result.reason ?? 'refused'}` });
+    } else if (this.applied > 0) {
       this.emit('event', {
         ts: new Date().toISOString(),
         type: 'reload',

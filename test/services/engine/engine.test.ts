@@ -21,7 +21,8 @@ describe('ForwardingEngine controller', () => {
     }));
     expect(r).toMatchObject({ ok: false, reason: 'service y and service x both listen on 127.0.5.200:80/tcp' });
     expect(engine.dataWorker).toBeUndefined();
-    expect(events).toMatchObject([{ type: 'reload', ok: false }]);
+    // Nothing ran before, so it is not a reload: the engine could not start.
+    expect(events).toMatchObject([{ type: 'error', message: 'cannot start: service y and service x both listen on 127.0.5.200:80/tcp' }]);
     await engine.stop();
   });
 
