@@ -32,7 +32,7 @@ export function register(program: Command): void {
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
         for (const line of grouped(result.errors)) process.stderr.write(`lbdesk: ${line}\n`);
-        const n = result.errors.length;
+        const n = distinct(result.errors);
         throw new CliError(`refused: nothing rendered for appliance ${appliance.name} (driver ${appliance.driver}): ${n} problem${n === 1 ? '' : 's'} above`, 1);
       }
       if (opts.out) {
@@ -44,11 +44,16 @@ export function register(program: Command): void {
     });
 }
 
-/** `subject: message`, subjects that share a message on one line. */
-function grouped(problems: DriverProblem[]): string[] {
-  const byMessage = new Map<string, string[]>();
-  for (const p of problems) byMessage.set(p.message, [...(byMessage.get(p.message) ?? []), p.subject]);
-  return [...byMessage].map(([message, subjects]) => `${subjects.join(', ')}: ${message}`);
+/** `subject: message`, subjects that share a message on one line, each named once. */
+export function grouped(problems: DriverProblem[]): string[] {
+  const byMessage = new Map<string, Set<string>>();
+  for (const p of problems) byMessage.set(p.message, (byMessage.get(p.message) ?? new Set()).add(p.subject));
+  return [...byMessage].map(([message, subjects]) => `${[...subjects].join(', ')}: ${message}`);
+}
+
+/** Distinct (subject, message) pairs: what "N problems" counts. */
+function distinct(problems: DriverProblem[]): number {
+  return new Set(problems.map((p) => `${p.subject}\n${p.message}`)).size;
 }
 
 function writeAtomically(target: string, text: string): void {

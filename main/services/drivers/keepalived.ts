@@ -25,6 +25,10 @@ function warnOnce(p: Problems, subject: string, message: string): void {
   if (!p.warnings.some((w) => w.subject === subject && w.message === message)) p.warnings.push({ subject, message });
 }
 
+function errorOnce(p: Problems, subject: string, message: string): void {
+  if (!p.errors.some((e) => e.subject === subject && e.message === message)) p.errors.push({ subject, message });
+}
+
 /** IPVS timeouts are host-wide: one idle timeout per protocol, the longest asked for. */
 class IdleTimeouts {
   private readonly asked = { tcp: new Map<string, number>(), udp: new Map<string, number>() };
@@ -62,7 +66,8 @@ function realServers(subject: string, hc: HealthCheck, members: PoolMember[], se
     }
     const checker = keepalivedChecker(hc, m, sctpOnly);
     for (const w of checker.warnings) warnOnce(p, subject, w);
-    for (const e of checker.errors) p.errors.push({ subject, message: e });
+    // Every member shares the group's check: its unwritable value is one problem, not one per member.
+    for (const e of checker.errors) errorOnce(p, subject, e);
     out.push(`# ${label}`, `real_server ${m.address} ${port} {`, ...indent([`weight ${m.weight}`, ...checker.lines]), '}');
   }
   return out;

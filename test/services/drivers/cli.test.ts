@@ -35,6 +35,25 @@ describe('lbdesk render', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a check value keepalived cannot write: the service named once, one problem, however many members', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lbdesk-render-')), 'quotes.yaml');
+    writeFileSync(file, [
+      'lbdesk: 1', 'name: quotes',
+      'servers:', '  - { name: a, address: 192.0.2.10 }', '  - { name: b, address: 192.0.2.11 }', '  - { name: c, address: 192.0.2.12 }',
+      'groups:', '  - name: web', '    members: [{ server: a, port: 80 }, { server: b, port: 80 }, { server: c, port: 80 }]',
+      '    healthCheck: { type: http, http: { host: \'x"y\' } }',
+      'services:', '  - { name: vip6, address: 192.0.2.100, port: 80, group: web }',
+      'appliances:', '  - { name: lvs, host: 192.0.2.200, driver: keepalived }', '',
+    ].join('\n'));
+    const r = await runCli(['render', file, '--appliance', 'lvs']);
+    expect(r.code).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('lbdesk: ') && !l.startsWith('lbdesk: warning: '));
+    expect(errors).toEqual([
+      'lbdesk: service vip6: host "x\\"y" cannot be written in keepalived.conf (it has a double quote or line break)',
+      'lbdesk: refused: nothing rendered for appliance lvs (driver keepalived): 1 problem above',
+    ]);
+  });
+
   it('an unknown appliance is a usage error listing the known ones (exit 2)', async () => {
     const r = await runCli(['render', RICH_PATH, '--appliance', 'edge']);
     expect(r.code).toBe(2);

@@ -117,6 +117,15 @@ describe('keepalived: checkers and timers', () => {
     const r = service({ type: 'http', http: { path: '/a"b' } });
     expect(r.errors).toEqual([{ subject: 'service vip', message: expect.stringContaining('HTTP path') }]);
   });
+
+  it('the group check is shared: an unwritable value is one problem, not one per member', () => {
+    const r = render({
+      servers: [{ name: 'a', address: '192.0.2.21' }, { name: 'b', address: '192.0.2.22' }],
+      groups: [{ name: 'g', members: [{ server: 'a', port: 80 }, { server: 'b', port: 80 }], healthCheck: { type: 'http', http: { host: 'x"y' } } }],
+      services: [{ name: 'vip', address: '192.0.2.10', port: 80, group: 'g' }],
+    });
+    expect(r.errors).toEqual([{ subject: 'service vip', message: 'host "x\\"y" cannot be written in keepalived.conf (it has a double quote or line break)' }]);
+  });
 });
 
 describe('keepalived: target sets', () => {
