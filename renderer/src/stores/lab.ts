@@ -174,13 +174,50 @@ export const useLab = defineStore('lab', () => {
     return running.value ? stop() : start();
   }
 
-  /** Quietly asks whether a lab is already running (another window, or `lbdesk serve --ui`). */
+  /** Quietly asks whether a lab is already running (another window, or `lbdesk serve --ui`), and loads what it saw so far. */
   async function refresh(): Promise<void> {
     try {
       setStatus(await api.call('lab.status', {}));
     } catch (e) {
       unsupported.value = isUnsupported(e);
+      return;
     }
+    if (running.value) await loadHistory();
+  }
+
+  /**
+   * The state changes and recent checks of a lab that ran before this window looked: the contract
+   * keeps them per member (`lab.history`); engine events before now are not kept anywhere to ask.
+   */
+  async function loadHistory(): Promise<void> {
+    const keys = [...members.keys()];
+    const found: StateChange[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < keys.length) {
+        const key = keys[next++]!;
+        try {
+          const h = await api.call('lab.history', { key });
+          found.push(...h.changes);
+          if (!results.has(key) && h.results.length) results.set(key, h.results.slice(-KEEP_RESULTS));
+        } catch {
+          // One member's history is a nicety; the live events still come.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, keys.length) }, worker));
+    if (!found.length) return;
+    // Changes seen live meanwhile are in both: keep one of each.
+    const seen = new Set<string>();
+    const merged = [...found, ...changes.value]
+      .filter((c) => {
+        const id = `${c.key}|${c.at}|${c.to}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      })
+      .sort((a, b) => a.at - b.at);
+    changes.value = merged.length > KEEP_CHANGES ? merged.slice(-KEEP_CHANGES) : merged;
   }
 
   /** Full history of one member from the engine (results and changes), merged with what we saw. */

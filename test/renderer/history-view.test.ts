@@ -1,0 +1,46 @@
+// History of a lab that was started before this window looked (another window, `lbdesk serve --ui`,
+// a page reload): what the lab saw so far is loaded, and its notices are listed with the events.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFile } from 'node:fs/promises';
+import type { Pinia } from 'pinia';
+import { realApi, type RealApi } from './helpers/api';
+import { mountWith, storeContext } from './helpers/mount';
+import { freePort, labWorkspace } from './helpers/workspace';
+import { useWorkspace } from '../../renderer/src/stores/workspace';
+import { useLab } from '../../renderer/src/stores/lab';
+import HistoryView from '../../renderer/src/views/HistoryView.vue';
+
+describe('History of a lab started elsewhere', () => {
+  let real: RealApi;
+  let pinia: Pinia;
+  beforeEach(() => {
+    real = realApi();
+    pinia = storeContext(real.api);
+  });
+  afterEach(async () => real.close());
+
+  it('loads the state changes so far and lists the lab notices under Engine events', async () => {
+    const file = await labWorkspace(real.dataDir, { backendPort: await freePort('127.0.0.68'), vipPort: await freePort('127.0.0.68'), host: '127.0.0.68' });
+    // A target set on a documentation address: validated, never bound; the lab leaves it out and says so.
+    await appendFile(file, 'targetSets:\n  - { number: 1, address: 192.0.2.10, ports: [3868], servers: [{ address: 192.0.2.11 }] }\n');
+    await real.api.call('lab.start', { path: file });
+    // Nothing listens on the backend port: the member's first result is a change to unavailable.
+    const key = (await real.api.call('lab.status', {})).members[0]!.key;
+    const deadline = Date.now() + 5000;
+    while (!(await real.api.call('lab.history', { key })).changes.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+    await useWorkspace().open(file);
+    const lab = useLab();
+    await lab.refresh();
+    expect(lab.changes.length).toBeGreaterThan(0);
+    expect(lab.changes[0]!.key).toBe(key);
+    expect(lab.results.get(key)?.length).toBeGreaterThan(0);
+
+    const w = mountWith(HistoryView, real.api, pinia);
+    expect(w.find('[data-testid="lab-events"]').text()).toContain('b1');
+    expect(w.text()).not.toContain('Start the lab (F5)');
+    expect(w.find('[data-testid="lab-notes"]').text()).toMatch(/target set 1 \(192\.0\.2\.10\) is not on a loopback address/);
+    w.unmount();
+    await lab.stop();
+  });
+});
