@@ -76,7 +76,8 @@ export const tlsCheckSchema = z.strictObject({
  * file and printed in reasons and logs.
  */
 export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const secretRef = z.string().regex(SECRET_NAME, "must be the name of a secret in the secret store (letters, digits, '.', '_', '-', up to 64), not the secret itself");
+export const SECRET_NAME_MESSAGE = "must be the name of a secret in the secret store (letters, digits, '.', '_', '-', up to 64), not the secret itself";
+const secretRef = z.string().regex(SECRET_NAME, SECRET_NAME_MESSAGE);
 
 export const ldapCheckSchema = z.strictObject({
   baseDn: z.string().default(''),

@@ -4,7 +4,7 @@
 // calls — then every file written under the data folder and the workspace folder is searched for
 // each secret, raw and in the encodings a careless writer would use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { channelOf } from '../../shared/api/channels';
 import type { MethodName } from '../../shared/api/contract';
@@ -97,6 +97,13 @@ describe('secrets are never written in plain text', () => {
     const demo = (await call('workspace.demo', {})) as { result: { path: string; text: string } };
     const path = join(sites, 'site-a.yaml');
     expect((await call('workspace.write', { path, text: `${demo.result.text}\n# password: stored in the OS keyring\n` })).ok).toBe(true);
+    // A secret typed into a field that takes a secret's name is never saved (nor logged).
+    const typed = SECRETS[secretName.keyPassphrase('/home/me/.ssh/id_ed25519')]!;
+    const leak = `lbdesk: 1\nname: leak\nservers: [{ name: r, address: 192.0.2.1 }]\ngroups:\n  - { name: aaa, members: [{ server: r, port: 1812 }], healthCheck: { type: radius, radius: { secret: "${typed}" } } }\n`;
+    const refused = await call('workspace.write', { path: join(sites, 'leak.yaml'), text: leak });
+    expect(refused.ok).toBe(false);
+    expect(refused.error?.message).toMatch(/^not saved: groups\[0\]\.healthCheck\.radius\.secret holds something that is not a secret's name/);
+    expect(existsSync(join(sites, 'leak.yaml'))).toBe(false);
     expect((await call('workspace.read', { path })).ok).toBe(true);
     await call('workspace.validate', { path });
     await call('workspace.recent', {});

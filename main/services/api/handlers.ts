@@ -5,6 +5,7 @@ import { dirname, join, resolve, extname } from 'node:path';
 import { homedir, platform } from 'node:os';
 import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
 import { VERSION } from '../../../shared/version';
+import { SECRET_NAME_MESSAGE } from '../../../shared/model/schema';
 import type { SecretStore } from '../secrets/types';
 import { checkDirPath, checkReadableWorkspace, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
@@ -69,6 +70,12 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
     'workspace.read': async ({ path }) => readWorkspace(path),
     'workspace.write': async ({ path, text, expectedMtimeMs }) => {
       const clean = await checkWritableWorkspace(path);
+      // Anything else invalid is saved (nothing is lost), but never a secret typed into a field
+      // that takes a secret's name: that would put it in the file in plain text.
+      const leak = deps.store.validateText(text, clean).find((p) => p.message === SECRET_NAME_MESSAGE);
+      if (leak) {
+        throw new ApiError('refused', `not saved: ${leak.path} holds something that is not a secret's name; store the secret in the secret store and put its name there`);
+      }
       if (expectedMtimeMs !== undefined) {
         const current = await stat(clean).catch(() => undefined);
         if (current && Math.abs(current.mtimeMs - expectedMtimeMs) > 1) {
