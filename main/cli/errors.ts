@@ -4,3 +4,18 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/**
+ * `subject: message`, the subject said once: services often name the appliance themselves
+ * (`lb1: auth is agent but …`), and the CLI prefixes every line with it too.
+ */
+export function about(subject: string, message: string): string {
+  return `${subject}: ${unprefixed(subject, message)}`;
+}
+
+/** The message without a leading `subject: ` (repeated or not). */
+export function unprefixed(subject: string, message: string): string {
+  let rest = message;
+  while (subject && rest.startsWith(`${subject}: `)) rest = rest.slice(subject.length + 2);
+  return rest;
+}

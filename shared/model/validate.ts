@@ -96,6 +96,12 @@ function finish(file: string, problems: Problem[]): Problem[] {
   return shown;
 }
 
+/** The yaml library's message, except where it gives advice meant for programmers. */
+function yamlErrorMessage(e: { code: string; message: string }): string {
+  if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second "---" here)';
+  return e.message;
+}
+
 /**
  * Validates a parsed document: YAML errors, hostile structure, format version (migrated in
  * place when `migrate` is set), schema and cross-references.
@@ -106,7 +112,7 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
   const add = (severity: Problem['severity'], pos: { line: number; col: number }, path: string, message: string) =>
     problems.push({ severity, file, line: pos.line, col: pos.col, path, message });
 
-  for (const e of doc.errors) add('error', at(e.pos[0]), SYNTAX_PATH, e.message);
+  for (const e of doc.errors) add('error', at(e.pos[0]), SYNTAX_PATH, yamlErrorMessage(e));
   for (const w of doc.warnings) add('warning', at(w.pos[0]), SYNTAX_PATH, w.message);
   if (doc.errors.length) return { problems: finish(file, problems) };
 

@@ -2,7 +2,7 @@
 // Exit 0 confirmed, 1 nothing pending (or too late: the appliance already rolled back).
 import type { Command } from 'commander';
 import { confirmPush, syncDataDir } from '../../services/sync';
-import { CliError } from '../errors';
+import { about, CliError, unprefixed } from '../errors';
 import { prepareForSync, refuseConfirmForCli, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 export function register(program: Command): void {
@@ -16,13 +16,13 @@ export function register(program: Command): void {
     const ssh = sshOptionsFrom(o);
     let all = true;
     for (const p of prepared) {
-      if (!p.target.configPath) throw new CliError(`${p.appliance.name}: ${p.errors.join('; ')}`, 2);
+      if (!p.target.configPath) throw new CliError(about(p.appliance.name, p.errors.join('; ')), 2);
       try {
         const r = await confirmPush(p.target, { ...ssh, dataDir: syncDataDir() });
-        process.stdout.write(`${p.appliance.name}: ${r.outcome}: ${r.reason}\n`);
+        process.stdout.write(`${p.appliance.name}: ${r.outcome}: ${unprefixed(p.appliance.name, r.reason)}\n`);
         if (r.outcome !== 'confirmed') all = false;
       } catch (err) {
-        process.stderr.write(`lbdesk: ${p.appliance.name}: ${(err as Error).message}\n`);
+        process.stderr.write(`lbdesk: ${about(p.appliance.name, (err as Error).message)}\n`);
         all = false;
       }
     }

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { diffConfig } from '../../services/sync';
 import { diffCli } from '../../services/vendor';
-import { CliError } from '../errors';
+import { about, CliError } from '../errors';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 export function register(program: Command): void {
@@ -21,7 +21,7 @@ export function register(program: Command): void {
         ? await diffCli(p.cli, p.render.text, sshOptionsFrom(o))
         : await diffConfig(p.target, p.render.text, sshOptionsFrom(o));
     } catch (err) {
-      throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 2);
+      throw new CliError(about(p.appliance.name, (err as Error).message), 2);
     }
     process.stdout.write(d.patch);
     process.exitCode = d.changed ? 1 : 0;

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { listHistory, pullConfig, readHistory, syncDataDir } from '../../services/sync';
 import { cliWhere, pullCli } from '../../services/vendor';
-import { CliError } from '../errors';
+import { about, CliError } from '../errors';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 interface PullOptions extends SshCliOptions {
@@ -64,18 +64,18 @@ export function register(program: Command): void {
           process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${cliWhere(p.cli)} from ${r.target} by ${r.via}${r.entry ? ` (history ${r.entry.id})` : ''}\n`);
         } catch (err) {
           if (err instanceof CliError) throw err;
-          throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 1);
+          throw new CliError(about(p.appliance.name, (err as Error).message), 1);
         }
         return;
       }
-      if (!p.target.configPath) throw new CliError(`${p.appliance.name}: ${p.errors.join('; ')}`, 1);
+      if (!p.target.configPath) throw new CliError(about(p.appliance.name, p.errors.join('; ')), 1);
       try {
         const r = await pullConfig(p.target, { ...sshOptionsFrom(o), dataDir });
         await output(r.data, o.out);
         process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${p.target.configPath} from ${r.target} (history ${r.entry.id})\n`);
       } catch (err) {
         if (err instanceof CliError) throw err;
-        throw new CliError(`${p.appliance.name}: ${(err as Error).message}`, 1);
+        throw new CliError(about(p.appliance.name, (err as Error).message), 1);
       }
     });
 }

@@ -16,7 +16,7 @@ import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../servi
 import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
 import { pushCli } from '../../services/vendor';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
-import { CliError } from '../errors';
+import { CliError, unprefixed } from '../errors';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -143,7 +143,7 @@ function intOption(value: string | undefined, flag: string): number | undefined 
 
 function progressLine(e: PushProgress): string | undefined {
   if (e.status === 'start') return undefined;
-  return `${e.appliance}: ${e.step} ${e.status}${e.message ? ` (${e.message})` : ''}`;
+  return `${e.appliance}: ${e.step} ${e.status}${e.message ? ` (${unprefixed(e.appliance, e.message)})` : ''}`;
 }
 
 export function exitCodeFor(reports: PushReport[]): number {
@@ -232,7 +232,7 @@ export function register(program: Command): void {
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       } else {
         for (const r of report.reports) {
-          process.stdout.write(`${r.appliance}: ${r.outcome}: ${r.reason}\n`);
+          process.stdout.write(`${r.appliance}: ${r.outcome}: ${unprefixed(r.appliance, r.reason)}\n`);
           for (const n of r.notes) process.stdout.write(`${r.appliance}: note: ${n}\n`);
           if (r.pending) process.stdout.write(`${r.appliance}: confirm with: lbdesk confirm ${file} --appliance ${r.appliance}\n`);
         }

@@ -57,6 +57,13 @@ describe('positions', () => {
     expect(problems[0]).toMatchObject({ ...where(text, '30s: 5'), message: 'Nested mappings are not allowed in compact mappings' });
   });
 
+  it('two documents: said in words at the second "---", not the yaml library\'s advice', () => {
+    const text = `${example}---\nlbdesk: 1\n`;
+    const { problems, workspace } = parseWorkspace(text, 'site.yaml');
+    expect(workspace).toBeUndefined();
+    expect(problems).toEqual([expect.objectContaining({ path: '(yaml)', ...where(text, '---\nlbdesk: 1\n'), message: 'the file holds more than one YAML document (a second "---" here)' })]);
+  });
+
   it('a duplicate key is a YAML error at the second key', () => {
     const text = example.replace('  failAfter: 2 ', '  failAfter: 2\n  interval: 9s ');
     const { problems } = parseWorkspace(text, 'site.yaml');

@@ -1,0 +1,60 @@
+// The real `lbdesk` CLI: each expected failure is one plain line, said once, in words.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli';
+import { about, unprefixed } from '../../main/cli/errors';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lbdesk-cli-msg-'));
+  mkdirSync(join(dir, 'home'));
+  env = { HOME: join(dir, 'home'), LBDESK_DATA_DIR: join(dir, 'data'), SSH_AUTH_SOCK: '' };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('lbdesk messages', () => {
+  it('a file with two YAML documents: said in words, at the second "---"', async () => {
+    const file = join(dir, 'two.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: a\n---\nlbdesk: 1\nname: b\n');
+    const r = await runCli(['validate', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`${file}:3:1: (yaml): the file holds more than one YAML document (a second "---" here)\n`);
+  });
+
+  it('auth agent without an agent: the appliance named once (confirm, pull, diff, push)', async () => {
+    // Refused before any connection: the documentation address below is never dialled.
+    const file = join(dir, 'agent.yaml');
+    writeFileSync(file, [
+      'lbdesk: 1', 'name: agent',
+      'servers: [{ name: a, address: 192.0.2.10 }]',
+      'groups: [{ name: web, members: [{ server: a, port: 80 }] }]',
+      'services: [{ name: vip, address: 192.0.2.100, port: 80, group: web }]',
+      'appliances: [{ name: lab-haproxy, host: 192.0.2.201, driver: haproxy, auth: agent }]', '',
+    ].join('\n'));
+    const ssh = ['--appliance', 'lab-haproxy', '--known-hosts', join(dir, 'known_hosts'), '--ssh-config', join(dir, 'no-ssh-config')];
+    writeFileSync(join(dir, 'no-ssh-config'), '');
+    const said = 'lab-haproxy: auth is agent but no ssh-agent is available (SSH_AUTH_SOCK is not set)';
+    const [confirm, pull, diff, push] = await Promise.all([
+      runCli(['confirm', file, ...ssh], { env }),
+      runCli(['pull', file, ...ssh], { env }),
+      runCli(['diff', file, ...ssh], { env }),
+      runCli(['push', file, ...ssh, '--no-verify'], { env }),
+    ]);
+    expect(confirm).toMatchObject({ code: 1, stderr: `lbdesk: ${said}\n` });
+    expect(pull).toMatchObject({ code: 1, stderr: `lbdesk: ${said}\n` });
+    expect(diff).toMatchObject({ code: 2, stderr: `lbdesk: ${said}\n` });
+    expect(push.code).toBe(1);
+    expect(push.stdout).toBe(`lab-haproxy: refused: ${said.slice('lab-haproxy: '.length)}\n`);
+    for (const r of [confirm, pull, diff, push]) expect(`${r.stdout}${r.stderr}`).not.toContain('lab-haproxy: lab-haproxy');
+  });
+
+  it('about() names the subject once', () => {
+    expect(about('lb1', 'lb1: no route')).toBe('lb1: no route');
+    expect(about('lb1', 'no route')).toBe('lb1: no route');
+    expect(about('lb1', 'lb10: no route')).toBe('lb1: lb10: no route');
+    expect(unprefixed('lb1', 'lb1: lb1: x')).toBe('x');
+  });
+});
