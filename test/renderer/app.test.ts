@@ -68,6 +68,43 @@ describe('App', () => {
     expect(field.text()).toMatch(/port number from 1 to 65535/);
   });
 
+  it('Alt+Delete on a server a group refers to asks first, naming the group; the undo tooltip names the server', async () => {
+    const nav = useNav();
+    const ws = useWorkspace();
+    key('2', { ctrlKey: true }, 'Digit2');
+    await flushPromises();
+    nav.select('servers', 0);
+    await flushPromises();
+    key('Delete', { altKey: true }, 'Delete');
+    await flushPromises();
+    const dialog = w.find('dialog');
+    expect(dialog.exists()).toBe(true);
+    expect(dialog.text()).toContain('Remove server web1?');
+    expect(dialog.text()).toMatch(/group web refers to it/);
+    // The safe answer has the focus: Enter keeps the server.
+    expect(document.activeElement).toBe(w.find('[data-testid="choice-cancel"]').element);
+    await w.find('[data-testid="choice-cancel"]').trigger('click');
+    await flushPromises();
+    expect((ws.raw.servers as unknown[]).length).toBe(4);
+    key('Delete', { altKey: true }, 'Delete');
+    await flushPromises();
+    await w.find('[data-testid="choice-remove"]').trigger('click');
+    await settled();
+    expect((ws.raw.servers as { name: string }[]).map((s) => s.name)).toEqual(['web2', 'dir1', 'dns1']);
+    expect(w.find('button[aria-label="Undo (Ctrl+Z)"]').attributes('title')).toBe('Undo remove server web1 (Ctrl+Z)');
+    key('z', { ctrlKey: true }, 'KeyZ');
+    await settled();
+    expect((ws.raw.servers as { name: string }[])[0]!.name).toBe('web1');
+    // A server nobody refers to goes at once.
+    ws.insert(['servers'], { name: 'spare', address: '127.0.0.99' });
+    nav.select('servers', 4);
+    await flushPromises();
+    key('Delete', { altKey: true }, 'Delete');
+    await flushPromises();
+    expect(w.find('dialog').exists()).toBe(false);
+    expect((ws.raw.servers as unknown[]).length).toBe(4);
+  });
+
   it('toggles the theme and keeps the choice', async () => {
     const prefs = usePrefs();
     await w.find('[data-testid="theme-toggle"]').trigger('click');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comboOf, shortcutFor, SHORTCUTS } from '../../renderer/src/lib/shortcuts';
 import { explain } from '../../renderer/src/lib/explain';
+import { describeAt } from '../../renderer/src/lib/labels';
 import { renameOps, freeName, freeTargetSetNumber, referencesTo, beginRename, ownedReferences, describeReferences } from '../../renderer/src/lib/references';
 import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
 import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
@@ -80,6 +81,12 @@ describe('references and names', () => {
     expect(ownedReferences(dup, 'server', 2)).toEqual([]);
     expect(renameOps(dup, beginRename(dup, 'server', 2), 'dir1')).toEqual([[['servers', 2, 'name'], 'dir1']]);
     expect(describeReferences(raw, referencesTo(raw, 'server', 'web1'))).toEqual(['group web']);
+  });
+  it('names places in words for the undo tooltip', () => {
+    expect(describeAt(raw, ['servers', 0])).toBe('server web1');
+    expect(describeAt(raw, ['groups', 0, 'members', 2, 'port'])).toBe('group web member web1 port');
+    expect(describeAt(raw, ['targetSets', 1, 'ports'])).toBe('target set 2 ports');
+    expect(describeAt({ servers: [{}] }, ['servers', 0, 'address'])).toBe('server 1 address');
   });
   it('finds free names and numbers', () => {
     expect(freeName(raw, 'servers', 'web1')).toBe('web1-2');

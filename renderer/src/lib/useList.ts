@@ -3,6 +3,8 @@
 import { computed, nextTick, onBeforeUnmount, onMounted, ref } from 'vue';
 import { useNav } from '../stores/nav';
 import { useWorkspace } from '../stores/workspace';
+import { useApp } from '../stores/app';
+import { describeReferences, ownedReferences, type RenameKind } from './references';
 import type { ListSection } from './sections';
 import type { Path } from './tree';
 
@@ -13,6 +15,13 @@ export interface ListOptions {
   copy?(item: Record<string, unknown>): Record<string, unknown>;
   /** Words for the remove question's sentence, e.g. `server web1`. */
   describe(item: Record<string, unknown>): string;
+}
+
+const KIND: Partial<Record<ListSection, RenameKind>> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
+
+/** `group web`, `groups web and directory`, `group web and service x`. */
+function joinWords(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
 export function useList(list: ListSection, opts: ListOptions) {
@@ -50,15 +59,30 @@ export function useList(list: ListSection, opts: ListOptions) {
     const at = ws.insert([list], opts.copy(JSON.parse(JSON.stringify(cur)) as Record<string, unknown>));
     if (at >= 0) selected.value = at;
   }
-  function remove(): void {
+  /** Removes the selected item; one that others refer to is removed only after the user says so. */
+  async function remove(): Promise<boolean> {
     const i = selected.value;
-    if (i === undefined) return;
-    ws.remove([list], i);
+    const cur = current.value;
+    if (i === undefined || !cur) return false;
+    const what = opts.describe(cur);
+    const kind = KIND[list];
+    const refs = kind ? ownedReferences(ws.raw, kind, i) : [];
+    if (refs.length) {
+      const who = describeReferences(ws.raw, refs);
+      const answer = await useApp().ask(`Remove ${what}?`, `${joinWords(who)} ${who.length === 1 ? 'refers' : 'refer'} to it (${refs.length} ${refs.length === 1 ? 'reference' : 'references'}): after removing it ${refs.length === 1 ? 'that reference names' : 'they name'} nothing, and validation reports ${refs.length === 1 ? 'it' : 'them'}. Undo (Ctrl+Z) brings it back.`, [
+        { id: 'remove', label: `Remove ${what}`, danger: true },
+        { id: 'cancel', label: 'Keep it', primary: true },
+      ]);
+      // The list may have changed while the question was open.
+      if (answer !== 'remove' || items.value[i] !== cur) return false;
+    }
+    ws.remove([list], i, `remove ${what}`);
     const n = items.value.length;
     selected.value = n === 0 ? undefined : Math.min(i, n - 1);
+    return true;
   }
 
-  const actions = { add, duplicate, remove };
+  const actions = { add, duplicate, remove: () => void remove() };
   onMounted(() => {
     nav.listActions = actions;
     if (selected.value === undefined && items.value.length) selected.value = 0;

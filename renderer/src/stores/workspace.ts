@@ -13,6 +13,7 @@ import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSess
 import type { Problem } from '../model';
 import { createEngine, type EngineClient } from '../engine/client';
 import { quickCheck } from '../lib/quickCheck';
+import { describeAt, itemNoun } from '../lib/labels';
 import type { Batch, EditOp, EngineState } from '../engine/protocol';
 
 export interface KeyedProblem extends Problem { key: string; itemKey: string }
@@ -318,16 +319,18 @@ export const useWorkspace = defineStore('workspace', () => {
   /** Sets a field; undefined removes it. Typing in one field merges into one undo step. */
   function set(p: Path, value: unknown): void {
     const op: EditOp = value === undefined ? { op: 'delete', path: p } : { op: 'set', path: p, value: plain(value) };
-    edit(`edit ${pathKey(p)}`, [op], `set:${pathKey(p)}`);
+    edit(`edit ${describeAt(raw.value, p)}`, [op], `set:${pathKey(p)}`);
   }
   /** Appends to a list; returns the new item's index. */
   function insert(list: Path, item: unknown): number {
     const cur = getIn(raw.value, list);
     const at = Array.isArray(cur) ? cur.length : 0;
-    return edit(`add to ${pathKey(list)}`, [{ op: 'add', list, item: plain(item) }]) ? at : -1;
+    const label = list.length === 1 ? `add ${itemNoun(String(list[0]))}` : `add to ${describeAt(raw.value, list)}`;
+    return edit(label, [{ op: 'add', list, item: plain(item) }]) ? at : -1;
   }
-  function remove(list: Path, index: number): void {
-    edit(`remove ${pathKey([...list, index])}`, [{ op: 'remove', list, index }]);
+  /** Removes a list item; the label names it for the Undo tooltip (`remove server web1`). */
+  function remove(list: Path, index: number, label?: string): void {
+    edit(label ?? `remove ${describeAt(raw.value, [...list, index])}`, [{ op: 'remove', list, index }]);
   }
   /** Several edits as one undo step. */
   function transact(label: string, ops: EditOp[], mergeKey?: string): void {
