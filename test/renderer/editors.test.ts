@@ -7,6 +7,8 @@ import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
 import GroupEditor from '../../renderer/src/editors/GroupEditor.vue';
 import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';
 import ApplianceEditor from '../../renderer/src/editors/ApplianceEditor.vue';
+import ServersView from '../../renderer/src/views/ServersView.vue';
+import { flushPromises } from '@vue/test-utils';
 
 describe('editors', () => {
   let real: RealApi;
@@ -83,6 +85,33 @@ describe('editors', () => {
     await settled();
     expect(await real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
     expect(await ws.text()).not.toContain('s3cret-value');
+    w.unmount();
+  });
+});
+
+describe('Real servers table', () => {
+  let real: RealApi;
+  let pinia: Pinia;
+  beforeEach(async () => {
+    real = realApi();
+    pinia = storeContext(real.api);
+    await useWorkspace().openDemo();
+  });
+  afterEach(async () => real.close());
+
+  it('says "not checked" for a server the running lab does not check, never "enabled" as a state', async () => {
+    const w = mountWith(ServersView, real.api, pinia);
+    await flushPromises();
+    expect(w.text()).toContain('enabled');
+    real.services.events.emit('lab.status', {
+      running: true, listening: [], notes: [],
+      members: [{ key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7, state: 'unavailable', score: 1, reason: 'refused', since: 1, consecutiveFailures: 2, consecutivePasses: 0 }],
+    });
+    await flushPromises();
+    const states = w.findAll('[role="row"]').map((r) => r.text());
+    expect(states.find((t) => t.includes('web1'))).toContain('unavailable');
+    expect(states.find((t) => t.includes('web2'))).toContain('not checked');
+    expect(states.join(' ')).not.toMatch(/\benabled\b/);
     w.unmount();
   });
 });
