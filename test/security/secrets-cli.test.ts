@@ -2,8 +2,8 @@
 // Keyring on a private D-Bus (started here, in a temp home), a real pseudo-terminal for the
 // prompt (util-linux `script`), and a pipe for the non-interactive error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { findOnPath, KeyringSecretStore } from '../../main/services/secrets/keyring';
@@ -11,9 +11,9 @@ import { PromptSecretStore, promptText, SecretUnavailableError } from '../../mai
 import { createCliSecretStore } from '../../main/services/secrets/cli';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { ROOT, tempDir } from './helpers';
+import { missingKeyringBins, startKeyring, type PrivateKeyring } from '../helpers/keyring';
 
-const KEYRING_BINS = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'];
-const missingKeyring = KEYRING_BINS.filter((b) => !findOnPath(b));
+const missingKeyring = missingKeyringBins();
 if (missingKeyring.length) console.warn(`secrets-cli: keyring tests skipped: ${missingKeyring.join(', ')} not installed (apt-get install dbus-daemon gnome-keyring libsecret-tools)`);
 const hasScript = findOnPath('script') !== undefined;
 if (!hasScript) console.warn('secrets-cli: terminal prompt test skipped: util-linux `script` not installed');
@@ -29,48 +29,21 @@ describe.skipIf(missingKeyring.length > 0)('KeyringSecretStore (secret-tool + GN
   let env: NodeJS.ProcessEnv;
   let argvLog: string;
   let wrapper: string;
-  const children: ChildProcess[] = [];
+  let keyring: PrivateKeyring;
 
   beforeAll(async () => {
     tmp = tempDir('keyring');
-    const home = join(tmp.dir, 'home');
-    const runtime = join(tmp.dir, 'run');
-    mkdirSync(home, { recursive: true });
-    mkdirSync(runtime, { recursive: true, mode: 0o700 });
-    // A bus with no service directories: nothing can be auto-started behind our back.
-    const conf = join(tmp.dir, 'bus.conf');
-    writeFileSync(conf, `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:dir=${tmp.dir}</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>`);
-    const bus = spawn('dbus-daemon', [`--config-file=${conf}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    children.push(bus);
-    const address = await new Promise<string>((done, fail) => {
-      let out = '';
-      bus.stdout!.on('data', (d: Buffer) => {
-        out += d;
-        if (out.includes('\n')) done(out.split('\n')[0]!.trim());
-      });
-      bus.on('exit', (code) => fail(new Error(`dbus-daemon exited ${code}`)));
-    });
-    env = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(home, '.local', 'share'), DBUS_SESSION_BUS_ADDRESS: address };
-    const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
-    children.push(keyring);
-    keyring.stdin!.end('keyring-unlock-password');
+    keyring = await startKeyring(tmp.dir);
+    env = keyring.env;
     // secret-tool through a wrapper that records its command line: secrets must never be on it.
     argvLog = join(tmp.dir, 'argv.log');
     wrapper = join(tmp.dir, 'secret-tool');
     writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${argvLog}'\nexec '${findOnPath('secret-tool')}' "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const store = new KeyringSecretStore({ env, command: wrapper });
-    const deadline = Date.now() + 15_000;
-    while (!(await store.available())) {
-      if (Date.now() > deadline) throw new Error('the keyring did not come up on the private bus');
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }, 30_000);
 
   afterAll(() => {
-    for (const c of children.reverse()) c.kill('SIGTERM');
+    keyring?.stop();
     tmp?.cleanup();
   });
 
@@ -123,6 +96,14 @@ describe('PromptSecretStore', () => {
     const { kind } = await createCliSecretStore({ env: { PATH: join(ROOT, 'no-such-dir') }, input: Readable.from([]) });
     expect(kind).toBe('prompt');
     expect((await createCliSecretStore({ env: { ...process.env, LBDESK_KEYRING: 'off' }, input: Readable.from([]) })).kind).toBe('prompt');
+  });
+
+  it('LBDESK_SECRET_<NAME> variables come first; a missing secret names its variable', async () => {
+    const env = { PATH: join(ROOT, 'no-such-dir'), LBDESK_SECRET_APPLIANCE_LB9_PASSWORD: 'from-env', LBDESK_SECRET_RADIUS_SHARED: 'radius-from-env' };
+    const { store } = await createCliSecretStore({ env, input: Readable.from([]) });
+    expect(await store.get('appliance/lb9/password')).toBe('from-env');
+    expect(await store.get('named/radius-shared')).toBe('radius-from-env');
+    await expect(store.get('appliance/lb8/password')).rejects.toThrow('secret "appliance/lb8/password" is needed but there is no terminal to ask for it; set LBDESK_SECRET_APPLIANCE_LB8_PASSWORD, or run the command from a terminal, or install libsecret-tools and a Secret Service keyring');
   });
 
   it('asks once per secret with echo off, one prompt at a time, and stores nothing', async () => {

@@ -6,10 +6,9 @@ import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { HealthEngine } from '../../services/health';
-import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
-import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
+import { CLI_SECRETS_HELP, secretsForChecks } from '../secrets-env';
 
 export const EXIT_UNKNOWN = 3;
 
@@ -25,14 +24,16 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file')
     .option('--group <name>', 'only the members of this server group')
     .option('--json', 'one JSON document on stdout: { "members": [...] }')
-    .addHelpText('after', `\n${SECRETS_HELP}`)
+    .addHelpText('after', `\n${CLI_SECRETS_HELP}`)
     .action(async (file: string, opts: CheckOptions) => {
       const ws = await loadWorkspace(file);
       if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
         const known = ws.groups.map((g) => g.name);
         throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
       }
-      const engine = new HealthEngine({ secrets: await addSecretsFromEnv(ws, new MemorySecretStore()) });
+      const secrets = await secretsForChecks(ws);
+      for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
+      const engine = new HealthEngine({ secrets: secrets.store });
       const members = (await engine.checkOnce(ws, opts.group)).map(forCli);
       if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
       else process.stdout.write(table(members));

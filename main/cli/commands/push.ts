@@ -10,13 +10,13 @@ import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/
 import { parseDuration } from '../../../shared/model/duration';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
-import { MemorySecretStore } from '../../services/secrets/memory';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
 import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
 import { pushCli } from '../../services/vendor';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError, unprefixed } from '../errors';
+import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -37,35 +37,8 @@ export function withSshOptions(cmd: Command, many: boolean): Command {
     .option('--known-hosts <file>', 'known_hosts file to read and add to (default ~/.ssh/known_hosts)')
     .option('--accept-new', 'trust a host key never seen before (and add it); a changed key is always refused')
     .option('--identity <file>', 'private key to log in with, whatever the appliance\'s auth says')
-    .option('--ssh-config <file>', 'ssh config file to use instead of ~/.ssh/config and /etc/ssh/ssh_config');
-}
-
-/** Reads a password or passphrase on the terminal without echo; undefined when there is none. */
-export async function askOnTty(prompt: string): Promise<string | undefined> {
-  const input = process.stdin;
-  if (!input.isTTY) return undefined;
-  process.stderr.write(`${prompt}: `);
-  return new Promise((done) => {
-    let value = '';
-    input.setRawMode(true);
-    input.resume();
-    const finish = (v: string | undefined) => {
-      input.setRawMode(false);
-      input.pause();
-      input.removeListener('data', onData);
-      process.stderr.write('\n');
-      done(v);
-    };
-    const onData = (d: Buffer) => {
-      for (const ch of d.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return finish(value);
-        if (ch === '\u0003' || ch === '\u0004') return finish(undefined);
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    input.on('data', onData);
-  });
+    .option('--ssh-config <file>', 'ssh config file to use instead of ~/.ssh/config and /etc/ssh/ssh_config')
+    .addHelpText('after', `\n${CLI_SECRETS_HELP}`);
 }
 
 export function sshOptionsFrom(o: SshCliOptions): SshOptions {
@@ -73,8 +46,8 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
     ...(o.knownHosts ? { knownHostsFile: resolve(o.knownHosts) } : {}),
     ...(o.identity ? { identityFile: resolve(o.identity) } : {}),
     ...(o.sshConfig ? { sshConfigFile: resolve(o.sshConfig) } : {}),
-    secrets: new MemorySecretStore(),
-    askSecret: (p) => askOnTty(p.prompt),
+    // LBDESK_SECRET_<NAME>, the keyring, then a prompt on the terminal (which the store does itself).
+    secrets: cliSecretStore(),
     confirmHostKey: async (p) => {
       if (!o.acceptNew) return false;
       process.stderr.write(`lbdesk: ${p.appliance ?? ''}: accepted new host key for ${p.jump ? 'jump host ' : ''}${p.host}${p.port === 22 ? '' : `:${p.port}`}: ${p.keyType} ${p.fingerprint}\n`);

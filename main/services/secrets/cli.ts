@@ -1,6 +1,9 @@
-// The CLI's SecretStore: the OS keyring when a Secret Service answers, else prompt-only. Either
-// way a secret the keyring lacks is asked for on the terminal (once per process) and never stored.
+// The CLI's SecretStore: LBDESK_SECRET_<NAME> variables, then the OS keyring when a Secret
+// Service answers; a secret neither has is asked for on the terminal (once per process) and
+// never stored. Without a terminal, the error names the secret and the exact way to store it.
+import { EnvSecretStore, secretEnvVariable } from './env';
 import { KeyringSecretStore, findOnPath, KEYRING_APPLICATION } from './keyring';
+import { MemorySecretStore } from './memory';
 import { PromptSecretStore, type PromptOptions } from './prompt';
 import type { SecretStore } from './types';
 
@@ -8,6 +11,16 @@ export interface CliSecrets {
   store: SecretStore;
   /** `keyring` when secret-tool reached a Secret Service, else `prompt`. */
   kind: 'keyring' | 'prompt';
+}
+
+/** A word for sh: left alone when plain, else in single quotes. */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that stores `name` where the CLI looks for it (secret-tool reads the value itself). */
+export function keyringStoreCommand(name: string): string {
+  return `secret-tool store --label=${shellWord(`lbdesk: ${name}`)} application ${KEYRING_APPLICATION} secret ${shellWord(name)}`;
 }
 
 export async function createCliSecretStore(opts: { env?: NodeJS.ProcessEnv } & Omit<PromptOptions, 'backing' | 'hint'> = {}): Promise<CliSecrets> {
@@ -19,14 +32,18 @@ export async function createCliSecretStore(opts: { env?: NodeJS.ProcessEnv } & O
         kind: 'keyring',
         store: new PromptSecretStore({
           ...opts,
-          backing: keyring,
-          hint: (name) => `store it in the keyring first: secret-tool store --label='lbdesk: ${name}' application ${KEYRING_APPLICATION} secret ${name}`,
+          backing: new EnvSecretStore(env, keyring),
+          hint: (name) => `store it in the keyring first: ${keyringStoreCommand(name)} (or set ${secretEnvVariable(name)})`,
         }),
       };
     }
   }
   return {
     kind: 'prompt',
-    store: new PromptSecretStore({ ...opts, hint: 'run the command from a terminal, or install libsecret-tools and a Secret Service keyring' }),
+    store: new PromptSecretStore({
+      ...opts,
+      backing: new EnvSecretStore(env, new MemorySecretStore()),
+      hint: (name) => `set ${secretEnvVariable(name)}, or run the command from a terminal, or install libsecret-tools and a Secret Service keyring`,
+    }),
   };
 }
