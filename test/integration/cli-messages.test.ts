@@ -51,6 +51,48 @@ describe('lbdesk messages', () => {
     for (const r of [confirm, pull, diff, push]) expect(`${r.stdout}${r.stderr}`).not.toContain('lab-haproxy: lab-haproxy');
   });
 
+  it('check: nothing checkable exits 3 (UNKNOWN); --json still prints a document, with "error"', async () => {
+    const invalid = join(dir, 'invalid.yaml');
+    writeFileSync(invalid, 'lbdesk: 1\nname: bad\nservers:\n  - name: a\n    address: 192.0.2.300\n');
+    const [missing, bad, group, plain] = await Promise.all([
+      runCli(['check', join(dir, 'nope.yaml'), '--json']),
+      runCli(['check', invalid, '--json']),
+      runCli(['check', 'assets/demo/lab-site-a.yaml', '--group', 'nope', '--json']),
+      runCli(['check', join(dir, 'nope.yaml')]),
+    ]);
+    expect(missing.code).toBe(3);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: `cannot read ${join(dir, 'nope.yaml')}: no such file`, members: [] });
+    expect(missing.stderr).toBe(`lbdesk: cannot read ${join(dir, 'nope.yaml')}: no such file\n`);
+    expect(bad.code).toBe(3);
+    expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace: nothing checked`, members: [] });
+    expect(bad.stderr).toMatch(/invalid\.yaml:5:14: servers\[0\]\.address: /);
+    expect(group.code).toBe(3);
+    expect(JSON.parse(group.stdout)).toEqual({ error: 'unknown group "nope" (known: web, directory, resolvers)', members: [] });
+    expect(plain).toMatchObject({ code: 3, stdout: '' });
+  });
+
+  it('diff that cannot connect exits 2 (trouble, like diff(1))', async () => {
+    // A loopback port nothing listens on (bound, then closed, by the test).
+    const { createServer } = await import('node:net');
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.9.205', () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const file = join(dir, 'closed.yaml');
+    writeFileSync(file, [
+      'lbdesk: 1', 'name: closed',
+      'servers: [{ name: a, address: 192.0.2.10 }]',
+      'groups: [{ name: web, members: [{ server: a, port: 80 }] }]',
+      'services: [{ name: vip, address: 192.0.2.100, port: 80, group: web }]',
+      `appliances: [{ name: lb, host: 127.0.9.205, port: ${port}, driver: haproxy, auth: key, keyFile: ${join(dir, 'no-key')} }]`, '',
+    ].join('\n'));
+    writeFileSync(join(dir, 'empty-ssh-config'), '');
+    const r = await runCli(['diff', file, '--appliance', 'lb', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^lbdesk: lb: .*(refused|ECONNREFUSED)/);
+  });
+
   it('about() names the subject once', () => {
     expect(about('lb1', 'lb1: no route')).toBe('lb1: no route');
     expect(about('lb1', 'no route')).toBe('lb1: no route');

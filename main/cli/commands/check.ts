@@ -23,13 +23,20 @@ export function register(program: Command): void {
     .description("run every member's first health check once and print one row per member (exit 0 all available, 1 some degraded, 2 some unavailable, 3 could not check)")
     .argument('<workspace>', 'workspace file')
     .option('--group <name>', 'only the members of this server group')
-    .option('--json', 'one JSON document on stdout: { "members": [...] }')
+    .option('--json', 'one JSON document on stdout: { "members": [...] }, or { "error": "...", "members": [] } when nothing could be checked')
     .addHelpText('after', `\n${CLI_SECRETS_HELP}`)
     .action(async (file: string, opts: CheckOptions) => {
-      const ws = await loadWorkspace(file);
-      if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
-        const known = ws.groups.map((g) => g.name);
-        throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
+      let ws: Workspace;
+      try {
+        ws = await loadWorkspace(file);
+        if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
+          const known = ws.groups.map((g) => g.name);
+          throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
+        }
+      } catch (err) {
+        // A script reading --json gets a document either way; the line on stderr stays.
+        if (opts.json && err instanceof CliError) process.stdout.write(`${JSON.stringify({ error: err.message, members: [] }, null, 2)}\n`);
+        throw err;
       }
       const secrets = await secretsForChecks(ws);
       for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
