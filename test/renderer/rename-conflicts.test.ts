@@ -57,6 +57,14 @@ describe('renaming by typing and conflicts', () => {
     w.unmount();
   });
 
+  it('a duplicate name shows under the field at once, before the whole file is re-validated', async () => {
+    const w = mountWith(ServerEditor, real.api, pinia, { index: 0 });
+    await w.find('[data-field="servers.0.name"] input').setValue('dir1');
+    expect(useWorkspace().validating).toBe(true);
+    expect(w.find('[data-field="servers.0.name"] [data-testid="field-message"]').text()).toMatch(/duplicate server name "dir1" \(also defined at servers\[2\]\)/i);
+    w.unmount();
+  });
+
   it('a port that clashes shows under the port being edited', async () => {
     const ws = useWorkspace();
     const w = mountWith(ServiceEditor, real.api, pinia, { index: 0 });

@@ -32,6 +32,23 @@ export function quickCheck(raw: Record<string, unknown>, root: Path, file: strin
   } else {
     issues = zodIssues(r.error.issues, item, schema).map((i) => ({ ...i, path: [...root, ...i.path] }));
   }
+  if (typeof list === 'string' && typeof index === 'number') issues.push(...nameClash(raw, list, index));
   // Line 0: the position is known again once the engine has validated the whole file.
   return issues.map((i) => ({ severity: i.severity, file, line: 0, col: 0, path: formatPath(i.path), message: i.message, segments: i.path }));
+}
+
+const NOUN: Record<string, string> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
+
+/** A name another item has too, said as the full validation says it (shared/model/crossref). */
+function nameClash(raw: Record<string, unknown>, list: string, index: number): Issue[] {
+  const items = raw[list];
+  if (!NOUN[list] || !Array.isArray(items)) return [];
+  const name = (items[index] as { name?: unknown } | undefined)?.name;
+  if (typeof name !== 'string') return [];
+  const same = (x: unknown) => (x as { name?: unknown } | null)?.name === name;
+  const first = items.findIndex(same);
+  const other = first === index ? items.findIndex((x, i) => i > index && same(x)) : first;
+  if (other < 0) return [];
+  const where = first === index ? 'also defined at' : 'first defined at';
+  return [{ severity: 'error', path: [list, index, 'name'], message: `duplicate ${NOUN[list]} name "${name}" (${where} ${list}[${other}])` }];
 }
