@@ -43,6 +43,12 @@ export interface LabStatus {
   stats?: EngineStats;
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
+/**
+ * What the running lab has seen so far, for a window that looks after it started (another
+ * window, `serve --ui`, a reload): its state changes, each member's latest result and its recent
+ * engine events (no stats), oldest first, bounded.
+ */
+export interface LabSession { changes: StateChange[]; latest: { key: string; result: CheckResult }[]; events: EngineEvent[] }
 
 export type PushOutcome = 'applied' | 'unchanged' | 'refused' | 'failed' | 'rolled-back' | 'pending-confirm' | 'dry-run';
 export interface PushResult {
@@ -75,6 +81,7 @@ export const contract = {
   'lab.stop': method<LabStatus>()(none),
   'lab.status': method<LabStatus>()(none),
   'lab.history': method<MemberHistory>()(z.strictObject({ key: z.string().min(1).max(600) })),
+  'lab.session': method<LabSession>()(none),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.diff': method<DiffResult>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.push': method<PushResult>()(z.strictObject({

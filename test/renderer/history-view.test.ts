@@ -29,12 +29,21 @@ describe('History of a lab started elsewhere', () => {
     const deadline = Date.now() + 5000;
     while (!(await real.api.call('lab.history', { key })).changes.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 
+    const asked: string[] = [];
+    const call = real.api.call;
+    real.api.call = ((method, args) => {
+      asked.push(method);
+      return call(method, args);
+    }) as typeof call;
     await useWorkspace().open(file);
     const lab = useLab();
     await lab.refresh();
     expect(lab.changes.length).toBeGreaterThan(0);
     expect(lab.changes[0]!.key).toBe(key);
     expect(lab.results.get(key)?.length).toBeGreaterThan(0);
+    // One call for the whole session, not one per member (10,000 calls on a big site).
+    expect(asked.filter((m) => m === 'lab.history')).toEqual([]);
+    expect(asked.filter((m) => m === 'lab.session')).toEqual(['lab.session']);
 
     const w = mountWith(HistoryView, real.api, pinia);
     expect(w.find('[data-testid="lab-events"]').text()).toContain('b1');

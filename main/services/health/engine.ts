@@ -232,6 +232,11 @@ export class HealthEngine implements HealthView {
     return { results: m ? m.results.toArray() : [], changes: m ? m.changes.toArray() : [] };
   }
 
+  /** A member's newest result (without rebuilding its whole history). */
+  lastResult(key: MemberKey): CheckResult | undefined {
+    return this.members.get(key)?.results.last();
+  }
+
   /** Every member's first check, once, outside the schedule (`lbdesk check`). */
   checkOnce(ws: Workspace, group?: string): Promise<MemberStatus[]> {
     const specs = membersOf(ws).filter((s) => group === undefined || s.group === group);

@@ -71,6 +71,11 @@ export class ResultRing {
     return out;
   }
 
+  /** The newest result, if any. */
+  last(): CheckResult | undefined {
+    return this.count === 0 ? undefined : this.at((this.next - 1 + this.size) % this.size);
+  }
+
   private at(i: number): CheckResult {
     const kept = this.objs?.[i];
     if (kept) return kept;

@@ -12,6 +12,7 @@ export function labHandlers(lab: Lab, secrets: SecretStore): Partial<Handlers> {
     'lab.stop': async () => lab.stop(),
     'lab.status': async () => lab.status(),
     'lab.history': async ({ key }) => lab.history(key),
+    'lab.session': async () => lab.session(),
     'check.run': async ({ group, ...src }) => {
       const { workspace } = await loadSource(src);
       const engine = new HealthEngine({ secrets });

@@ -1,6 +1,7 @@
 // The live lab: the health engine and the forwarding engine running the open workspace on this
 // machine, their states and events fanned out to every UI through the contract.
-import type { LabStatus } from '../../../shared/api/contract';
+import type { LabSession, LabStatus } from '../../../shared/api/contract';
+import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
 import type { EventSink } from '../api/dispatch';
@@ -10,6 +11,9 @@ import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
 
 const STATS_EVERY_MS = 1000;
+/** What lab.session hands a window that looks late: the newest so many. */
+const SESSION_CHANGES = 2000;
+const SESSION_EVENTS = 500;
 
 export class Lab {
   private health: HealthEngine | undefined;
@@ -20,6 +24,8 @@ export class Lab {
   private scopeNotes: string[] = [];
   private offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private changes: StateChange[] = [];
+  private events: EngineEvent[] = [];
 
   constructor(private readonly deps: { secrets: SecretStore; emit: EventSink }) {}
 
@@ -32,6 +38,8 @@ export class Lab {
     const { workspace: ws, notes } = labScope(full);
     this.scopeNotes = notes;
     if (!this.health || !this.engine) {
+      this.changes = [];
+      this.events = [];
       const health = new HealthEngine({ secrets: this.deps.secrets });
       const engine = new ForwardingEngine({ health });
       this.health = health;
@@ -40,7 +48,11 @@ export class Lab {
       engine.on('event', onEvent);
       this.offs = [
         () => engine.off('event', onEvent),
-        health.onChange((c) => this.deps.emit('lab.state', c)),
+        health.onChange((c) => {
+          this.changes.push(c);
+          if (this.changes.length > SESSION_CHANGES * 1.5) this.changes = this.changes.slice(-SESSION_CHANGES);
+          this.deps.emit('lab.state', c);
+        }),
         health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
       ];
       health.apply(ws);
@@ -88,8 +100,22 @@ export class Lab {
     return this.health?.history(key) ?? { results: [], changes: [] };
   }
 
+  /** One call for a window that looks late, whatever the number of members (not one per member). */
+  session(): LabSession {
+    const latest: LabSession['latest'] = [];
+    for (const m of this.health?.all() ?? []) {
+      const result = this.health!.lastResult(m.key);
+      if (result) latest.push({ key: m.key, result });
+    }
+    return { changes: this.changes.slice(-SESSION_CHANGES), latest, events: [...this.events] };
+  }
+
   private onEngineEvent(e: EngineEvent): void {
     this.deps.emit('lab.event', e);
+    if (e.type !== 'stats') {
+      this.events.push(e);
+      if (this.events.length > SESSION_EVENTS * 1.5) this.events = this.events.slice(-SESSION_EVENTS);
+    }
     const id = 'address' in e && 'port' in e ? `${e.address}:${e.port}` : '';
     if (e.type === 'listening') {
       const name = e.service ?? (e.targetSet !== undefined ? `target set ${e.targetSet}` : id);

@@ -2,7 +2,7 @@
 // reports (member states, each check's result, state changes).
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
-import type { LabStatus } from '../../../shared/api/contract';
+import type { LabSession, LabStatus } from '../../../shared/api/contract';
 import type { EngineEvent, PoolStats, ServerStats } from '../../../shared/api/engine';
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
@@ -14,6 +14,8 @@ import { sameData } from './mirror';
 export const KEEP_RESULTS = 60;
 export const KEEP_CHANGES = 500;
 export const KEEP_EVENTS = 300;
+/** Engine events the History does not list (shown elsewhere, or too many). */
+const HIDDEN_EVENTS = new Set<string>(['stats', 'listening', 'closed', 'state', 'ui']);
 
 /** `svc:<name>` or `ts:<number>`: how the UI names a pool of the forwarding engine. */
 export function poolId(p: { service?: string; targetSet?: number }): string {
@@ -112,7 +114,7 @@ export const useLab = defineStore('lab', () => {
     api.on('lab.state', onState),
     api.on('lab.result', onResult),
     api.on('lab.event', (e) => {
-      if (e.type === 'stats' || e.type === 'listening' || e.type === 'closed' || e.type === 'state' || e.type === 'ui') return;
+      if (HIDDEN_EVENTS.has(e.type)) return;
       const next = [...events.value, e];
       events.value = next.length > KEEP_EVENTS ? next.slice(-KEEP_EVENTS) : next;
     }),
@@ -186,30 +188,20 @@ export const useLab = defineStore('lab', () => {
   }
 
   /**
-   * The state changes and recent checks of a lab that ran before this window looked: the contract
-   * keeps them per member (`lab.history`); engine events before now are not kept anywhere to ask.
+   * The state changes, latest checks and engine events of a lab that ran before this window
+   * looked, in one call (`lab.session`), merged with what arrived live meanwhile.
    */
   async function loadHistory(): Promise<void> {
-    const keys = [...members.keys()];
-    const found: StateChange[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < keys.length) {
-        const key = keys[next++]!;
-        try {
-          const h = await api.call('lab.history', { key });
-          found.push(...h.changes);
-          if (!results.has(key) && h.results.length) results.set(key, h.results.slice(-KEEP_RESULTS));
-        } catch {
-          // One member's history is a nicety; the live events still come.
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(8, keys.length) }, worker));
-    if (!found.length) return;
-    // Changes seen live meanwhile are in both: keep one of each.
+    let session: LabSession;
+    try {
+      session = await api.call('lab.session', {});
+    } catch {
+      return; // a nicety: the live events still come
+    }
+    for (const { key, result } of session.latest) if (!results.has(key)) results.set(key, [result]);
+    // Changes and events seen live meanwhile are in both: keep one of each.
     const seen = new Set<string>();
-    const merged = [...found, ...changes.value]
+    const merged = [...session.changes, ...changes.value]
       .filter((c) => {
         const id = `${c.key}|${c.at}|${c.to}`;
         if (seen.has(id)) return false;
@@ -218,6 +210,10 @@ export const useLab = defineStore('lab', () => {
       })
       .sort((a, b) => a.at - b.at);
     changes.value = merged.length > KEEP_CHANGES ? merged.slice(-KEEP_CHANGES) : merged;
+    const shown = session.events.filter((e) => !HIDDEN_EVENTS.has(e.type));
+    const ids = new Set(events.value.map((e) => JSON.stringify(e)));
+    const all = [...shown.filter((e) => !ids.has(JSON.stringify(e))), ...events.value];
+    events.value = all.length > KEEP_EVENTS ? all.slice(-KEEP_EVENTS) : all;
   }
 
   /** Full history of one member from the engine (results and changes), merged with what we saw. */
