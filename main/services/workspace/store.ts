@@ -72,7 +72,8 @@ export async function readWorkspaceText(path: string): Promise<{ text: string; m
     }
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, got));
+      // ignoreBOM keeps a byte-order mark in the text, so saving an unchanged file gives it back.
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf.subarray(0, got));
     } catch {
       throw new WorkspaceFileError(`${path} is not UTF-8 text`, 'not-text');
     }

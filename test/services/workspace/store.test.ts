@@ -172,6 +172,18 @@ describe('loadWorkspaceFile', () => {
   });
 });
 
+describe('byte-order mark', () => {
+  it('a file that starts with a BOM loads with right positions and saves back byte for byte', async () => {
+    const file = join(dir, 'bom.yaml');
+    const orig = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# site\nlbdesk: 1\nname: bom\nservers:\n  - { name: a, adress: 192.0.2.1 }\n')]);
+    writeFileSync(file, orig);
+    const loaded = await loadWorkspaceFile(file);
+    expect(loaded.problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual(['5:16 servers[0].adress']);
+    await saveWorkspaceText(file, loaded.text);
+    expect(readFileSync(file).equals(orig)).toBe(true);
+  });
+});
+
 describe('validateFile', () => {
   const fixture = (name: string) => resolve(__dirname, '../../fixtures/workspaces', name);
   it.each([
