@@ -48,6 +48,36 @@ export function findNode(doc: Document, path: readonly PathSegment[]): Found {
   return { node: node ?? undefined, pair, offset, depth: path.length };
 }
 
+/** The path of the map key or list item at a source offset (the deepest one that holds it). */
+export function pathAt(doc: Document, offset: number): PathSegment[] {
+  const path: PathSegment[] = [];
+  const inside = (n: { range?: [number, number, number] | null } | null | undefined) => !!n?.range && offset >= n.range[0] && offset < n.range[2];
+  let node = doc.contents as Node | null;
+  for (let depth = 0; node && depth < 64; depth++) {
+    let next: Node | null = null;
+    if (isMap(node)) {
+      for (const p of node.items) {
+        if (!isPair(p) || !isScalar(p.key)) continue;
+        if (inside(p.key)) return [...path, String(p.key.value)];
+        if (inside(p.value as Node | null)) {
+          path.push(String(p.key.value));
+          next = p.value as Node;
+          break;
+        }
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        if (next === null && inside(item as Node | null)) {
+          path.push(i);
+          next = item as Node;
+        }
+      });
+    }
+    node = next;
+  }
+  return path;
+}
+
 export interface Position {
   line: number;
   col: number;

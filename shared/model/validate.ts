@@ -8,7 +8,7 @@ import {
 import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type Problem } from './problem';
 import { zodIssues, type Issue } from './issues';
 import { crossCheck, type LooseWorkspace } from './crossref';
-import { locate, positionOf } from './locate';
+import { locate, pathAt, positionOf } from './locate';
 import { createDocument, documentLines } from './document';
 import { fastLoad } from './fastload';
 import { fastLocator } from './fastpos';
@@ -112,7 +112,12 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
   const add = (severity: Problem['severity'], pos: { line: number; col: number }, path: string, message: string) =>
     problems.push({ severity, file, line: pos.line, col: pos.col, path, message });
 
-  for (const e of doc.errors) add('error', at(e.pos[0]), SYNTAX_PATH, yamlErrorMessage(e));
+  for (const e of doc.errors) {
+    // A duplicate key is named by its path, like any other field.
+    const key = e.code === 'DUPLICATE_KEY' ? pathAt(doc, e.pos[0]) : [];
+    if (key.length > 0) add('error', at(e.pos[0]), formatPath(key), `${JSON.stringify(String(key[key.length - 1]))} is given twice here: keep one`);
+    else add('error', at(e.pos[0]), SYNTAX_PATH, yamlErrorMessage(e));
+  }
   for (const w of doc.warnings) add('warning', at(w.pos[0]), SYNTAX_PATH, w.message);
   if (doc.errors.length) return { problems: finish(file, problems) };
 

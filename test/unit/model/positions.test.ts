@@ -64,11 +64,16 @@ describe('positions', () => {
     expect(problems).toEqual([expect.objectContaining({ path: '(yaml)', ...where(text, '---\nlbdesk: 1\n'), message: 'the file holds more than one YAML document (a second "---" here)' })]);
   });
 
-  it('a duplicate key is a YAML error at the second key', () => {
+  it('a duplicate key is an error at the second key, named by its field path', () => {
     const text = example.replace('  failAfter: 2 ', '  failAfter: 2\n  interval: 9s ');
     const { problems } = parseWorkspace(text, 'site.yaml');
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ path: '(yaml)', line: where(text, '  interval: 9s').line, message: expect.stringMatching(/unique/) });
+    expect(problems[0]).toMatchObject({ path: 'healthTimers.interval', line: where(text, '  interval: 9s').line, message: '"interval" is given twice here: keep one' });
+  });
+
+  it('a duplicate key inside a list item names the item', () => {
+    const { problems } = parseWorkspace('lbdesk: 1\nname: d\nservers:\n  - { name: a, address: 192.0.2.1, name: b }\n', 'site.yaml');
+    expect(problems).toEqual([expect.objectContaining({ path: 'servers[0].name', line: 4, col: 36, message: '"name" is given twice here: keep one' })]);
   });
 
   it('a document that is not a mapping is a (root) problem at 1:1', () => {
