@@ -95,7 +95,9 @@ function message(issue: Raw, data: unknown, path: PathSegment[]): string {
     }
     case 'invalid_value': {
       const base = GENERIC.test(issue.message) ? oneOf(issue.values) : issue.message;
-      const hint = typeof value === 'string' ? didYouMean(value, issue.values.map(String)) : '';
+      // `lbdesk: "1"`: the right value, quoted. Suggesting "1" for "1" helps nobody.
+      const quoted = typeof value === 'string' && issue.values.some((v) => typeof v !== 'string' && String(v) === value.trim());
+      const hint = quoted ? ' (remove the quotes)' : typeof value === 'string' ? didYouMean(value, issue.values.map(String)) : '';
       return `${base}, not ${describe(value)}${hint}`;
     }
     case 'invalid_union':

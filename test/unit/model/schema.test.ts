@@ -89,6 +89,7 @@ const cases: Case[] = [
   ['failAfter 256', ['healthTimers', 'failAfter'], 256, 'healthTimers.failAfter', /integer from 1 to 255/],
   ['failAfter fractional', ['healthTimers', 'failAfter'], 1.5, 'healthTimers.failAfter', /integer from 1 to 255/],
   ['restoreAfter quoted', ['healthTimers', 'restoreAfter'], '2', 'healthTimers.restoreAfter', /integer from 1 to 255, not the text "2" \(remove the quotes\)/],
+  ['format version quoted', ['lbdesk'], '1', 'lbdesk', /^must be 1 \(the workspace format version\), not the text "1" \(remove the quotes\)$/],
   ['unknown timer', ['healthTimers', 'retries'], 3, 'healthTimers.retries', /unknown key "retries"/],
   // real servers
   ['server name with a space', ['servers', 0, 'name'], 'web 1', 'servers[0].name', /letters, digits/, ['groups[0].members[0].server']],
