@@ -8,6 +8,7 @@ import { Bindings } from './bindings';
 import { checkHealthCheck, type Users } from './checks';
 import { checkTargetSet } from './targetsets';
 import { resolveTimers } from './resolve';
+import { timerIssues } from './timer-rules';
 import { parseTargetSetIncludeName, targetSetIncludeName } from './ipfe';
 import { sameAddress } from './address';
 
@@ -185,5 +186,6 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
+  issues.push(...timerIssues(ws));
   return issues;
 }
