@@ -21,10 +21,13 @@ export function secretVariable(name: string): string {
   return secretEnvVariable(secretName.named(name));
 }
 
-/** The shared secrets the workspace's checks name. */
-function checkSecretNames(ws: Workspace): string[] {
+/** The shared secrets the workspace's checks name (only that group's with `group`). */
+function checkSecretNames(ws: Workspace, group?: string): string[] {
   const names = new Set<string>();
-  for (const hc of [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]) {
+  const checks = group === undefined
+    ? [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]
+    : ws.groups.filter((g) => g.name === group).map((g) => g.healthCheck);
+  for (const hc of checks) {
     for (const name of [hc?.radius?.secret, hc?.ldap?.bindSecret]) if (name) names.add(name);
   }
   return [...names];
@@ -61,10 +64,10 @@ export function cliSecretStore(): SecretStore {
  * A secret that cannot be had is returned in `missing` (the words say how to store it, for the
  * caller to print once); the probes needing it fail saying it is not in the secret store.
  */
-export async function secretsForChecks(ws: Workspace, from: SecretStore = cliSecretStore()): Promise<{ store: MemorySecretStore; missing: string[] }> {
+export async function secretsForChecks(ws: Workspace, group?: string, from: SecretStore = cliSecretStore()): Promise<{ store: MemorySecretStore; missing: string[] }> {
   const store = new MemorySecretStore();
   const missing: string[] = [];
-  for (const name of checkSecretNames(ws)) {
+  for (const name of checkSecretNames(ws, group)) {
     const key = secretName.named(name);
     try {
       const value = await from.get(key);

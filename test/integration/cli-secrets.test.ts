@@ -97,10 +97,15 @@ describe.skipIf(missing.length > 0)('lbdesk secrets: environment, keyring, and h
     writeFileSync(file, [
       'lbdesk: 1', 'name: radius',
       'servers: [{ name: r1, address: 127.0.9.204 }]',
-      'groups: [{ name: aaa, members: [{ server: r1, port: 1812 }], healthCheck: { type: radius, radius: { secret: radius-shared } } }]',
+      'groups:',
+      '  - { name: aaa, members: [{ server: r1, port: 1812 }], healthCheck: { type: radius, radius: { secret: radius-shared } } }',
+      '  - { name: other, members: [{ server: r1, port: 1 }], healthCheck: { type: tcp } }',
       '',
     ].join('\n'));
-    const r = await runCli(['check', file, '--json'], { env });
+    const [r, other] = await Promise.all([runCli(['check', file, '--group', 'aaa', '--json'], { env }), runCli(['check', file, '--group', 'other', '--json'], { env })]);
+    // Only the secrets of the members checked are fetched (and would be asked for).
+    expect(other.stderr).toBe('');
+    expect(JSON.parse(other.stdout).members).toHaveLength(1);
     expect(r.code).toBe(2);
     const hint = "store it in the keyring first: secret-tool store --label='lbdesk: named/radius-shared' application lbdesk secret named/radius-shared (or set LBDESK_SECRET_RADIUS_SHARED)";
     expect(r.stderr).toBe(`lbdesk: warning: secret "named/radius-shared" is needed but there is no terminal to ask for it; ${hint}\n`);

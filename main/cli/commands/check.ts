@@ -38,7 +38,7 @@ export function register(program: Command): void {
         if (opts.json && err instanceof CliError) process.stdout.write(`${JSON.stringify({ error: err.message, members: [] }, null, 2)}\n`);
         throw err;
       }
-      const secrets = await secretsForChecks(ws);
+      const secrets = await secretsForChecks(ws, opts.group);
       for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
       const engine = new HealthEngine({ secrets: secrets.store });
       const members = (await engine.checkOnce(ws, opts.group)).map(forCli);
