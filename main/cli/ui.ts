@@ -13,7 +13,13 @@ export async function startBrowserUi(opts: { port?: number; extra?: Partial<Hand
   const root = packageRoot();
   const dir = dataDir();
   const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath });
-  const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });
+  let host: Awaited<ReturnType<typeof startUiHost>>;
+  try {
+    host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });
+  } catch (err) {
+    await services.stop(); // a taken port: nothing of ours stays behind
+    throw err;
+  }
   return {
     url: host.url,
     dataDir: dir,

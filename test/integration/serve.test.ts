@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
@@ -315,6 +316,26 @@ services:
     expect(s.stderr()).toContain(ui.url);
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);
+  });
+
+  it('--ui on a busy or bad port: one clear line, exit 2', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: busy\n');
+    // The UI binds 127.0.0.1 only, so the blocker must too; port 0 lets the kernel pick one.
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const busy = await runCli(['serve', file, '--ui', '--ui-port', String(port)]);
+      expect(busy).toMatchObject({ code: 2, stderr: `lbdesk: cannot listen on 127.0.0.1:${port}: address in use\n` });
+    } finally {
+      blocker.close();
+    }
+    const bad = await runCli(['serve', file, '--ui', '--ui-port', 'abc']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^lbdesk: .*--ui-port.*a port is a whole number from 0 to 65535/);
   });
 
   it('refuses an invalid workspace (exit 1, the problem at file:line:col) and an unreadable one (exit 2)', async () => {

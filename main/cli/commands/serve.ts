@@ -12,6 +12,7 @@ import { HealthEngine } from '../../services/health';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
+import { listenFailure, parsePort } from '../options';
 import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
 
 interface ServeOptions {
@@ -37,7 +38,7 @@ export function register(program: Command): void {
     .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
-    .option('--ui-port <port>', 'port for the browser UI (default: a free port)', (v) => positive(v, '--ui-port'))
+    .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
     .option('--io <layer>', 'socket layer of the forwarding engine: uv (libuv handles, default) or net (node:net)', (v) => {
       if (v !== 'uv' && v !== 'net') throw new CliError(`--io must be uv or net, not "${v}"`, 2);
       return v;
@@ -121,7 +122,14 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
   // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
   const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
   // The window opens the file the lab runs, not the last one opened in the app.
-  const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
+  let ui: Awaited<ReturnType<typeof startBrowserUi>>;
+  try {
+    ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
+  } catch (err) {
+    const why = listenFailure(err, '127.0.0.1', opts.uiPort);
+    if (why) throw new CliError(why, 2);
+    throw err;
+  }
   // The window can stop and start the lab: say so, or serve would go quiet with nothing served.
   let running = false;
   let stopping = false;
