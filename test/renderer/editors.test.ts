@@ -1,7 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Pinia } from 'pinia';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext } from './helpers/mount';
+import { describe, expect, it } from 'vitest';
+import { mountWith, settled, withDemo } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
 import GroupEditor from '../../renderer/src/editors/GroupEditor.vue';
@@ -11,17 +9,10 @@ import ServersView from '../../renderer/src/views/ServersView.vue';
 import { flushPromises } from '@vue/test-utils';
 
 describe('editors', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-    await useWorkspace().openDemo();
-  });
-  afterEach(async () => real.close());
+  const t = withDemo();
 
   it('server: timers show the resolved value and where it comes from, and detection time', async () => {
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 1 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 1 });
     const row = (name: string) => w.find(`[data-field="servers.1.healthTimers.${name}"]`);
     expect(row('interval').text()).toContain('5 s set here');
     expect(row('retryInterval').text()).toContain('10 s from global');
@@ -35,7 +26,7 @@ describe('editors', () => {
   });
 
   it('server: shows the check load it will receive', () => {
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 1 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 1 });
     const load = w.find('[data-testid="check-load"]');
     expect(load.text()).toContain('12/min from each checker while up');
     expect(load.text()).toContain('lab-haproxy');
@@ -43,7 +34,7 @@ describe('editors', () => {
   });
 
   it('server: renaming follows its group members', async () => {
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     expect(w.text()).toContain('Renaming also updates 1 reference.');
     await w.find('[data-field="servers.0.name"] input').setValue('web-a');
     expect(useWorkspace().get(['groups', 0, 'members', 0, 'server'])).toBe('web-a');
@@ -51,14 +42,14 @@ describe('editors', () => {
   });
 
   it('group: members with their share, the checks that will run and why', async () => {
-    const w = mountWith(GroupEditor, real.api, pinia, { index: 1 });
+    const w = mountWith(GroupEditor, t.real.api, t.pinia, { index: 1 });
     expect(w.find('[data-testid="resolved-checks"]').text()).toContain('dir1:1389 → LDAP (Layer 7) — protocol ldap');
     await w.find('[data-field="groups.1.healthCheck.type"] select').setValue('tcp');
     expect(w.find('[data-testid="resolved-checks"]').text()).toContain('TCP (Layer 4)');
     // The LDAP block stays visible while it is in the file, flagged as unused.
     expect(w.text()).toContain('not used by the checks that run');
     w.unmount();
-    const web = mountWith(GroupEditor, real.api, pinia, { index: 0 });
+    const web = mountWith(GroupEditor, t.real.api, t.pinia, { index: 0 });
     expect(web.text()).toMatch(/33\.3 %[\s\S]*66\.7 %/);
     await web.find('[data-testid="add-member"]').trigger('click');
     expect((useWorkspace().get(['groups', 0, 'members']) as unknown[]).length).toBe(3);
@@ -66,7 +57,7 @@ describe('editors', () => {
   });
 
   it('service: group choices come from the workspace', async () => {
-    const w = mountWith(ServiceEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ServiceEditor, t.real.api, t.pinia, { index: 0 });
     const options = w.findAll('[data-field="services.0.group"] option').map((o) => o.text());
     expect(options).toEqual(expect.arrayContaining(['web', 'directory', 'resolvers']));
     await w.find('[data-field="services.0.group"] select').setValue('directory');
@@ -77,33 +68,26 @@ describe('editors', () => {
   it('appliance: a password goes to the keychain, never into the file', async () => {
     const ws = useWorkspace();
     ws.set(['appliances', 0, 'auth'], 'password');
-    const w = mountWith(ApplianceEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ApplianceEditor, t.real.api, t.pinia, { index: 0 });
     await settled();
     const pw = w.find('input[type="password"]');
     await pw.setValue('s3cret-value');
     await w.findAll('button').find((b) => b.text() === 'Store')!.trigger('click');
     await settled();
-    expect(await real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
+    expect(await t.real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
     expect(await ws.text()).not.toContain('s3cret-value');
     w.unmount();
   });
 });
 
 describe('Real servers table', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-    await useWorkspace().openDemo();
-  });
-  afterEach(async () => real.close());
+  const t = withDemo();
 
   it('says "not checked" for a server the running lab does not check, never "enabled" as a state', async () => {
-    const w = mountWith(ServersView, real.api, pinia);
+    const w = mountWith(ServersView, t.real.api, t.pinia);
     await flushPromises();
     expect(w.text()).toContain('enabled');
-    real.services.events.emit('lab.status', {
+    t.real.services.events.emit('lab.status', {
       running: true, listening: [], notes: [],
       members: [{ key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7, state: 'unavailable', score: 1, reason: 'refused', since: 1, consecutiveFailures: 2, consecutivePasses: 0 }],
     });

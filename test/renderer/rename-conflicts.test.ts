@@ -1,10 +1,8 @@
 // Renaming by typing and conflicting fields, as a user meets them in the editors: the rename moves
 // only the edited item's references, and a clash shows under the field being edited.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Pinia } from 'pinia';
+import { describe, expect, it } from 'vitest';
 import type { VueWrapper } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext } from './helpers/mount';
+import { mountWith, settled, withDemo } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
 import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';
@@ -17,18 +15,11 @@ async function type(w: VueWrapper, selector: string, text: string): Promise<void
 }
 
 describe('renaming by typing and conflicts', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-    await useWorkspace().openDemo();
-  });
-  afterEach(async () => real.close());
+  const t = withDemo();
 
   it('typing dir1 → web1b passes through web1 without taking web1’s references', async () => {
     const ws = useWorkspace();
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 2 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 2 });
     await type(w, '[data-field="servers.2.name"] input', 'web1b');
     expect(ws.get(['servers', 2, 'name'])).toBe('web1b');
     expect(ws.get(['groups', 0, 'members', 0, 'server'])).toBe('web1');
@@ -39,7 +30,7 @@ describe('renaming by typing and conflicts', () => {
 
   it('web1 → web2 → web1 by typing leaves web2’s member alone', async () => {
     const ws = useWorkspace();
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     const sel = '[data-field="servers.0.name"] input';
     await type(w, sel, 'web2');
     // The clash is shown under the field being typed in, and on the other server too.
@@ -58,7 +49,7 @@ describe('renaming by typing and conflicts', () => {
   });
 
   it('a duplicate name shows under the field at once, before the whole file is re-validated', async () => {
-    const w = mountWith(ServerEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     await w.find('[data-field="servers.0.name"] input').setValue('dir1');
     expect(useWorkspace().validating).toBe(true);
     expect(w.find('[data-field="servers.0.name"] [data-testid="field-message"]').text()).toMatch(/duplicate server name "dir1" \(also defined at servers\[2\]\)/i);
@@ -67,7 +58,7 @@ describe('renaming by typing and conflicts', () => {
 
   it('a port that clashes shows under the port being edited', async () => {
     const ws = useWorkspace();
-    const w = mountWith(ServiceEditor, real.api, pinia, { index: 0 });
+    const w = mountWith(ServiceEditor, t.real.api, t.pinia, { index: 0 });
     await type(w, '[data-field="services.0.port"] input', '1389');
     const field = w.find('[data-field="services.0.port"]');
     expect(field.find('[data-testid="field-message"]').text()).toMatch(/127\.0\.0\.10:1389\/tcp is also used by service ldap-vip/i);

@@ -1,25 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VueWrapper } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext } from './helpers/mount';
+import { mountWith, settled, withDemo } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import TargetSetEditor from '../../renderer/src/editors/TargetSetEditor.vue';
-import type { Pinia } from 'pinia';
 
 describe('TargetSetEditor', () => {
-  let real: RealApi;
-  let pinia: Pinia;
+  const t = withDemo();
   let w: VueWrapper;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-    await useWorkspace().openDemo();
-    w = mountWith(TargetSetEditor, real.api, pinia, { index: 0 });
+  beforeEach(() => {
+    w = mountWith(TargetSetEditor, t.real.api, t.pinia, { index: 0 });
   });
-  afterEach(async () => {
-    w.unmount();
-    await real.close();
-  });
+  afterEach(() => w.unmount());
 
   const field = (key: string) => w.find(`[data-field="${key}"]`);
 

@@ -5,6 +5,8 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import type { ApiClient } from '../../../shared/api/contract';
 import { API_KEY } from '../../../renderer/src/api/inject';
 import { configureWorkspace, useWorkspace } from '../../../renderer/src/stores/workspace';
+import { afterEach, beforeEach } from 'vitest';
+import { realApi, type RealApi } from './api';
 
 configureWorkspace({ worker: false });
 
@@ -27,4 +29,19 @@ export async function settled(): Promise<void> {
   await flushPromises();
   await useWorkspace().settle();
   await flushPromises();
+}
+
+/**
+ * For the tests of the calling `describe`: the real services, a Pinia bound to them, and the
+ * demo workspace open; closed after each test. Read `t.real` and `t.pinia` inside the tests.
+ */
+export function withDemo(): { readonly real: RealApi; readonly pinia: Pinia } {
+  const t = {} as { real: RealApi; pinia: Pinia };
+  beforeEach(async () => {
+    t.real = realApi();
+    t.pinia = storeContext(t.real.api);
+    await useWorkspace().openDemo();
+  });
+  afterEach(async () => t.real.close());
+  return t;
 }
