@@ -47,7 +47,15 @@ async function keyMethod(ctx: AuthContext, file: string, required: boolean): Pro
     throw new SshError('config', `key file ${file} is not a usable private key: ${plain.message}`);
   }
   const name = secretName.keyPassphrase(file);
-  const pass = await secret(ctx, { kind: 'passphrase', secret: name, prompt: `passphrase for ${file}` });
+  let pass: string | undefined;
+  try {
+    pass = await secret(ctx, { kind: 'passphrase', secret: name, prompt: `passphrase for ${file}` });
+  } catch (err) {
+    // A default key whose passphrase cannot be had here (no terminal to ask) is skipped, as
+    // OpenSSH does in batch mode: the next key or method may still log in.
+    if (!required) return undefined;
+    throw err;
+  }
   if (pass === undefined) {
     if (!required) return undefined;
     throw new SshError('secret-missing', `key ${file} is encrypted and no passphrase is in the secret store (${name}) or was given`);
