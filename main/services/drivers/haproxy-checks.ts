@@ -58,6 +58,9 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
     const path = hc.http?.path;
     lines.push(`option httpchk ${path ? `GET ${haproxyWord(httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
     if (hc.http?.host) lines.push(`http-check send hdr Host ${haproxyWord(hc.http.host)}`);
+    // Px (and lbdesk's engine): with an object, it must be returned (2xx) before any string
+    // is looked for; HAProxy alone would pass a 500 page or a redirect.
+    if (path) lines.push('http-check expect status 200-299');
     if (hc.http?.expect) {
       lines.push('# lbdesk looks for the string in the first 1000 bytes of the body; HAProxy searches all of the body it reads');
       lines.push(`http-check expect string ${haproxyWord(hc.http.expect)}`);
@@ -66,9 +69,9 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
       // Px: without an object, a HEAD / passes whatever the status.
       lines.push('http-check expect rstatus ^[1-5][0-9][0-9]$');
     }
-    if (type === 'https') serverExtra.push(tlsArgs(hc));
+    if (type === 'https') serverExtra.push(tlsArgs(hc, hc.http?.host));
   } else if (type === 'ssl') {
-    serverExtra.push(tlsArgs(hc));
+    serverExtra.push(tlsArgs(hc, undefined));
   } else if (type === 'ldap') {
     lines.push('option ldap-check');
     const l = hc.ldap;
@@ -87,7 +90,9 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
 
   const timeouts = [...new Set(members.map((m) => m.timers.timeout))].sort((a, b) => a - b);
   const timeout = timeouts[timeouts.length - 1];
-  if (timeout !== undefined) lines.push(`timeout check ${haproxyTime(timeout)}`);
+  // The check timeout is the connect timeout too, as in lbdesk's engine (for traffic and checks:
+  // HAProxy connects a check within min(timeout connect, inter), then reads for timeout check).
+  if (timeout !== undefined) lines.push(`timeout connect ${haproxyTime(timeout)}`, `timeout check ${haproxyTime(timeout)}`);
   if (timeouts.length > 1) {
     warnings.push({ subject, message: `members have different check timeouts (${timeouts.map(haproxyTime).join(', ')}); HAProxy has one per backend: ${haproxyTime(timeout!)} used` });
   }
@@ -105,16 +110,20 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
   };
 }
 
-/** TLS for the check only (the traffic itself is passed through untouched). */
-function tlsArgs(hc: HealthCheck): string {
+/**
+ * TLS for the check only (the traffic itself is passed through untouched). The name sent and
+ * verified is tls.serverName, else the HTTP Host, as lbdesk's own probe does.
+ */
+function tlsArgs(hc: HealthCheck, host: string | undefined): string {
   const tls = hc.tls;
+  const name = tls?.serverName ?? host;
   const args = ['check-ssl'];
   if (tls?.verify) {
     args.push('verify required ca-file @system-ca');
-    if (tls.serverName) args.push(`verifyhost ${haproxyWord(tls.serverName)}`);
+    if (name) args.push(`verifyhost ${haproxyWord(name)}`);
   } else {
     args.push('verify none');
   }
-  if (tls?.serverName) args.push(`check-sni ${haproxyWord(tls.serverName)}`);
+  if (name) args.push(`check-sni ${haproxyWord(name)}`);
   return args.join(' ');
 }

@@ -94,6 +94,9 @@ function backend(spec: BackendSpec, errors: DriverProblem[], warnings: DriverPro
   ];
 }
 
+/** HAProxy timers are 32-bit milliseconds (2147483647 ms): whole seconds just below. */
+const HAPROXY_MAX_TIMEOUT_MS = 2_147_483_000;
+
 function uniqueNames(names: string[]): string[] {
   const seen = new Map<string, number>();
   return names.map((n) => {
@@ -156,7 +159,11 @@ function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], w
   if (t.ports.length === 0) warnings.push({ subject, message: 'no ports: nothing rendered' });
   const missing = missingSecondaries(t);
   if (missing.length) warnings.push({ subject, message: `servers without a secondary address get secondary-address traffic on their primary: ${missing.join(', ')}` });
-  const idleMs = t.deleteAge * 1000;
+  let idleMs = t.deleteAge * 1000;
+  if (idleMs > HAPROXY_MAX_TIMEOUT_MS) {
+    warnings.push({ subject, message: `deleteAge ${t.deleteAge}s is beyond HAProxy's longest timeout (about 24.8 days): ${haproxyTime(HAPROXY_MAX_TIMEOUT_MS)} used` });
+    idleMs = HAPROXY_MAX_TIMEOUT_MS;
+  }
   const out: string[][] = [];
   const addresses: [string, boolean][] = [[t.address, false]];
   if (t.secondaryAddress) addresses.push([t.secondaryAddress, true]);

@@ -58,7 +58,8 @@ export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: bool
     checker = type === 'http' ? 'HTTP_GET' : 'SSL_GET';
     body.push(...urlBlock(hc, warnings, word));
     const host = hc.http?.host;
-    const sni = type === 'https' ? hc.tls?.serverName : undefined;
+    // The name for SNI: serverName, else the Host, as lbdesk's own probe does.
+    const sni = type === 'https' ? (hc.tls?.serverName ?? host) : undefined;
     if (host ?? sni) body.push(`virtualhost ${word('host', (host ?? sni)!)}`);
     if (sni) {
       body.push('enable_sni');
@@ -89,6 +90,9 @@ export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: bool
     `retry ${t.failAfter - 1}`,
     `delay_before_retry ${keepalivedSeconds(t.retryInterval)}`,
     `delay_loop ${keepalivedSeconds(t.interval)}`,
+    // Px: a server is checked as soon as the system comes up (keepalived would wait a random
+    // time up to delay_loop, with alpha keeping the server out until then).
+    'warmup 0',
   );
   return { lines: [`${checker} {`, ...indent(body), '}'], warnings, errors };
 }

@@ -6,6 +6,7 @@ import { selectIncluded } from './include';
 import { keepalivedChecker } from './keepalived-checks';
 import { degradedWarning, missingSecondaries, servicePool, serviceSubject, targetSetCheck, targetSetMembers, targetSetSubject, type PoolMember } from './pools';
 import type { Driver, DriverProblem, RenderResult } from './types';
+import { isV6 } from '../address-family';
 
 const LB_ALGO: Record<Algorithm, string> = {
   'round-robin': 'rr',
@@ -29,6 +30,9 @@ function errorOnce(p: Problems, subject: string, message: string): void {
   if (!p.errors.some((e) => e.subject === subject && e.message === message)) p.errors.push({ subject, message });
 }
 
+/** keepalived's range for lvs_timeouts (keepalived -t: "outside range [0, 2678400]"). */
+const IPVS_MAX_TIMEOUT_S = 2_678_400;
+
 /** IPVS timeouts are host-wide: one idle timeout per protocol, the longest asked for. */
 class IdleTimeouts {
   private readonly asked = { tcp: new Map<string, number>(), udp: new Map<string, number>() };
@@ -40,23 +44,32 @@ class IdleTimeouts {
     for (const proto of ['tcp', 'udp'] as const) {
       const asked = this.asked[proto];
       if (asked.size === 0) continue;
-      const max = Math.max(...asked.values());
+      const wanted = Math.max(...asked.values());
+      const max = Math.min(wanted, IPVS_MAX_TIMEOUT_S);
+      if (wanted > max) {
+        for (const [subject, s] of asked) if (s > max) warnOnce(p, subject, `idle timeout ${s}s is beyond keepalived's longest IPVS timeout (${max}s, 31 days): ${max}s used`);
+      }
       parts.push(`${proto} ${max}`);
       for (const [subject, s] of asked) {
-        if (s !== max) warnOnce(p, subject, `idle timeout ${s}s: IPVS has one ${proto.toUpperCase()} idle timeout for the host, ${max}s used`);
+        if (s < max) warnOnce(p, subject, `idle timeout ${s}s: IPVS has one ${proto.toUpperCase()} idle timeout for the host, ${max}s used`);
       }
     }
     return parts.length ? ['global_defs {', `    lvs_timeouts ${parts.join(' ')}`, '}'] : [];
   }
 }
 
-function realServers(subject: string, hc: HealthCheck, members: PoolMember[], servicePort: number, sctpOnly: boolean, p: Problems): string[] {
+function realServers(subject: string, hc: HealthCheck, members: PoolMember[], virtualAddress: string, servicePort: number, sctpOnly: boolean, p: Problems): string[] {
   const out: string[] = [];
   const d = degradedWarning(subject, hc, 'keepalived');
   if (d) warnOnce(p, d.subject, d.message);
   for (const m of members) {
     const port = m.port ?? servicePort;
     const label = `${m.name}${m.description ? ` (${commentText(m.description)})` : ''}`;
+    if (isV6(m.address) !== isV6(virtualAddress)) {
+      // keepalived -t only logs "Address family … don't match - skipping real server".
+      errorOnce(p, subject, `server ${m.name} (${m.address}) is ${isV6(m.address) ? 'IPv6' : 'IPv4'} but the virtual address ${virtualAddress} is not: IPVS NAT cannot forward across address families`);
+      continue;
+    }
     if (!m.enabled) {
       out.push(`# ${label}: disabled in the workspace, not rendered`);
       continue;
@@ -100,7 +113,7 @@ function renderService(ws: Workspace, served: Service[], s: Service, idle: IdleT
     if (seconds * 1000 !== s.persistence.timeout) warnOnce(p, subject, `persistence timeout rounded up to ${seconds}s (IPVS counts whole seconds)`);
     body.push(`persistence_timeout ${seconds}`);
   }
-  body.push(...realServers(subject, pool.healthCheck, pool.members, s.port, false, p));
+  body.push(...realServers(subject, pool.healthCheck, pool.members, s.address, s.port, false, p));
   return virtualServer(head, s.address, s.port, s.protocol.toUpperCase(), body, subject, p);
 }
 
@@ -128,7 +141,7 @@ function renderTargetSet(ws: Workspace, t: TargetSet, idle: IdleTimeouts, p: Pro
     for (const [address, secondary] of addresses) {
       for (const protocol of protocols) {
         const members = targetSetMembers(ws, t, port, secondary);
-        const body = ['lb_algo sh', 'sh-port', ...realServers(subject, targetSetCheck(t), members, port, t.protocols === 'sctp', p)];
+        const body = ['lb_algo sh', 'sh-port', ...realServers(subject, targetSetCheck(t), members, address, port, t.protocols === 'sctp', p)];
         const note = secondary ? [`# target set ${t.number}: secondary address`] : head;
         out.push(virtualServer(note, address, port, protocol, body, subject, p));
       }

@@ -8,7 +8,7 @@ import { selectIncluded } from './include';
 import type { Driver, DriverProblem, RenderResult } from './types';
 
 /** Fields that hold durations (milliseconds once parsed); written back in the file's spelling. */
-const DURATION_KEYS = new Set(['interval', 'retryInterval', 'timeout', 'degradedAbove', 'availableBelow', 'idleTimeout']);
+const DURATION_KEYS = new Set(['interval', 'retryInterval', 'timeout', 'degradedAbove', 'availableBelow', 'idleTimeout', 'ttl']);
 
 /** The parsed workspace back in file form: durations as `30s`, `500ms`, nothing undefined. */
 function toFileForm(value: unknown, key?: string): unknown {

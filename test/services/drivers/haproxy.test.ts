@@ -69,6 +69,23 @@ describe('haproxy: checks', () => {
     expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringContaining('not only its first 1000 bytes'));
   });
 
+  it('http with an object: it must be returned (2xx) before the string counts; without a string too', () => {
+    const withString = lines(service({ type: 'http', http: { path: '/status', expect: 'OK' } }).text);
+    expect(withString.indexOf('http-check expect status 200-299')).toBeGreaterThan(-1);
+    expect(withString.indexOf('http-check expect status 200-299')).toBeLessThan(withString.indexOf('http-check expect string OK'));
+    expect(lines(service({ type: 'http', http: { path: '/status' } }).text)).toContain('http-check expect status 200-299');
+  });
+
+  it('the check timeout is the backend connect timeout too', () => {
+    const l = lines(service({ type: 'tcp' }).text);
+    expect(l).toEqual(expect.arrayContaining(['timeout connect 5s', 'timeout check 5s']));
+  });
+
+  it('https without serverName sends and verifies the HTTP Host, as lbdesk\'s probe does', () => {
+    const r = service({ type: 'https', http: { path: '/h', host: 'h.example.test' }, tls: { verify: true } });
+    expect(r.text).toContain('check check-ssl verify required ca-file @system-ca verifyhost h.example.test check-sni h.example.test inter');
+  });
+
   it('http without an object: HEAD / and any status passes (Px)', () => {
     const l = lines(service({ type: 'http' }).text);
     expect(l).toContain('option httpchk HEAD / HTTP/1.0');
@@ -192,6 +209,13 @@ describe('haproxy: target sets', () => {
     expect(l).toEqual(expect.arrayContaining(['frontend ts7:3868', 'bind 203.0.113.50:3868', 'balance source', 'timeout client 2m', 'timeout server 2m']));
     expect(l).toContain('server 203.0.113.52 203.0.113.52:3868 weight 256 check inter 30s fastinter 10s downinter 10s rise 2 fall 2');
     expect(r.warnings).toContainEqual({ subject: 'target set 7', message: 'hash: HAProxy hashes the client address only, not its port' });
+  });
+
+  it('a Delete Age beyond HAProxy\'s longest timer is capped and said (haproxy -c refused 864h)', () => {
+    const r = set({ algorithm: 'hash', protocols: 'tcp', deleteAge: 3_110_400 });
+    expect(r.errors).toEqual([]);
+    expect(lines(r.text)).toEqual(expect.arrayContaining(['timeout client 2147483s', 'timeout server 2147483s']));
+    expect(r.warnings).toContainEqual({ subject: 'target set 7', message: "deleteAge 3110400s is beyond HAProxy's longest timeout (about 24.8 days): 2147483s used" });
   });
 
   it('least-load is refused by name', () => {

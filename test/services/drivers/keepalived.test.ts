@@ -70,7 +70,29 @@ describe('keepalived: checkers and timers', () => {
       groups: [{ name: 'g', members: [{ server: 'a', port: 9 }], healthCheck: { type: 'tcp' } }],
       services: [{ name: 'vip', address: '192.0.2.10', port: 9, group: 'g' }],
     });
-    expect(checker(r.text)).toEqual(['TCP_CHECK {', 'connect_timeout 3', 'retry 3', 'delay_before_retry 2', 'delay_loop 1.5', '}']);
+    // warmup 0: checked at once when keepalived starts (Px), not after a random wait up to delay_loop.
+    expect(checker(r.text)).toEqual(['TCP_CHECK {', 'connect_timeout 3', 'retry 3', 'delay_before_retry 2', 'delay_loop 1.5', 'warmup 0', '}']);
+  });
+
+  it('HTTPS without serverName sends and names the Host as SNI, as lbdesk\'s probe does', () => {
+    const c = checker(service({ type: 'https', http: { path: '/h', host: 'h.example.test' } }).text);
+    expect(c).toEqual(expect.arrayContaining(['SSL_GET {', 'virtualhost h.example.test', 'enable_sni']));
+  });
+
+  it('a server of the other address family is an error naming it (keepalived would skip it silently)', () => {
+    const r = render({
+      servers: [{ name: 'v6', address: '2001:db8::10' }, { name: 'a', address: '192.0.2.11' }],
+      groups: [{ name: 'g', members: [{ server: 'v6', port: 8080 }, { server: 'a', port: 8080 }], healthCheck: { type: 'tcp' } }],
+      services: [{ name: 'six-vip', address: '2001:db8::1', port: 8080, group: 'g' }],
+    });
+    expect(r.errors).toEqual([{ subject: 'service six-vip', message: 'server a (192.0.2.11) is IPv4 but the virtual address 2001:db8::1 is not: IPVS NAT cannot forward across address families' }]);
+  });
+
+  it('a Delete Age beyond keepalived\'s range is capped at 31 days and said', () => {
+    const r = render({ targetSets: [{ number: 1, address: '192.0.2.50', ports: [3868], algorithm: 'hash', deleteAge: 3_110_400, servers: [{ address: '192.0.2.51' }] }] });
+    expect(r.errors).toEqual([]);
+    expect(lines(r.text)).toContain('lvs_timeouts tcp 2678400');
+    expect(r.warnings).toContainEqual({ subject: 'target set 1', message: "idle timeout 3110400s is beyond keepalived's longest IPVS timeout (2678400s, 31 days): 2678400s used" });
   });
 
   it('HTTP: the string must start early enough to end in the first 1000 bytes', () => {

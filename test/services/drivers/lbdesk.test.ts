@@ -34,6 +34,17 @@ describe('lbdesk driver', () => {
     expect(v.code).toBe(0);
   });
 
+  it('writes every duration with its unit (a heartbeat ttl of 3s was written as 3000, read back as 3000 s)', () => {
+    const hb = workspace({
+      targetSets: [{ number: 1, address: '192.0.2.50', ports: [3868], algorithm: 'least-load', heartbeat: { port: 9999, ttl: '3s' }, servers: [{ address: '192.0.2.51' }] }],
+      appliances: [{ name: 'd', host: '192.0.2.1', driver: 'lbdesk', include: ['ts1'] }],
+    });
+    const out = renderForAppliance(hb, hb.appliances[0]!, ctx);
+    expect(out.errors).toEqual([]);
+    expect((parse(out.text) as { targetSets: { heartbeat: { ttl: unknown } }[] }).targetSets[0]!.heartbeat.ttl).toBe('3s');
+    expect(parseWorkspaceText(out.text).targetSets[0]!.heartbeat).toEqual(hb.targetSets[0]!.heartbeat);
+  });
+
   it('has no appliances section: hosts, users and key files stay home', () => {
     const raw = parse(r.text) as Record<string, unknown>;
     expect(raw.lbdesk).toBe(1);

@@ -42,6 +42,14 @@ function edges(driver: 'haproxy' | 'keepalived'): Workspace {
   });
 }
 
+/** Timers at the top of the workspace's ranges (Delete Age 36 days: past both tools' limits). */
+function longest(driver: 'haproxy' | 'keepalived'): Workspace {
+  return workspace({
+    targetSets: [{ number: 1, address: '203.0.113.50', ports: [3868], algorithm: 'hash', protocols: 'tcp', deleteAge: 3_110_400, servers: [{ address: '203.0.113.51' }] }],
+    appliances: [{ name: 'a', host: '192.0.2.1', driver }],
+  });
+}
+
 describe.skipIf(!HAPROXY)('haproxy -c accepts every rendered haproxy.cfg', () => {
   if (!HAPROXY) missing('haproxy');
 
@@ -59,6 +67,12 @@ describe.skipIf(!HAPROXY)('haproxy -c accepts every rendered haproxy.cfg', () =>
 
   it('empty and all-disabled groups, a target set without ports', () => {
     const r = haproxyCheck(render(edges('haproxy'), 'a'));
+    expect(r.output).toContain('Configuration file is valid');
+    expect(r.code).toBe(0);
+  });
+
+  it('the longest Delete Age the workspace allows', () => {
+    const r = haproxyCheck(render(longest('haproxy'), 'a'));
     expect(r.output).toContain('Configuration file is valid');
     expect(r.code).toBe(0);
   });
@@ -90,6 +104,12 @@ describe.skipIf(!KEEPALIVED)('keepalived -t accepts every rendered keepalived.co
     const result = renderForAppliance(ws, appliance(ws, 'a'), ctx);
     expect(result.warnings.map((w) => w.subject)).toEqual(['service nobody', 'service dark-vip', 'target set 1']);
     const r = keepalivedCheck(result.text);
+    expect(r.output).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('the longest Delete Age the workspace allows', () => {
+    const r = keepalivedCheck(render(longest('keepalived'), 'a'));
     expect(r.output).toBe('');
     expect(r.code).toBe(0);
   });
