@@ -81,6 +81,27 @@ describe('lab over the contract', () => {
     expect(stopped.running).toBe(false);
   });
 
+  it('an apply the engine refuses (a port taken) changes nothing, health checks included; a start it refuses leaves no lab', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, VIP.address, () => done()));
+    const taken = (blocker.address() as { port: number }).port;
+    const clash = `  - { name: clash, address: ${VIP.address}, port: ${taken}, group: web }\n`;
+    try {
+      await expect(callDirect(svc.handlers, 'lab.start', { path, text: TEXT + clash })).rejects.toMatchObject({ message: expect.stringContaining('EADDRINUSE') });
+      expect((await callDirect(svc.handlers, 'lab.status', {})).running).toBe(false);
+
+      await callDirect(svc.handlers, 'lab.start', { path, text: TEXT });
+      await expect.poll(async () => (await callDirect(svc.handlers, 'lab.status', {})).members[0]?.state, { timeout: 5000 }).toBe('available');
+      const disabled = TEXT.replace(`address: ${BACKEND.address} }`, `address: ${BACKEND.address}, enabled: false }`) + clash;
+      await expect(callDirect(svc.handlers, 'lab.apply', { path, text: disabled })).rejects.toMatchObject({ message: expect.stringContaining('EADDRINUSE') });
+      expect((await callDirect(svc.handlers, 'lab.status', {})).members[0]?.state).toBe('available');
+      expect(await get('/')).toBe('hello from web1\n');
+    } finally {
+      await callDirect(svc.handlers, 'lab.stop', {});
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+
   it('runs one-off checks (lbdesk check through the contract)', async () => {
     const rows = await callDirect(svc.handlers, 'check.run', { path, text: TEXT });
     expect(rows).toMatchObject([{ server: 'web1', check: 'http', state: 'available' }]);

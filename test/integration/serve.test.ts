@@ -265,6 +265,46 @@ ${extra}`);
     expect(await s.exit).toBe(0);
   });
 
+  it('a reload refused at bind time changes nothing, health checks included', async () => {
+    const b1 = await backend('b1', '127.0.6.81');
+    const b2 = await backend('b2', '127.0.6.82');
+    const vport = await freePort('127.0.6.80');
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.6.80', done));
+    cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
+    const taken = (blocker.address() as AddressInfo).port;
+    const dir = tempDir();
+    const file = join(dir, 'ws.yaml');
+    const write = (b2Enabled: boolean, extra = '') => writeFileSync(file, `lbdesk: 1
+name: refused-reload
+servers:
+  - { name: b1, address: 127.0.6.81 }
+  - { name: b2, address: 127.0.6.82, enabled: ${b2Enabled} }
+groups:
+  - name: web
+    members: [ { server: b1, port: ${b1.port} }, { server: b2, port: ${b2.port} } ]
+    healthCheck: { type: tcp }
+services:
+  - { name: vip, address: 127.0.6.80, port: ${vport}, group: web, algorithm: round-robin }
+${extra}`);
+    write(true);
+    const s = serve(file);
+    await s.wait('listening');
+    await until(() => s.events.filter((e) => e.type === 'state' && e.to === 'available').length === 2, 10_000, 'both available');
+    // b2 disabled, and a second service on a port something else holds: the engine refuses.
+    write(false, `  - { name: clash, address: 127.0.6.80, port: ${taken}, group: web }\n`);
+    s.child.kill('SIGHUP');
+    const refused = await s.wait('reload', (e) => !e.ok);
+    expect(refused.reason).toContain('EADDRINUSE');
+    await sleep(300);
+    expect(s.events.filter((e) => e.type === 'state' && e.to === 'disabled')).toEqual([]);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await whoAnswers('127.0.6.80', vport));
+    expect(new Set(answers)).toEqual(new Set(['b1', 'b2']));
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
   it('--ui serves the API on loopback behind a token, with the lab running the workspace and its secrets', async () => {
     const b = await backend('web1', '127.0.6.61');
     const vport = await freePort('127.0.6.60');

@@ -100,13 +100,16 @@ async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: Engine
   return {
     async apply(next) {
       await addSecretsFromEnv(next, secrets);
-      // The engine subscribes first, so the states set while applying are printed too.
+      // The forwarding engine first: a workspace it refuses (a port that cannot be bound)
+      // then changes nothing, its health checks included (a rejected reload disabled servers).
+      const result = await engine.apply(next);
+      if (!result.ok) return result;
       health.apply(next);
       if (!started) {
         started = true;
         health.start();
       }
-      return engine.apply(next);
+      return result;
     },
     stats: () => engine.refreshStats(),
     async stop() {

@@ -258,7 +258,8 @@ export class Pool {
       weight: m.cfg.weight,
       state: m.state,
       score: m.score,
-      draining: m.retired || !m.cfg.enabled,
+      // Draining while connections it may no longer take are still open (docs/engine.md).
+      draining: (m.retired || !m.cfg.enabled) && m.active > 0,
       active: m.active,
       total: m.total,
       bytesIn: m.bytesIn + (live?.bytesIn ?? 0),

@@ -33,11 +33,15 @@ export class Lab {
     return this.engine !== undefined;
   }
 
-  /** Starts the lab, or applies the workspace to the running lab without dropping connections. */
+  /**
+   * Starts the lab, or applies the workspace to the running lab without dropping connections.
+   * The forwarding engine takes it first: one it refuses (a port that cannot be bound) changes
+   * nothing, health checks included, and a lab that could not start is not left half running.
+   */
   async start(full: Workspace, path: string): Promise<LabStatus> {
     const { workspace: ws, notes } = labScope(full);
-    this.scopeNotes = notes;
-    if (!this.health || !this.engine) {
+    const fresh = !this.health || !this.engine;
+    if (fresh) {
       this.changes = [];
       this.events = [];
       const health = new HealthEngine({ secrets: this.deps.secrets });
@@ -55,16 +59,20 @@ export class Lab {
         }),
         health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
       ];
-      health.apply(ws);
-      health.start();
+    }
+    const result = await this.engine!.apply(ws);
+    if (!result.ok) {
+      if (fresh) await this.stop();
+      throw new Error(result.reason ?? 'the engine refused the workspace');
+    }
+    this.health!.apply(ws);
+    if (fresh) {
+      this.health!.start();
       this.timer = setInterval(() => void this.pushStatus(), STATS_EVERY_MS);
       this.timer.unref();
-    } else {
-      this.health.apply(ws);
     }
+    this.scopeNotes = notes;
     this.path = path;
-    const result = await this.engine.apply(ws);
-    if (!result.ok) throw new Error(result.reason ?? 'the engine refused the workspace');
     return this.status();
   }
 

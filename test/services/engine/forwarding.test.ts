@@ -180,6 +180,12 @@ describe('refusal, timeouts, draining', () => {
     const s0 = stats.pools[0]!.servers.find((x) => x.server === 's0')!;
     expect(s0).toMatchObject({ draining: true, active: 1, state: 'disabled' });
     h0.socket.destroy();
+    // Drained: once its last connection has ended it is no longer draining, only disabled.
+    const after = await until(async () => {
+      const x = (await s.engine.refreshStats()).pools[0]!.servers.find((y) => y.server === 's0')!;
+      return x.active === 0 ? x : undefined;
+    }, 3000, 'the held connection to end');
+    expect(after).toMatchObject({ draining: false, active: 0, state: 'disabled' });
   });
 });
 
