@@ -121,6 +121,8 @@ function frontend(name: string, binds: string[], idleMs: number, disabled: boole
 function renderService(ws: Workspace, served: Service[], s: Service, errors: DriverProblem[], warnings: DriverProblem[]): string[] {
   const subject = serviceSubject(s);
   if (s.protocol === 'udp') {
+    // A disabled one asks for nothing to run: left out and said, as keepalived does.
+    if (!s.enabled) return [`# service ${s.name}: UDP and disabled in the workspace, not rendered (HAProxy does not load-balance UDP)`];
     errors.push({ subject, message: 'HAProxy does not load-balance UDP' });
     return [];
   }

@@ -106,7 +106,9 @@ function renderService(ws: Workspace, served: Service[], s: Service, idle: IdleT
   if (s.algorithm === 'health-weighted') {
     warnOnce(p, subject, 'health-weighted approximated by weighted least connections (wlc): IPVS has no degraded state or score');
   }
-  idle.add(s.protocol, subject, Math.ceil(s.idleTimeout / 1000));
+  const idleSeconds = Math.ceil(s.idleTimeout / 1000);
+  if (idleSeconds * 1000 !== s.idleTimeout) warnOnce(p, subject, `idle timeout rounded up to ${idleSeconds}s (IPVS counts whole seconds)`);
+  idle.add(s.protocol, subject, idleSeconds);
   const body = [`lb_algo ${LB_ALGO[s.algorithm]}`];
   if (s.persistence.type === 'client-ip') {
     const seconds = Math.ceil(s.persistence.timeout / 1000);

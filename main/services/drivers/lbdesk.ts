@@ -2,7 +2,7 @@
 // by `lbdesk serve` (reloaded with SIGHUP). No appliances section: hosts and keys stay home.
 import { stringify } from 'yaml';
 import { formatDuration } from '../../../shared/model/duration';
-import { targetSetSchema, type Appliance, type HealthCheck, type TargetSet, type Workspace } from '../../../shared/model/schema';
+import { targetSetSchema, type Appliance, type HealthCheck, type Service, type TargetSet, type Workspace } from '../../../shared/model/schema';
 import { withHeader } from './header';
 import { selectIncluded } from './include';
 import type { Driver, DriverProblem, RenderResult } from './types';
@@ -22,11 +22,25 @@ function toFileForm(value: unknown, key?: string): unknown {
   return value;
 }
 
-/** A target set as written in a file: without the fields engines derive (standbyIpfe, …). */
+/**
+ * A target set as written in a file: without the fields engines derive (standbyIpfe, …), nor
+ * the least-load settings a hash set ignores (the appliance's validate would warn of them).
+ */
 function targetSetFileForm(t: TargetSet): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(targetSetSchema.shape)) out[key] = (t as Record<string, unknown>)[key];
+  if (t.algorithm === 'hash') {
+    delete out.leastLoad;
+    delete out.peerNodeAware;
+  }
   return out;
+}
+
+/** A service as written in a file: no persistence timeout without persistence (it would warn). */
+function serviceFileForm(s: Service): Service | Omit<Service, 'persistence'> {
+  if (s.persistence.type !== 'none') return s;
+  const { persistence: _none, ...rest } = s;
+  return rest;
 }
 
 function secretNames(hc: HealthCheck | undefined): string[] {
@@ -75,8 +89,8 @@ export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspac
 export function renderLbdesk(ws: Workspace, appliance: Appliance): RenderResult {
   const { workspace, errors, warnings } = servedWorkspace(ws, appliance);
   if (errors.length) return { text: '', errors, warnings };
-  const { appliances: _omit, targetSets, ...rest } = workspace;
-  const file = { ...rest, targetSets: targetSets.map(targetSetFileForm) };
+  const { appliances: _omit, targetSets, services, ...rest } = workspace;
+  const file = { ...rest, services: services.map(serviceFileForm), targetSets: targetSets.map(targetSetFileForm) };
   const yaml = stringify(toFileForm(file), { lineWidth: 0, aliasDuplicateObjects: false });
   const intro = `# Rendered by lbdesk for \`lbdesk serve\`; edits here are overwritten by the next push.\n`;
   return { text: withHeader({ workspace: ws.name, appliance: appliance.name, driver: 'lbdesk' }, intro + yaml), errors, warnings };

@@ -260,6 +260,20 @@ describe('haproxy: refusals name each part', () => {
     ]);
   });
 
+  it('a disabled UDP service is left out and said, not a refusal of the whole file', () => {
+    const r = render({
+      servers,
+      groups: [{ name: 'g', members: [{ server: servers[0]!.name, port: 80 }] }],
+      services: [
+        { name: 'dns', address: '192.0.2.10', port: 53, protocol: 'udp', group: 'g', enabled: false },
+        { name: 'web', address: '192.0.2.10', port: 81, group: 'g' },
+      ],
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.text).toContain('# service dns: UDP and disabled in the workspace, not rendered (HAProxy does not load-balance UDP)');
+    expect(r.text).toContain('frontend web');
+  });
+
   it('nothing to serve: HAProxy would not start', () => {
     expect(render({}).errors).toEqual([{ subject: 'appliance h', message: expect.stringContaining('nothing to serve') }]);
   });

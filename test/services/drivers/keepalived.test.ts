@@ -79,6 +79,12 @@ describe('keepalived: checkers and timers', () => {
     expect(c).toEqual(expect.arrayContaining(['SSL_GET {', 'virtualhost h.example.test', 'enable_sni']));
   });
 
+  it('a sub-second idle timeout is rounded up to whole seconds, and said', () => {
+    const r = service({ type: 'tcp' }, { extra: { idleTimeout: '1500ms' } });
+    expect(lines(r.text)).toContain('lvs_timeouts tcp 2');
+    expect(r.warnings).toContainEqual({ subject: 'service vip', message: 'idle timeout rounded up to 2s (IPVS counts whole seconds)' });
+  });
+
   it('a server of the other address family is an error naming it (keepalived would skip it silently)', () => {
     const r = render({
       servers: [{ name: 'v6', address: '2001:db8::10' }, { name: 'a', address: '192.0.2.11' }],

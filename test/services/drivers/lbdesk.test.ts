@@ -45,6 +45,21 @@ describe('lbdesk driver', () => {
     expect(parseWorkspaceText(out.text).targetSets[0]!.heartbeat).toEqual(hb.targetSets[0]!.heartbeat);
   });
 
+  it('writes nothing the appliance\'s validate warns of (defaults that have no effect)', async () => {
+    const plain = workspace({
+      servers: [{ name: 'a', address: '192.0.2.21' }],
+      groups: [{ name: 'g', members: [{ server: 'a', port: 80 }], healthCheck: { type: 'tcp' } }],
+      services: [{ name: 'vip', address: '192.0.2.10', port: 80, group: 'g' }],
+      targetSets: [{ number: 1, address: '192.0.2.50', ports: [3868], algorithm: 'hash', servers: [{ address: '192.0.2.51' }] }],
+      appliances: [{ name: 'd', host: '192.0.2.1', driver: 'lbdesk', include: ['vip', 'ts1'] }],
+    });
+    const out = renderForAppliance(plain, plain.appliances[0]!, ctx);
+    expect(out.errors).toEqual([]);
+    expect(parseWorkspaceText(out.text)).toEqual(servedWorkspace(plain, plain.appliances[0]!).workspace);
+    const file = writeTemp('plain.yaml', out.text);
+    expect(await runCli(['validate', file])).toMatchObject({ code: 0, stdout: `${file}: valid\n`, stderr: '' });
+  });
+
   it('has no appliances section: hosts, users and key files stay home', () => {
     const raw = parse(r.text) as Record<string, unknown>;
     expect(raw.lbdesk).toBe(1);
