@@ -35,12 +35,18 @@ interface Balance {
   warning?: string;
 }
 
+/**
+ * Hash on the client's address and port, as lbdesk's engine and IPFE do (`balance source` hashes
+ * the address only: every connection of one client would land on one server).
+ */
+const ADDRESS_PORT_HASH = ['balance hash src,concat(:,txn.lbdesk_sport)', 'hash-type consistent', 'tcp-request content set-var(txn.lbdesk_sport) src_port'];
+
 function balanceOf(algorithm: Algorithm): Balance {
   switch (algorithm) {
     case 'round-robin': return { lines: ['balance roundrobin'], weighted: false };
     case 'weighted-round-robin': return { lines: ['balance roundrobin'], weighted: true };
     case 'least-connections': return { lines: ['balance leastconn'], weighted: false };
-    case 'source-hash': return { lines: ['balance source', 'hash-type consistent'], weighted: true };
+    case 'source-hash': return { lines: ADDRESS_PORT_HASH, weighted: true };
     case 'health-weighted':
       return {
         lines: ['balance leastconn'],
@@ -157,7 +163,6 @@ function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], w
   if (t.initiatorSupport) errors.push({ subject, message: 'HAProxy cannot route connections initiated from the target set address (initiatorSupport)' });
   if (errors.length > before) return [];
   if (t.protocols === 'both') warnings.push({ subject, message: 'protocols both: only TCP is rendered, SCTP is dropped' });
-  warnings.push({ subject, message: 'hash: HAProxy hashes the client address only, not its port' });
   if (t.ports.length === 0) warnings.push({ subject, message: 'no ports: nothing rendered' });
   const missing = missingSecondaries(t);
   if (missing.length) warnings.push({ subject, message: `servers without a secondary address get secondary-address traffic on their primary: ${missing.join(', ')}` });
@@ -179,7 +184,7 @@ function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], w
         ...frontend(name, [haproxyAddress(address, port)], idleMs, t.disabled),
         '',
         ...backend({
-          name, subject, balance: { lines: ['balance source', 'hash-type consistent'], weighted: true },
+          name, subject, balance: { lines: ADDRESS_PORT_HASH, weighted: true },
           members: targetSetMembers(ws, t, port, secondary), healthCheck: targetSetCheck(t), port, idleMs, extra: [],
         }, errors, warnings),
       ]);

@@ -11,7 +11,7 @@ describe('lbdesk render', () => {
     const r = await runCli(['render', RICH_PATH, '--appliance', 'edge-haproxy']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(readFileSync(join(GOLDEN_DIR, 'rich.edge-haproxy.haproxy.cfg'), 'utf8'));
-    expect(r.stderr).toContain('lbdesk: warning: target set 1, target set 4: hash: HAProxy hashes the client address only, not its port\n');
+    expect(r.stderr).toContain('lbdesk: warning: target set 4: protocols both: only TCP is rendered, SCTP is dropped\n');
   });
 
   it('--out writes the file and nothing to stdout', async () => {

@@ -160,4 +160,34 @@ describe.skipIf(!HAPROXY)('HAProxy runs a rendered config (master-worker, loopba
     expect(seen.b3).toBeGreaterThanOrEqual(16);
     expect(master!.exitCode).toBeNull();
   });
+
+  it('a target set hashes on the client address and port (IPFE): one client\'s connections reach every server', async () => {
+    expect(master?.exitCode, logs).toBeNull();
+    // A target set forwards TSA:port to each server's same port: one port free on all three.
+    let p = 0;
+    let servers: Backend[] = [];
+    for (let tries = 0; tries < 20 && servers.length < 2; tries++) {
+      p = await freePort('127.0.7.30');
+      servers = [];
+      for (const [name, address] of [['t1', '127.0.7.31'], ['t2', '127.0.7.32']] as const) {
+        const srv = http.createServer((_req, res) => res.end(name));
+        const ok = await new Promise<boolean>((done) => srv.once('error', () => done(false)).listen(p, address, () => done(true)));
+        if (ok) servers.push({ name, address, port: p, server: srv });
+      }
+      if (servers.length < 2) await Promise.all(servers.map((b) => new Promise((done) => b.server.close(done))));
+    }
+    backends.push(...servers);
+    expect(servers).toHaveLength(2);
+    const { text } = render({
+      healthTimers: { interval: '300ms', retryInterval: '150ms', failAfter: 2, restoreAfter: 1, timeout: '1s' },
+      targetSets: [{ number: 1, address: '127.0.7.30', ports: [p], algorithm: 'hash', protocols: 'tcp', servers: servers.map((b) => ({ address: b.address })) }],
+      appliances: [{ name: 'lab', host: '127.0.0.1', driver: 'haproxy' }],
+    });
+    writeFileSync(cfg, text);
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]), 'SIGUSR2');
+    // Every connection comes from 127.0.0.1 on a new source port: hashed on the address alone
+    // (balance source) all would go to one server.
+    const seen = await until(() => spread('127.0.7.30', p, 30), (s) => (s.t1 ?? 0) > 0 && (s.t2 ?? 0) > 0, 15_000);
+    expect(Object.keys(seen).sort(), `${JSON.stringify(seen)}\n${logs}`).toEqual(['t1', 't2']);
+  });
 });

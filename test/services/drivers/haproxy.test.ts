@@ -161,7 +161,7 @@ describe('haproxy: balancing', () => {
     ['round-robin', ['balance roundrobin'], [1, 1]],
     ['weighted-round-robin', ['balance roundrobin'], [100, 256]],
     ['least-connections', ['balance leastconn'], [1, 1]],
-    ['source-hash', ['balance source', 'hash-type consistent'], [100, 256]],
+    ['source-hash', ['balance hash src,concat(:,txn.lbdesk_sport)', 'hash-type consistent', 'tcp-request content set-var(txn.lbdesk_sport) src_port'], [100, 256]],
     ['health-weighted', ['balance leastconn'], [100, 256]],
   ])('%s', (algorithm, balance, weights) => {
     const r = service({ type: 'tcp' }, { algorithm, members: [{ server: 'a', port: 81, weight: 200 }, { server: 'b', port: 81, weight: 512 }] });
@@ -202,13 +202,13 @@ describe('haproxy: balancing', () => {
 describe('haproxy: target sets', () => {
   const set = (extra: object) => render({ targetSets: [{ number: 7, address: '203.0.113.50', ports: [3868], servers: [{ address: '203.0.113.51' }, { address: '203.0.113.52', weight: 300 }], ...extra }] });
 
-  it('hash: balance source with weights, the port it cannot hash named', () => {
+  it('hash: on the client address and port with weights (IPFE), no warning', () => {
     const r = set({ algorithm: 'hash', protocols: 'tcp', deleteAge: 120 });
     expect(r.errors).toEqual([]);
     const l = lines(r.text);
-    expect(l).toEqual(expect.arrayContaining(['frontend ts7:3868', 'bind 203.0.113.50:3868', 'balance source', 'timeout client 2m', 'timeout server 2m']));
+    expect(l).toEqual(expect.arrayContaining(['frontend ts7:3868', 'bind 203.0.113.50:3868', 'balance hash src,concat(:,txn.lbdesk_sport)', 'tcp-request content set-var(txn.lbdesk_sport) src_port', 'timeout client 2m', 'timeout server 2m']));
     expect(l).toContain('server 203.0.113.52 203.0.113.52:3868 weight 256 check inter 30s fastinter 10s downinter 10s rise 2 fall 2');
-    expect(r.warnings).toContainEqual({ subject: 'target set 7', message: 'hash: HAProxy hashes the client address only, not its port' });
+    expect(r.warnings.filter((w) => /hash/.test(w.message))).toEqual([]);
   });
 
   it('a Delete Age beyond HAProxy\'s longest timer is capped and said (haproxy -c refused 864h)', () => {
