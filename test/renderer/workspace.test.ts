@@ -22,6 +22,12 @@ describe('workspace store', () => {
     ws.set(['targetSets', 0, 'servers', 0, 'weight'], 250);
     expect(ws.get(['targetSets', 0, 'servers', 0, 'weight'])).toBe(250);
     expect(ws.dirty).toBe(true);
+    // While the edit is on its way to the engine it is still unsaved (the marker went off, and an
+    // e2e Save that waited for it read the file before the write).
+    const sending = ws.settle();
+    expect(ws.dirty).toBe(true);
+    await sending;
+    expect(ws.dirty).toBe(true);
     expect(await ws.save()).toBe(true);
     expect(ws.dirty).toBe(false);
 

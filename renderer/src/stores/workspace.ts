@@ -73,7 +73,9 @@ export const useWorkspace = defineStore('workspace', () => {
   const recent = ref<string[]>([]);
 
   const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
-  const dirty = computed(() => loaded.value && (pendingCount.value > 0 || state.value.dirty));
+  // Edits on their way to the engine count too: the marker went off while a batch was in flight
+  // (and a Save that waited for it to go off read the file before the write).
+  const dirty = computed(() => loaded.value && (pendingCount.value > 0 || inFlight.value > 0 || state.value.dirty));
   const validating = computed(() => pendingCount.value > 0 || inFlight.value > 0);
   const canUndo = computed(() => state.value.canUndo || pendingCount.value > 0);
   const canRedo = computed(() => state.value.canRedo && pendingCount.value === 0);
