@@ -42,7 +42,7 @@ if (!forceBrowser && !why) {
   const appArgs = args.filter((a, i) => a !== '--ui-port' && args[i - 1] !== '--ui-port');
   child = spawn(electronBinary(), [root, ...appArgs], { stdio: 'inherit' });
 } else {
-  if (why) console.log(`lbdesk: ${why};\nlbdesk: starting browser mode instead: open the URL below in a browser.`);
+  if (why) console.log(`lbdesk: ${why};\nlbdesk: starting browser mode instead (opened in your browser when there is a desktop, else open the URL below).`);
   const demoArgs = args.filter((a) => a !== '--browser' && !/\.ya?ml$/i.test(a));
   child = spawn(process.execPath, [join(root, 'out/cli/lbdesk.cjs'), 'demo', ...demoArgs], { stdio: 'inherit' });
 }

@@ -57,7 +57,7 @@ describe('npm start without the Electron binary', () => {
 
   it('says why, and that it starts browser mode', () => {
     expect(stdout).toContain('lbdesk: the Electron binary is not installed');
-    expect(stdout).toContain('starting browser mode instead: open the URL below in a browser');
+    expect(stdout).toContain('starting browser mode instead (opened in your browser when there is a desktop, else open the URL below)');
     expect(stdout).toContain(`demo workspace: ${join(tmp.dir, 'data', 'demo', 'lab-site-a.yaml')}`);
   });
 
