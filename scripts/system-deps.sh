@@ -20,6 +20,8 @@ declare -A NEED=(
   [/usr/bin/dbus-daemon]=dbus-daemon
   # A listener that never accepts (connect timeouts) is a few lines of python3.
   [/usr/bin/python3]=python3-minimal
+  # diff output is checked by applying it with patch(1).
+  [/usr/bin/patch]=patch
 )
 missing=()
 for bin in "${!NEED[@]}"; do

@@ -140,6 +140,11 @@ export interface DiffReport {
   changed: boolean;
   /** Unified diff, remote (`a/`) to rendered (`b/`); empty when unchanged. */
   patch: string;
+  /**
+   * `latin1` when either side is not UTF-8: each character of `patch` is one byte, so written
+   * out as latin1 the patch holds the files' exact bytes (and `patch` applies it).
+   */
+  encoding?: 'latin1';
   remoteHash?: string;
   hash: string;
 }

@@ -23,7 +23,8 @@ export function register(program: Command): void {
     } catch (err) {
       throw new CliError(about(p.appliance.name, (err as Error).message), 2);
     }
-    process.stdout.write(d.patch);
+    // A latin1 patch is the files' bytes, one per character: written back as those bytes.
+    process.stdout.write(d.encoding === 'latin1' ? Buffer.from(d.patch, 'latin1') : d.patch);
     process.exitCode = d.changed ? 1 : 0;
   });
 }

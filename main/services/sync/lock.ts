@@ -52,7 +52,7 @@ export async function acquireLock(conn: SshConnection, paths: RemotePaths, holde
     if (conn.isClosed) throw new SshError('closed', `${conn.label}: connection lost`);
     const first = answer.split('\n')[0]!;
     if (first.startsWith('BUSY')) throw new LockBusyError(`another push to ${paths.live} is running (held by ${first.slice(5).trim() || 'unknown'})`);
-    throw new Error(`cannot take the push lock ${paths.lock}: ${first}`);
+    throw new Error(`cannot take the push lock ${paths.lock}: ${first.replace(/^ERROR /, '')}`);
   }
   let released = false;
   return {

@@ -1,5 +1,6 @@
 // Pull and diff: read the live config from the appliance.
 import { createTwoFilesPatch } from 'diff';
+import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { hasHistoryHash, listHistory, recordHistory } from './history';
@@ -58,8 +59,12 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
 
 export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer): DiffReport {
   const masks = target.volatile ?? [];
-  const a = maskVolatile(current?.toString('utf8') ?? '', masks);
-  const b = maskVolatile(next.toString('utf8'), masks);
+  // A file that is not UTF-8 is diffed byte for byte (latin1 maps each byte to one character);
+  // decoding it as UTF-8 turned its bytes into U+FFFD and the patch no longer applied.
+  const bytes = !isUtf8(next) || (current !== undefined && !isUtf8(current));
+  const encoding = bytes ? 'latin1' : 'utf8';
+  const a = maskVolatile(current?.toString(encoding) ?? '', masks);
+  const b = maskVolatile(next.toString(encoding), masks);
   const changed = current === undefined || a !== b;
   const patch = changed
     ? createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered')
@@ -67,5 +72,6 @@ export function diffTexts(target: SyncTarget, current: Buffer | undefined, next:
   return {
     appliance: target.appliance, configPath: target.configPath, changed, patch, hash: sha256(next),
     ...(current ? { remoteHash: sha256(current) } : {}),
+    ...(bytes ? { encoding: 'latin1' as const } : {}),
   };
 }

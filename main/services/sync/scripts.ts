@@ -12,8 +12,12 @@ import { HASH_FN } from '../transfer/shell';
  * $1 lock file, $2 holder description, $3 script, $4… its arguments.
  */
 export const LOCK = `lock=$1; who=$2; after=$3; shift 3
+case $lock in */*) dir=\${lock%/*}; dir=\${dir:-/} ;; *) dir=. ;; esac
+[ -d "$dir" ] || { echo "ERROR the folder $dir does not exist on the appliance"; exit 1; }
+# A failed redirect on exec ends sh at once: try it in a subshell first, to say why.
+( : >>"$lock" ) 2>/dev/null || { echo "ERROR cannot write $lock"; exit 1; }
 if command -v flock >/dev/null 2>&1; then
-  exec 9>>"$lock" || { echo "ERROR cannot open $lock"; exit 1; }
+  exec 9>>"$lock"
   if flock -n 9; then
     printf '%s\\n' "$who" > "$lock"
     echo LOCKED
@@ -74,7 +78,8 @@ else
   rm -f -- "$1"
 fi
 rc=$?
-if [ "$rc" -eq 0 ]; then sh -c "$7" >"$4.out" 2>&1; rc=$?; fi
+# 9>&-: a service the reload starts (haproxy -D) must not inherit the lock and hold it forever.
+if [ "$rc" -eq 0 ]; then sh -c "$7" >"$4.out" 2>&1 9>&-; rc=$?; fi
 { cat "$4.tmp"; echo "firedAt=$(date +%s)"; echo "rc=$rc"; } > "$4.new" && mv -f -- "$4.new" "$4"
 rm -f -- "$4.tmp"
 `;

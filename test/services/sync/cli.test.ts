@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { renderForAppliance } from '../../../main/services/drivers';
-import { runCli } from '../../helpers/cli';
+import { runCli, startCli } from '../../helpers/cli';
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 
 if (!haveSshd) console.warn('skipping sync CLI tests: /usr/sbin/sshd is not installed');
@@ -93,6 +93,21 @@ describe.skipIf(!haveSshd)('lbdesk push / diff / pull / confirm', { timeout: 180
     const site = workspaceSchema.parse(parse(readFileSync(ws, 'utf8')));
     expect(readFileSync(live, 'utf8')).toBe(renderForAppliance(site, site.appliances[0]!, { workspacePath: ws }).text);
     expect(reloads()).toBe(1);
+  });
+
+  it('push ends as soon as its result is printed (a pending 5 s timer kept it alive after)', async () => {
+    const child = startCli(['push', ws, '--appliance', 'lab', ...ssh()], { env });
+    let out = '';
+    let resultAt = 0;
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (!resultAt && /^lab: /m.test(out)) resultAt = Date.now();
+    });
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code, out).toBe(0);
+    expect(resultAt).toBeGreaterThan(0);
+    // Teardown only: well under the 5 s the lock's timer used to hold it.
+    expect(Date.now() - resultAt).toBeLessThan(3000);
   });
 
   it('diff exits 0 without changes and 1 with a unified diff; --dry-run changes nothing', async () => {

