@@ -1,7 +1,7 @@
 // Every version pushed to (or pulled from) an appliance, in the user's data folder:
 // history/<appliance>/<id>.cfg with a <id>.json record beside it (one record per file, so
 // concurrent writers never lose an entry). Viewable and restorable (push it again).
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
 import { sha256 } from './remote';
@@ -39,7 +39,20 @@ export async function recordHistory(dir: string, input: RecordInput): Promise<Hi
   };
   await writeFile(join(folder, `${id}.cfg`), input.data, { mode: 0o600 });
   await writeFile(join(folder, `${id}.json`), `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 });
+  await prune(folder);
   return entry;
+}
+
+/** Entries kept per appliance: each is a whole config, and a busy appliance is pushed daily. */
+export const HISTORY_KEEP = 200;
+
+/** Drops the oldest entries beyond HISTORY_KEEP (ids start with their time, so names sort by age). */
+async function prune(folder: string): Promise<void> {
+  const ids = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+  for (const id of ids.slice(0, Math.max(0, ids.length - HISTORY_KEEP))) {
+    await rm(join(folder, `${id}.json`), { force: true });
+    await rm(join(folder, `${id}.cfg`), { force: true });
+  }
 }
 
 /** Oldest first. */
