@@ -95,7 +95,10 @@ describe('PromptSecretStore', () => {
   it('the CLI falls back to prompt-only when no keyring is reachable', async () => {
     const { kind } = await createCliSecretStore({ env: { PATH: join(ROOT, 'no-such-dir') }, input: Readable.from([]) });
     expect(kind).toBe('prompt');
-    expect((await createCliSecretStore({ env: { ...process.env, LBDESK_KEYRING: 'off' }, input: Readable.from([]) })).kind).toBe('prompt');
+    const off = await createCliSecretStore({ env: { ...process.env, LBDESK_KEYRING: 'off' }, input: Readable.from([]) });
+    expect(off.kind).toBe('prompt');
+    // Switched off is not "not installed": the advice says which.
+    await expect(off.store.get('appliance/lb7/password')).rejects.toThrow(/or use the keyring \(it is off: LBDESK_KEYRING=off\)$/);
   });
 
   it('LBDESK_SECRET_<NAME> variables come first; a missing secret names its variable', async () => {

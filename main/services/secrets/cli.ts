@@ -43,7 +43,14 @@ export async function createCliSecretStore(opts: { env?: NodeJS.ProcessEnv } & O
     store: new PromptSecretStore({
       ...opts,
       backing: new EnvSecretStore(env, new MemorySecretStore()),
-      hint: (name) => `set ${secretEnvVariable(name)}, or run the command from a terminal, or install libsecret-tools and a Secret Service keyring`,
+      hint: (name) => `set ${secretEnvVariable(name)}, or run the command from a terminal, or ${keyringWhy(env)}`,
     }),
   };
+}
+
+/** Why the keyring was not used, as advice: switched off, no secret-tool, or no keyring answering. */
+function keyringWhy(env: NodeJS.ProcessEnv): string {
+  if (env.LBDESK_KEYRING === 'off') return 'use the keyring (it is off: LBDESK_KEYRING=off)';
+  if (!findOnPath('secret-tool', env)) return 'install libsecret-tools and a Secret Service keyring';
+  return 'start a Secret Service keyring (secret-tool found none answering)';
 }
