@@ -4,6 +4,8 @@ import { createAppServices, type AppServices } from '../services/api/wiring';
 import { dataDir } from '../services/paths';
 import { MemorySecretStore } from '../services/secrets/memory';
 import { startUiHost } from '../host';
+import { CliError } from './errors';
+import { listenFailure } from './options';
 import { packageRoot } from './root';
 import type { Handlers } from '../services/api/dispatch';
 
@@ -18,7 +20,8 @@ export async function startBrowserUi(opts: { port?: number; extra?: Partial<Hand
     host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });
   } catch (err) {
     await services.stop(); // a taken port: nothing of ours stays behind
-    throw err;
+    const why = listenFailure(err, '127.0.0.1', opts.port);
+    throw why ? new CliError(why, 2) : err;
   }
   return {
     url: host.url,

@@ -4,8 +4,8 @@ import { dispatch } from '../../services/api/dispatch';
 import { startDemoBackends } from '../../services/demo/backends';
 import { CliError } from '../errors';
 import { browserOpener, openInBrowser } from '../open';
-import { listenFailure, parsePort } from '../options';
-import { startBrowserUi, type BrowserUi } from '../ui';
+import { parsePort } from '../options';
+import { startBrowserUi } from '../ui';
 
 interface DemoOptions {
   uiPort?: number;
@@ -21,14 +21,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nThe URL is opened in the desktop browser (xdg-open, open or start) when stdout is a\nterminal and CI is not set; otherwise it is printed, with the reason.')
     .action(async (opts: DemoOptions) => {
       // The UI first: when its port is taken, nothing else has been started.
-      let ui: BrowserUi;
-      try {
-        ui = await startBrowserUi({ port: opts.uiPort });
-      } catch (err) {
-        const why = listenFailure(err, '127.0.0.1', opts.uiPort);
-        if (why) throw new CliError(why, 2);
-        throw err;
-      }
+      const ui = await startBrowserUi({ port: opts.uiPort });
       let backends: Awaited<ReturnType<typeof startDemoBackends>> | undefined;
       try {
         // The page opens the demo workspace through this same call; the file exists before it is named.

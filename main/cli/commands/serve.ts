@@ -12,7 +12,7 @@ import { HealthEngine } from '../../services/health';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
-import { listenFailure, parsePort } from '../options';
+import { parsePort } from '../options';
 import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
 
 interface ServeOptions {
@@ -125,14 +125,7 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
   // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
   const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
   // The window opens the file the lab runs, not the last one opened in the app.
-  let ui: Awaited<ReturnType<typeof startBrowserUi>>;
-  try {
-    ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
-  } catch (err) {
-    const why = listenFailure(err, '127.0.0.1', opts.uiPort);
-    if (why) throw new CliError(why, 2);
-    throw err;
-  }
+  const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
   // The window can stop and start the lab: say so, or serve would go quiet with nothing served.
   let running = false;
   let stopping = false;
