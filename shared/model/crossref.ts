@@ -24,6 +24,14 @@ export interface LooseWorkspace {
 
 type Kind = 'servers' | 'groups' | 'services' | 'appliances';
 const NOUN: Record<Kind, string> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
+
+/** The lists whose items are named (and must be named uniquely). */
+export const isNamedList = (list: string): list is Kind => list in NOUN;
+
+/** A name another item of the list has too, told on this item: the other is `first` or `also` defined at `other`. */
+export function duplicateName(kind: Kind, name: string, other: number, which: 'first' | 'also'): string {
+  return `duplicate ${NOUN[kind]} name "${name}" (${which} defined at ${kind}[${other}])`;
+}
 /** Suggestions cost a scan of every name; a file full of typos gets the first ones only. */
 const SUGGESTION_BUDGET = 200;
 
@@ -63,9 +71,9 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
         seen.set(name, i);
         return;
       }
-      if (!told.has(first)) err([kind, first, 'name'], `duplicate ${NOUN[kind]} name "${name}" (also defined at ${kind}[${i}])`);
+      if (!told.has(first)) err([kind, first, 'name'], duplicateName(kind, name, i, 'also'));
       told.add(first);
-      err([kind, i, 'name'], `duplicate ${NOUN[kind]} name "${name}" (first defined at ${kind}[${first}])`);
+      err([kind, i, 'name'], duplicateName(kind, name, first, 'first'));
     });
     names[kind] = seen;
   }

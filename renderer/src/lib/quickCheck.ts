@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, type TargetSet } from '../../../shared/model/schema';
 import { zodIssues, type Issue } from '../../../shared/model/issues';
 import { checkTargetSet } from '../../../shared/model/targetsets';
+import { duplicateName, isNamedList } from '../../../shared/model/crossref';
 import { formatPath, type Problem } from '../model';
 import { getIn, type Path } from './tree';
 
@@ -37,18 +38,15 @@ export function quickCheck(raw: Record<string, unknown>, root: Path, file: strin
   return issues.map((i) => ({ severity: i.severity, file, line: 0, col: 0, path: formatPath(i.path), message: i.message, segments: i.path }));
 }
 
-const NOUN: Record<string, string> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
-
 /** A name another item has too, said as the full validation says it (shared/model/crossref). */
 function nameClash(raw: Record<string, unknown>, list: string, index: number): Issue[] {
   const items = raw[list];
-  if (!NOUN[list] || !Array.isArray(items)) return [];
+  if (!isNamedList(list) || !Array.isArray(items)) return [];
   const name = (items[index] as { name?: unknown } | undefined)?.name;
   if (typeof name !== 'string') return [];
   const same = (x: unknown) => (x as { name?: unknown } | null)?.name === name;
   const first = items.findIndex(same);
   const other = first === index ? items.findIndex((x, i) => i > index && same(x)) : first;
   if (other < 0) return [];
-  const where = first === index ? 'also defined at' : 'first defined at';
-  return [{ severity: 'error', path: [list, index, 'name'], message: `duplicate ${NOUN[list]} name "${name}" (${where} ${list}[${other}])` }];
+  return [{ severity: 'error', path: [list, index, 'name'], message: duplicateName(list, name, other, first === index ? 'also' : 'first') }];
 }
