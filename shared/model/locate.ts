@@ -66,12 +66,11 @@ export function pathAt(doc: Document, offset: number): PathSegment[] {
         }
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        if (next === null && inside(item as Node | null)) {
-          path.push(i);
-          next = item as Node;
-        }
-      });
+      const i = node.items.findIndex((item) => inside(item as Node | null));
+      if (i >= 0) {
+        path.push(i);
+        next = node.items[i] as Node;
+      }
     }
     node = next;
   }
