@@ -1,16 +1,20 @@
-// Runs the real `lbdesk` CLI (from TypeScript sources through tsx) as a child process.
+// Runs the real `lbdesk` CLI from its TypeScript sources as one child process (node --import tsx).
+// Not the tsx wrapper: it relays SIGINT/SIGTERM only if the child confirms within 30 ms, and on a
+// loaded machine it then SIGKILLs it and exits 130/143 — a clean stop would look like a crash.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(__dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const BIN = resolve(ROOT, 'main/cli/bin.ts');
+/** tsx's loader by absolute URL, so a test may run the CLI from any working directory. */
+export const TSX_LOADER = pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
 export function runCli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(TSX, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env } });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -27,5 +31,5 @@ export function runCli(args: string[], opts: { input?: string; env?: NodeJS.Proc
 
 /** Starts a long-running CLI command (e.g. `serve --events`); the caller kills it. */
 export function startCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
-  return spawn(TSX, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', TSX_LOADER, BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
 }

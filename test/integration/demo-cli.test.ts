@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runCli, startCli } from '../helpers/cli';
+import { ROOT, TSX_LOADER, runCli, startCli } from '../helpers/cli';
 import { browserOpener } from '../../main/cli/open';
 import { findOnPath } from '../../main/services/secrets/keyring';
 
@@ -20,7 +20,7 @@ beforeAll(() => {
   env = { LBDESK_DATA_DIR: join(dir, 'data'), HOME: join(dir, 'home') };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-// A failed test must not leave a demo running: SIGTERM reaches lbdesk through tsx (and script).
+// A failed test must not leave a demo running: SIGTERM reaches lbdesk (through script).
 const running: ChildProcess[] = [];
 afterEach(() => {
   for (const c of running.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
@@ -90,11 +90,10 @@ describe('lbdesk demo', () => {
     const opened = join(dir, 'opened.txt');
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$*" > '${opened}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
-    const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':97', TERM: 'dumb' };
     delete childEnv.CI;
     delete childEnv.WAYLAND_DISPLAY;
-    const child = spawn('script', ['-q', '-e', '-c', `${tsx} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-q', '-e', '-c', `${process.execPath} --import ${TSX_LOADER} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     running.push(child);
     let transcript = '';
     const url = await new Promise<string>((done, fail) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
 import { detectionTimes } from '../../shared/model/detection';
-import { runCli } from '../helpers/cli';
+import { TSX_LOADER, runCli } from '../helpers/cli';
 import { startRadiusServer } from '../helpers/servers';
 import { expectRefused, freePort, hold, sleep, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
 
@@ -29,7 +29,7 @@ interface Serve {
 
 /** Runs `lbdesk serve FILE --events` (node --import tsx: the tsx wrapper would not pass SIGHUP on). */
 function serve(file: string, extra: string[] = [], env: Record<string, string> = {}): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const events: (EngineEvent & { at: number })[] = [];
   let out = '';
   let err = '';

@@ -22,6 +22,8 @@ export function register(program: Command): void {
     .action(async (opts: DemoOptions) => {
       // The UI first: when its port is taken, nothing else has been started.
       const ui = await startBrowserUi({ port: opts.uiPort });
+      // Listen for the stop before printing anything: a Ctrl-C right after a line must end cleanly.
+      const stopped = waitForStop();
       let backends: Awaited<ReturnType<typeof startDemoBackends>> | undefined;
       try {
         // The page opens the demo workspace through this same call; the file exists before it is named.
@@ -33,7 +35,7 @@ export function register(program: Command): void {
         process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} http://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
         process.stdout.write(`demo workspace: ${demoPath}\n`);
         await showUrl(ui.url, opts.open);
-        await waitForStop();
+        await stopped;
       } finally {
         await ui.close();
         await backends?.close();
