@@ -4,8 +4,10 @@
 // bytes/s, plus each proxy's CPU time per unit of work (the figure least disturbed by other
 // load on the machine). Bounded: rounds x modes x 2 runs of `--seconds` each.
 //
-//   npx tsx bench/engine.ts [--rounds 3] [--seconds 5] [--io uv|net] [--bundle] [--only ka,new,bulk] [--conns N]
+//   npx tsx bench/engine.ts [--rounds 3] [--seconds 5] [--io uv|net] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
 //
+// --proxy runs a bare prototype proxy (bench/proto/raw-proxy.js: node FILE LISTEN_ADDR PORT TO_ADDR PORT)
+// in lbdesk's place, to measure what the socket layer alone costs, without the engine.
 // --conns sets wrk's connection count for every mode (default 50, bulk 10): the goals are stated
 // at the defaults; lower counts show the proxies when neither is CPU-bound.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -25,6 +27,11 @@ const SECONDS = Number(opt('seconds', '5'));
 const IO = opt('io', 'uv');
 const BUNDLE = args.includes('--bundle');
 const ONLY = new Set(opt('only', 'ka,new,bulk').split(','));
+const PROXY = args.includes('--proxy') ? resolve(opt('proxy', '')) : undefined;
+if (PROXY !== undefined && !existsSync(PROXY)) {
+  console.error(`bench/engine: --proxy: no such file: ${PROXY}`);
+  process.exit(2);
+}
 const CONNS = args.includes('--conns') ? Number(opt('conns', '')) : undefined;
 if (CONNS !== undefined && !(Number.isInteger(CONNS) && CONNS >= 1 && CONNS <= 1000)) {
   console.error('bench/engine: --conns takes a whole number from 1 to 1000');
@@ -156,7 +163,9 @@ services:
     const ha = spawn(haproxy, ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
     procs.push(ha);
     const serveArgs = ['serve', join(dir, 'ws.yaml'), '--io', IO];
-    const lb = BUNDLE
+    const lb = PROXY
+      ? spawn(process.execPath, [PROXY, LBDESK.address, String(LBDESK.port), NGINX.address, String(NGINX.port)], { stdio: ['ignore', 'ignore', 'inherit'] })
+      : BUNDLE
       ? spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), ...serveArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
       : spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), ...serveArgs], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     procs.push(lb);
@@ -169,7 +178,7 @@ services:
       if (!/Socket errors|Non-2xx/.test(out) && /Requests\/sec:\s+[1-9]/.test(out)) break;
       if (i === 30) throw new Error('lbdesk serve did not forward within 30 s');
     }
-    console.log(`lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}, io ${IO}) vs HAProxy ${execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2]} nbthread 1; nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s; ${new Date().toISOString()}`);
+    console.log(`${PROXY ? `prototype ${PROXY.slice(ROOT.length + 1)} in lbdesk's place` : `lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}, io ${IO})`} vs HAProxy ${execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2]} nbthread 1; nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s; ${new Date().toISOString()}`);
     const ratios: Record<string, { thr: number[]; eff: number[] }> = {};
     for (let round = 1; round <= ROUNDS; round++) {
       for (const m of MODES) {
