@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { dispatch, type Handlers } from '../services/api/dispatch';
+import { dispatch, toErrorShape, type Handlers } from '../services/api/dispatch';
 import type { EventBus } from '../services/api/events';
 import { send, serveStatic } from './static';
 
@@ -86,15 +86,24 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
     const unsubscribe = opts.events.subscribe((e) => ws.send(JSON.stringify(e)));
     ws.on('close', unsubscribe);
     ws.on('message', (data) => {
-      let frame: { id?: unknown; method?: unknown; args?: unknown };
+      let frame: unknown;
       try {
         frame = JSON.parse(String(data));
       } catch {
         return ws.send(JSON.stringify({ id: null, ok: false, error: { code: 'bad-args', message: 'frame is not JSON' } }));
       }
-      void dispatch(opts.handlers, frame.method, frame.args).then((out) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: frame.id ?? null, ...out }));
-      });
+      // Any JSON parses: a frame that is not an object must not reach property access.
+      if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
+        return ws.send(JSON.stringify({ id: null, ok: false, error: { code: 'bad-args', message: 'frame is not a call object {id, method, args}' } }));
+      }
+      const { id, method, args } = frame as { id?: unknown; method?: unknown; args?: unknown };
+      // Only a number or string id is echoed back.
+      const replyId = typeof id === 'number' || typeof id === 'string' ? id : null;
+      void dispatch(opts.handlers, method, args)
+        .catch((err: unknown) => ({ ok: false as const, error: toErrorShape(err) }))
+        .then((out) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: replyId, ...out }));
+        });
     });
   };
 

@@ -185,4 +185,18 @@ describe('browser mode over WebSocket', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'refused' } });
     ws!.close();
   });
+
+  it('answers a frame that is not a call object (or a method that is not a string) and keeps serving', async () => {
+    const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+    const replies: { id: unknown; ok: boolean; error?: { code: string; message: string } }[] = [];
+    ws!.on('message', (m) => replies.push(JSON.parse(String(m))));
+    const frames = ['null', '42', '"x"', '[1,2]', '{"id":1,"method":{"toString":1,"valueOf":1}}', '{"id":2,"method":null}'];
+    for (const f of frames) ws!.send(f);
+    ws!.send(JSON.stringify({ id: 9, method: 'app.info', args: {} }));
+    for (let i = 0; i < 100 && replies.length < frames.length + 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(replies.slice(0, frames.length).map((r) => r.ok)).toEqual(frames.map(() => false));
+    expect(replies.slice(0, frames.length).every((r) => r.error?.code === 'bad-args' || r.error?.code === 'bad-method')).toBe(true);
+    expect(replies.at(-1)).toMatchObject({ id: 9, ok: true });
+    ws!.close();
+  });
 });

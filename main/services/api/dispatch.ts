@@ -12,7 +12,11 @@ export function isMethodName(value: unknown): value is MethodName {
 }
 
 export async function dispatch(handlers: Partial<Handlers>, method: unknown, rawArgs: unknown): Promise<CallOutcome> {
-  if (!isMethodName(method)) return { ok: false, error: { code: 'bad-method', message: `unknown method ${JSON.stringify(String(method)).slice(0, 80)}` } };
+  if (!isMethodName(method)) {
+    // Never String() a caller's object: its toString may be anything (or throw).
+    const shown = typeof method === 'string' ? JSON.stringify(method).slice(0, 80) : `(a ${method === null ? 'null' : typeof method}, not a method name)`;
+    return { ok: false, error: { code: 'bad-method', message: `unknown method ${shown}` } };
+  }
   const parsed = contract[method].args.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
