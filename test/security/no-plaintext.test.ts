@@ -104,6 +104,13 @@ describe('secrets are never written in plain text', () => {
     expect(refused.ok).toBe(false);
     expect(refused.error?.message).toMatch(/^not saved: groups\[0\]\.healthCheck\.radius\.secret holds something that is not a secret's name/);
     expect(existsSync(join(sites, 'leak.yaml'))).toBe(false);
+    // However the key is spelt: quoted, single-quoted, or with YAML escapes in a quoted key.
+    for (const key of ['"secret"', "'secret'", '"s\\x65cret"', '"\\u0073ecret"']) {
+      const spelt = leak.replace('secret:', `${key}:`);
+      const again = await call('workspace.write', { path: join(sites, 'leak.yaml'), text: spelt });
+      expect(again.ok, key).toBe(false);
+      expect(existsSync(join(sites, 'leak.yaml'))).toBe(false);
+    }
     expect((await call('workspace.read', { path })).ok).toBe(true);
     await call('workspace.validate', { path });
     await call('workspace.recent', {});

@@ -72,8 +72,10 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
       const clean = await checkWritableWorkspace(path);
       // Anything else invalid is saved (nothing is lost), but never a secret typed into a field
       // that takes a secret's name: that would put it in the file in plain text.
-      // (Validated only when the text has such a field: a 10,000-server site saves without it.)
-      const leak = /\b(?:bindSecret|secret)\s*:/.test(text) ? deps.store.validateText(text, clean).find((p) => p.message === SECRET_NAME_MESSAGE) : undefined;
+      // (Validated only when the text may have such a field: a 10,000-server site saves without
+      // it. A key can be quoted or spelt with escapes in quotes, so the test is loose on purpose.)
+      const mayHoldSecret = /secret/i.test(text) || /\\[xuUN0-9]/.test(text);
+      const leak = mayHoldSecret ? deps.store.validateText(text, clean).find((p) => p.message === SECRET_NAME_MESSAGE) : undefined;
       if (leak) {
         throw new ApiError('refused', `not saved: ${leak.path} holds something that is not a secret's name; store the secret in the secret store and put its name there`);
       }
