@@ -1,7 +1,7 @@
 // Renders a workspace for a vendor CLI through a nunjucks template (docs/vendor-cli.md).
 // Strict: an undefined value in `{{ }}` is an error, so a misspelt name never renders empty.
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import nunjucks from 'nunjucks';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { dedupe, type DriverProblem, type RenderContext, type RenderResult } from '../drivers/types';
@@ -15,6 +15,43 @@ function templateProblem(err: unknown, shown: string): string {
   let msg = (m ? m[4]! : text).trim().split('\n')[0]!;
   if (/attempted to output null or undefined value/.test(msg)) msg = 'a value in {{ }} is undefined (a misspelt name, or a field that is not set: test it with {% if %})';
   return m?.[2] ? `${shown}:${m[2]}:${m[3]}: ${msg}` : `${shown}: ${msg}`;
+}
+
+/**
+ * Nunjucks is not a sandbox: `range.constructor("...")()` is the Function constructor. Every
+ * `a.b` and `a[b]` in a template goes through runtime.memberLookup, so the names that lead from
+ * a value to code are refused there, after the key is made a string (a key object's toString
+ * could otherwise say "constructor" only when the lookup converts it).
+ */
+const UNREACHABLE = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'caller', 'callee', 'arguments']);
+type Runtime = { memberLookup(obj: unknown, key: unknown): unknown; lbdeskGuarded?: true };
+const runtime = (nunjucks as unknown as { runtime: Runtime }).runtime;
+if (!runtime.lbdeskGuarded) {
+  const lookup = runtime.memberLookup;
+  runtime.memberLookup = (obj, key) => {
+    const name = typeof key === 'number' ? key : String(key);
+    if (typeof name === 'string' && UNREACHABLE.has(name)) throw new Error(`${name} is not available in a template`);
+    return lookup(obj, name);
+  };
+  runtime.lbdeskGuarded = true;
+}
+
+/**
+ * Only a .njk file is read as a template, and only if what it really is (after links) is one:
+ * the page can write .yaml files, never .njk, so it cannot plant a template or read a key as one.
+ */
+function templateFile(workspacePath: string, template: string, shown: string): { file: string } | { problem: string } {
+  const notNjk = `${shown}: a template is a nunjucks file ending in .njk`;
+  if (extname(template).toLowerCase() !== '.njk') return { problem: notNjk };
+  const file = resolve(dirname(workspacePath), template);
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (err) {
+    return { problem: `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  if (extname(real).toLowerCase() !== '.njk') return { problem: `${shown}: links to ${real}, which is not a .njk file` };
+  return { file: real };
 }
 
 function seconds(ms: unknown): number {
@@ -38,7 +75,12 @@ export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: Rend
     return fail();
   }
   const shown = `template ${appliance.template}`;
-  const file = resolve(dirname(ctx.workspacePath), appliance.template);
+  const found = templateFile(ctx.workspacePath, appliance.template, shown);
+  if ('problem' in found) {
+    errors.push({ subject, message: found.problem });
+    return fail();
+  }
+  const file = found.file;
   let source: string;
   try {
     source = readFileSync(file, 'utf8');

@@ -1,6 +1,6 @@
 // The CLI driver's render: the two example templates pinned by golden files, and every way a
 // template can go wrong reported by name and line. UPDATE_GOLDEN=1 rewrites the golden files.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -119,6 +119,42 @@ describe('template problems', () => {
     expect(missing.errors[0]!.message).toBe('cannot read template missing.njk (ENOENT)');
     const none = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli' }] });
     expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
+  });
+
+  it('a template is code the page cannot reach: no constructor, prototype or getter tricks', () => {
+    const marker = join(tmpdir(), `lbdesk-tpl-pwned-${process.pid}`);
+    const run = `return process.mainModule.require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`;
+    for (const escape of [
+      `{{ range.constructor(${JSON.stringify(run)})() }}`,
+      `{{ range["constructor"](${JSON.stringify(run)})() }}`,
+      `{{ "".__proto__ }}`,
+      `{{ cycler.prototype }}`,
+      `{{ range.call.constructor(${JSON.stringify(run)})() }}`,
+      // A key whose toString returns "constructor": checked after conversion, not before.
+      `{% set k = {"toString": cycler("constructor").next} %}{{ range[k](${JSON.stringify(run)})() }}`,
+      `{{ joiner.__lookupGetter__ }}`,
+    ]) {
+      const r = renderWith(`${escape}\n`);
+      expect(r.errors[0]?.message, escape).toMatch(/is not available in a template/);
+      expect(r.text).toBe('');
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('reads only a .njk file as a template, by its real name too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
+    writeFileSync(join(dir, 'notes.yaml'), 'a: 1\n');
+    symlinkSync('/etc/hostname', join(dir, 'host.njk'));
+    for (const [template, why] of [
+      ['/etc/passwd', /^template \/etc\/passwd: a template is a nunjucks file ending in \.njk$/],
+      ['notes.yaml', /^template notes\.yaml: a template is a nunjucks file ending in \.njk$/],
+      ['host.njk', /^template host\.njk: links to \/etc\/hostname, which is not a \.njk file$/],
+    ] as const) {
+      const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template }] });
+      const r = renderForAppliance(ws, ws.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+      expect(r.errors.map((e) => e.message), template).toEqual([expect.stringMatching(why)]);
+      expect(r.text).toBe('');
+    }
   });
 
   it('lets the template refuse or warn by name, and checks upload settings', () => {
