@@ -105,6 +105,22 @@ describe('workspace.validate', () => {
   });
 });
 
+describe('calls that take a workspace source (check, lab, appliances)', () => {
+  const text = 'lbdesk: 1\nname: ok\n';
+  const bad = ['/etc/passwd', '../../etc/passwd', join(home ?? '/h', '.ssh', 'id_rsa'), `/etc/passwd\0.yml`, 'sites/site.yaml'];
+  it('never reads a non-workspace file through the path, nor takes one as the path of unsaved text', async () => {
+    const paths = [...bad, join(home, '.ssh', 'id_rsa'), join(home, 'sites', 'innocent.yaml')];
+    for (const method of ['check.run', 'lab.start', 'lab.apply'] as const) {
+      for (const path of paths) expectRefused(await call(method, { path }), undefined);
+      // Unsaved text is parsed, but its path still has to be a workspace path.
+      for (const path of ['/etc/passwd', 'relative.yaml']) expectRefused(await call(method, { path, text }));
+    }
+    for (const method of ['appliance.render', 'appliance.pull'] as const) {
+      for (const path of paths) expectRefused(await call(method, { path, appliance: 'a' }));
+    }
+  });
+});
+
 describe('workspace.browse', () => {
   it('refuses relative folders and NUL bytes', async () => {
     for (const dir of ['..', '../../etc', '.ssh', 'sites', `${home}\0/x`]) {

@@ -3,10 +3,14 @@
 import { ApiError } from '../../../shared/api/contract';
 import { formatProblem, parseWorkspace, type Problem } from '../../../shared/model';
 import type { Workspace } from '../../../shared/model/schema';
+import { checkReadableWorkspace, checkWorkspacePath } from '../files/guard';
 import { loadWorkspaceFile } from '../workspace';
 
 export async function loadSource(src: { path: string; text?: string }): Promise<{ workspace: Workspace; problems: Problem[] }> {
-  const parsed = src.text !== undefined ? parseWorkspace(src.text, src.path) : await loadWorkspaceFile(src.path);
+  // The page names the file: only a workspace file is read (a problem message quotes the text),
+  // and unsaved text still needs a workspace path (templates are found next to it).
+  const path = src.text !== undefined ? checkWorkspacePath(src.path) : await checkReadableWorkspace(src.path);
+  const parsed = src.text !== undefined ? parseWorkspace(src.text, path) : await loadWorkspaceFile(path);
   const errors = parsed.problems.filter((p) => p.severity === 'error');
   if (!parsed.workspace || errors.length > 0) {
     const shown = errors.slice(0, 3).map(formatProblem).join('; ');
