@@ -19,3 +19,20 @@ export function unprefixed(subject: string, message: string): string {
   while (subject && rest.startsWith(`${subject}: `)) rest = rest.slice(subject.length + 2);
   return rest;
 }
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** Why a file could not be written, in words (the errno code only when there are none). */
+export function writeFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return (e?.code && FILE_ERRORS[e.code]) ?? e?.code ?? (err instanceof Error ? err.message : String(err));
+}

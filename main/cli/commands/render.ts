@@ -1,12 +1,13 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
-import { renameSync, writeFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Workspace } from '../../../shared/model/schema';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { renderForAppliance, type DriverProblem } from '../../services/drivers';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
-import { CliError } from '../errors';
+import { writeFileAtomic } from '../../services/workspace/atomic';
+import { CliError, writeFailure } from '../errors';
 
 interface RenderOptions {
   appliance: string;
@@ -28,6 +29,7 @@ export function register(program: Command): void {
         const known = ws.appliances.map((a) => a.name);
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
+      if (opts.out) await notTheWorkspace(path, resolve(opts.out), opts.out);
       const result = renderForAppliance(ws, appliance, { workspacePath: path });
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
@@ -36,7 +38,7 @@ export function register(program: Command): void {
         throw new CliError(`refused: nothing rendered for appliance ${appliance.name} (driver ${appliance.driver}): ${n} problem${n === 1 ? '' : 's'} above`, 1);
       }
       if (opts.out) {
-        writeAtomically(resolve(opts.out), result.text);
+        await writeOut(resolve(opts.out), result.text);
         process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${result.configPath})\n`);
       } else {
         process.stdout.write(result.text);
@@ -56,14 +58,18 @@ function distinct(problems: DriverProblem[]): number {
   return new Set(problems.map((p) => `${p.subject}\n${p.message}`)).size;
 }
 
-function writeAtomically(target: string, text: string): void {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+/** `--out` may name any file but the workspace being rendered (directly or through a link). */
+async function notTheWorkspace(workspace: string, target: string, shown: string): Promise<void> {
+  const real = (p: string) => realpath(p).catch(() => p);
+  if ((await real(target)) === (await real(workspace))) throw new CliError(`refused: --out ${shown} is the workspace file itself; nothing written`, 2);
+}
+
+/** A new temp file (never an existing name), then a rename over the target. */
+async function writeOut(target: string, text: string): Promise<void> {
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, target);
+    await writeFileAtomic(target, text);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new CliError(`cannot write ${target}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 2);
+    throw new CliError(`cannot write ${target}: ${writeFailure(err)}`, 2);
   }
 }
 

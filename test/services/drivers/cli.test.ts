@@ -1,5 +1,5 @@
 // `lbdesk render` as users run it: the real CLI in a child process.
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,24 @@ describe('lbdesk render', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(GOLDEN_DIR, 'rich.lvs.keepalived.conf'), 'utf8'));
+  });
+
+  it('--out never replaces the workspace itself (or through a link), and says why in words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-render-'));
+    const ws = join(dir, 'site.yaml');
+    copyFileSync(RICH_PATH, ws);
+    const before = readFileSync(ws, 'utf8');
+    symlinkSync(ws, join(dir, 'link.yaml'));
+    for (const out of [ws, join(dir, 'link.yaml'), join(dir, '.', 'site.yaml')]) {
+      const r = await runCli(['render', ws, '--appliance', 'lvs', '--out', out]);
+      expect(r.code, out).toBe(2);
+      expect(r.stderr).toBe(`lbdesk: refused: --out ${out} is the workspace file itself; nothing written\n`);
+      expect(readFileSync(ws, 'utf8')).toBe(before);
+    }
+    const missing = join(dir, 'nosuchdir', 'x.cfg');
+    const r = await runCli(['render', ws, '--appliance', 'lvs', '--out', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n').at(-2)).toBe(`lbdesk: cannot write ${missing}: no such folder`);
   });
 
   it('refuses by name what the driver cannot express: exit 1, nothing written', async () => {
