@@ -1,6 +1,6 @@
 // The contract's behaviour, shared by the Electron app and browser mode. Transport-free:
 // each transport only parses frames and calls `dispatch` with these handlers.
-import { readdir, readFile, stat, copyFile, mkdir } from 'node:fs/promises';
+import { readdir, stat, copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve, extname } from 'node:path';
 import { homedir, platform } from 'node:os';
 import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
@@ -9,6 +9,7 @@ import { SECRET_NAME_MESSAGE } from '../../../shared/model/schema';
 import type { SecretStore } from '../secrets/types';
 import { checkDirPath, checkReadableWorkspace, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
+import { readWorkspaceText, WorkspaceFileError } from '../workspace';
 import type { EventSink, Handlers } from './dispatch';
 
 /** Load/save/validate of workspace files (main/services/workspace). */
@@ -49,16 +50,27 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
     return demoPath;
   }
 
+  /** The text of a workspace file, refused (never decoded with U+FFFD) when it is not UTF-8. */
+  async function workspaceText(clean: string): Promise<{ text: string; mtimeMs: number }> {
+    try {
+      return await readWorkspaceText(clean);
+    } catch (err) {
+      if (!(err instanceof WorkspaceFileError)) throw err;
+      const hint = err.code === 'not-text' ? ': convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again' : '';
+      throw new ApiError('refused', `${err.message}${hint}`);
+    }
+  }
+
   async function readWorkspace(path: string) {
     const clean = await checkReadableWorkspace(path);
-    const [text, info] = await Promise.all([readFile(clean, 'utf8'), stat(clean)]);
+    const { text, mtimeMs } = await workspaceText(clean);
     await recent.add(clean);
-    return { path: clean, text, mtimeMs: info.mtimeMs };
+    return { path: clean, text, mtimeMs };
   }
 
   async function sourceText(src: { path: string; text?: string }): Promise<string> {
     if (src.text !== undefined) return src.text;
-    return readFile(await checkReadableWorkspace(src.path), 'utf8');
+    return (await workspaceText(await checkReadableWorkspace(src.path))).text;
   }
 
   return {
