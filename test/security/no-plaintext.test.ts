@@ -105,8 +105,11 @@ describe('secrets are never written in plain text', () => {
     expect(refused.error?.message).toMatch(/^not saved: groups\[0\]\.healthCheck\.radius\.secret holds something that is not a secret's name/);
     expect(existsSync(join(sites, 'leak.yaml'))).toBe(false);
     // However the key is spelt: quoted, single-quoted, or with YAML escapes in a quoted key.
-    for (const key of ['"secret"', "'secret'", '"s\\x65cret"', '"\\u0073ecret"']) {
-      const spelt = leak.replace('secret:', `${key}:`);
+    const variants = ['"secret"', "'secret'", '"s\\x65cret"', '"\\u0073ecret"'].map((key) => leak.replace('secret:', `${key}:`));
+    // Nor in a file the validator gives up on early (a version it does not know).
+    variants.push(leak.replace('lbdesk: 1', 'lbdesk: 2'));
+    for (const spelt of variants) {
+      const key = spelt;
       const again = await call('workspace.write', { path: join(sites, 'leak.yaml'), text: spelt });
       expect(again.ok, key).toBe(false);
       expect(existsSync(join(sites, 'leak.yaml'))).toBe(false);

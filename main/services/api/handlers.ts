@@ -5,7 +5,7 @@ import { dirname, join, resolve, extname } from 'node:path';
 import { homedir, platform } from 'node:os';
 import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
 import { VERSION } from '../../../shared/version';
-import { SECRET_NAME_MESSAGE } from '../../../shared/model/schema';
+import { plainSecretField } from '../../../shared/model/secret-scan';
 import type { SecretStore } from '../secrets/types';
 import { checkDirPath, checkReadableWorkspace, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
@@ -84,12 +84,12 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
       const clean = await checkWritableWorkspace(path);
       // Anything else invalid is saved (nothing is lost), but never a secret typed into a field
       // that takes a secret's name: that would put it in the file in plain text.
-      // (Validated only when the text may have such a field: a 10,000-server site saves without
-      // it. A key can be quoted or spelt with escapes in quotes, so the test is loose on purpose.)
+      // Scanned only when the text may have such a field (a 10,000-server site saves without
+      // the parse); a key can be quoted or spelt with escapes, so the test is loose on purpose.
       const mayHoldSecret = /secret/i.test(text) || /\\[xuUN0-9]/.test(text);
-      const leak = mayHoldSecret ? deps.store.validateText(text, clean).find((p) => p.message === SECRET_NAME_MESSAGE) : undefined;
+      const leak = mayHoldSecret ? plainSecretField(text) : undefined;
       if (leak) {
-        throw new ApiError('refused', `not saved: ${leak.path} holds something that is not a secret's name; store the secret in the secret store and put its name there`);
+        throw new ApiError('refused', `not saved: ${leak} holds something that is not a secret's name; store the secret in the secret store and put its name there`);
       }
       if (expectedMtimeMs !== undefined) {
         const current = await stat(clean).catch(() => undefined);
