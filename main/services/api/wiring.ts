@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { AppInfo } from '../../../shared/api/contract';
 import type { SecretStore } from '../secrets/types';
+import { BoundSecretStore } from '../secrets/bound';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { EventBus } from './events';
 import type { Handlers } from './dispatch';
@@ -35,20 +36,22 @@ export interface AppServices {
 
 export function createAppServices(opts: AppServicesOptions): AppServices {
   const events = new EventBus();
-  const lab = new Lab({ secrets: opts.secrets, emit: events.emit });
+  // The page drives everything below: stored secrets go only to the hosts they were first used with.
+  const secrets = new BoundSecretStore(opts.secrets, join(opts.dataDir, 'secret-hosts.json'));
+  const lab = new Lab({ secrets, emit: events.emit });
   const handlers = createHandlers({
     shell: opts.shell,
     dataDir: opts.dataDir,
     demoSource: join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'),
-    secrets: opts.secrets,
+    secrets,
     store: workspaceStore,
     emit: events.emit,
     openExternal: opts.openExternal,
     dialogs: opts.dialogs,
     startPath: opts.startPath,
     extra: {
-      ...labHandlers(lab, opts.secrets),
-      ...applianceHandlers({ secrets: opts.secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
+      ...labHandlers(lab, secrets),
+      ...applianceHandlers({ secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
       ...opts.extra,
     },
   });

@@ -4,6 +4,7 @@ import { memberKey, type MemberKey } from '../../../shared/api/types';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
 import type { HealthCheck, Workspace } from '../../../shared/model/schema';
 import { DEFAULT_PORTS, type ProbeType } from './probes';
+import { secretName } from '../secrets/types';
 
 export interface MemberSpec {
   key: MemberKey;
@@ -118,3 +119,20 @@ export function membersOf(ws: Workspace): MemberSpec[] {
   }
   return out;
 }
+
+/**
+ * The hosts each named secret is sent to by this workspace's checks (an LDAP bind password, a
+ * RADIUS shared secret): what a secret not yet bound to hosts is bound to at its first use.
+ */
+export function secretHosts(ws: Workspace): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of membersOf(ws)) {
+    if (!m.address || m.disabled !== undefined) continue;
+    const name = m.check.type === 'ldap' && m.settings.ldap?.bindDn ? m.settings.ldap.bindSecret : m.check.type === 'radius' ? m.settings.radius?.secret : undefined;
+    if (!name) continue;
+    const key = secretName.named(name);
+    (out.get(key) ?? out.set(key, new Set()).get(key)!).add(m.address);
+  }
+  return out;
+}
+

@@ -1,20 +1,28 @@
 // Contract handlers for the lab and one-off checks.
 import { HealthEngine } from '../health';
+import { secretHosts } from '../health/members';
+import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
 import type { Handlers } from '../api/dispatch';
 import { Lab } from './index';
 import { loadSource } from './source';
 
-export function labHandlers(lab: Lab, secrets: SecretStore): Partial<Handlers> {
+export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): Partial<Handlers> {
+  /** The workspace, with the hosts its checks send secrets to made known to a binding store. */
+  const load = async (src: { path: string; text?: string }) => {
+    const { workspace } = await loadSource(src);
+    if (secrets instanceof BoundSecretStore) secrets.expect(secretHosts(workspace));
+    return workspace;
+  };
   return {
-    'lab.start': async (src) => lab.start((await loadSource(src)).workspace, src.path),
-    'lab.apply': async (src) => lab.start((await loadSource(src)).workspace, src.path),
+    'lab.start': async (src) => lab.start(await load(src), src.path),
+    'lab.apply': async (src) => lab.start(await load(src), src.path),
     'lab.stop': async () => lab.stop(),
     'lab.status': async () => lab.status(),
     'lab.history': async ({ key }) => lab.history(key),
     'lab.session': async () => lab.session(),
     'check.run': async ({ group, ...src }) => {
-      const { workspace } = await loadSource(src);
+      const workspace = await load(src);
       const engine = new HealthEngine({ secrets });
       try {
         return await engine.checkOnce(workspace, group);

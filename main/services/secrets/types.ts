@@ -5,6 +5,16 @@ export interface SecretStore {
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<void>;
   has(name: string): Promise<boolean>;
+  /**
+   * The secret, to be sent to `host` (a password on the wire, a shared secret). A store may
+   * refuse a host the secret was not first used with (BoundSecretStore); without this, get().
+   */
+  getToSend?(name: string, host: string): Promise<string | undefined>;
+}
+
+/** A secret that leaves the machine for `host`: through the store's host binding when it has one. */
+export function secretToSend(store: SecretStore, name: string, host: string): Promise<string | undefined> {
+  return store.getToSend ? store.getToSend(name, host) : store.get(name);
 }
 
 /** Secret names are namespaced so one store can serve every kind (defined in shared/ for the UI too). */

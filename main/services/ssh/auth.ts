@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { utils, type AnyAuthMethod, type AuthHandlerMiddleware } from 'ssh2';
 import type { SecretPrompt } from '../../../shared/api/sync';
 import type { SecretStore } from '../secrets/types';
-import { secretName } from '../secrets/types';
+import { secretName, secretToSend } from '../secrets/types';
+import { SecretRefusedError } from '../secrets/bound';
 import { SshError } from './errors';
 
 export type AuthStep =
@@ -17,6 +18,8 @@ export type AuthStep =
 
 export interface AuthContext {
   appliance: string;
+  /** The host the password goes to (a stored one only goes where it was first used). */
+  host: string;
   username: string;
   steps: AuthStep[];
   secrets?: SecretStore;
@@ -26,8 +29,8 @@ export interface AuthContext {
 /** Keys OpenSSH tries when no IdentityFile is given. */
 export const DEFAULT_KEY_FILES = ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((n) => join(homedir(), '.ssh', n));
 
-async function secret(ctx: AuthContext, p: Omit<SecretPrompt, 'appliance'>): Promise<string | undefined> {
-  const stored = await ctx.secrets?.get(p.secret);
+async function secret(ctx: AuthContext, p: Omit<SecretPrompt, 'appliance'>, sendTo?: string): Promise<string | undefined> {
+  const stored = ctx.secrets && (sendTo === undefined ? await ctx.secrets.get(p.secret) : await secretToSend(ctx.secrets, p.secret, sendTo));
   if (stored !== undefined) return stored;
   return ctx.askSecret?.({ ...p, appliance: ctx.appliance });
 }
@@ -72,7 +75,13 @@ async function methodFor(ctx: AuthContext, step: AuthStep): Promise<AnyAuthMetho
       return keyMethod(ctx, step.file, step.required);
     case 'password': {
       const name = secretName.appliancePassword(ctx.appliance);
-      const password = await secret(ctx, { kind: 'password', secret: name, prompt: `password for ${ctx.username} on ${ctx.appliance}` });
+      let password: string | undefined;
+      try {
+        password = await secret(ctx, { kind: 'password', secret: name, prompt: `password for ${ctx.username} on ${ctx.appliance}` }, ctx.host);
+      } catch (err) {
+        if (err instanceof SecretRefusedError) throw new SshError('secret-refused', `appliance ${ctx.appliance}: ${err.message}`);
+        throw err;
+      }
       if (password === undefined) throw new SshError('secret-missing', `no password for appliance ${ctx.appliance} in the secret store (${name})`);
       return { type: 'password', username: ctx.username, password };
     }

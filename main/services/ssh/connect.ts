@@ -174,7 +174,7 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
           verify(false);
         });
       },
-      authHandler: authHandler({ appliance: endpoint.appliance, username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
+      authHandler: authHandler({ appliance: endpoint.appliance, host: r.hostName, username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
       algorithms: algorithmsFor(endpoint.legacyAlgorithms === true, known) as never,
       keepaliveInterval: opts.keepaliveIntervalMs ?? (r.serverAliveIntervalS ? r.serverAliveIntervalS * 1000 : 15_000),
       keepaliveCountMax: opts.keepaliveCountMax ?? r.serverAliveCountMax ?? 3,

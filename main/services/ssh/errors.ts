@@ -7,6 +7,7 @@ export type SshErrorKind =
   | 'host-key-revoked'
   | 'auth'
   | 'secret-missing'
+  | 'secret-refused'
   | 'connect'
   | 'timeout'
   | 'config'

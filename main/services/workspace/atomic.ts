@@ -102,7 +102,7 @@ async function targetOf(path: string): Promise<string> {
   return path;
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { backup?: boolean } = {}): Promise<AtomicWriteResult> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { backup?: boolean; mode?: number } = {}): Promise<AtomicWriteResult> {
   const target = await targetOf(path);
   const dir = dirname(target);
   const base = basename(target);
@@ -111,7 +111,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   if (previous && !previous.isFile()) throw new Error(`${target} is not a regular file`);
 
   const tmp = tmpName(dir, base);
-  const fh = await open(tmp, 'wx', previous ? previous.mode & 0o777 : 0o644);
+  const fh = await open(tmp, 'wx', opts.mode ?? (previous ? previous.mode & 0o777 : 0o644));
   try {
     try {
       await fh.writeFile(data);
@@ -119,7 +119,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     } finally {
       await fh.close();
     }
-    if (previous) await chmod(tmp, previous.mode & 0o7777);
+    // A given mode is exact (the umask does not apply); otherwise the file keeps its own.
+    if (opts.mode !== undefined) await chmod(tmp, opts.mode);
+    else if (previous) await chmod(tmp, previous.mode & 0o7777);
 
     let backupPath: string | undefined;
     if (opts.backup && previous) {

@@ -5,7 +5,8 @@
 // degraded-alert-type makes the server degraded (point the check at cn=monitor to follow them).
 import { Client, type Entry } from 'ldapts';
 import { ldapCheckSchema } from '../../../../shared/model/schema';
-import { secretName } from '../../secrets/types';
+import { secretName, secretToSend } from '../../secrets/types';
+import { SecretRefusedError } from '../../secrets/bound';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch } from './util';
 
@@ -35,7 +36,12 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   let password: string | undefined;
   if (cfg.bindDn) {
     if (!cfg.bindSecret) return fail('ldap.bindDn is set but ldap.bindSecret names no secret');
-    password = await ctx.secrets.get(secretName.named(cfg.bindSecret));
+    try {
+      password = await secretToSend(ctx.secrets, secretName.named(cfg.bindSecret), ctx.address);
+    } catch (err) {
+      if (err instanceof SecretRefusedError) return fail(err.message);
+      throw err;
+    }
     if (password === undefined) return fail(`bind password secret "${cfg.bindSecret}" is not in the secret store`);
   }
   // ldapts's own timeouts are a backstop: the probe's deadline below decides, naming the phase.

@@ -3,7 +3,8 @@
 // Authenticator proves the server knows the same secret; a server with another secret, or
 // one that drops the request, fails.
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
-import { secretName } from '../../secrets/types';
+import { secretName, secretToSend } from '../../secrets/types';
+import { SecretRefusedError } from '../../secrets/bound';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { fail, fmtMs, pass } from './util';
@@ -54,7 +55,13 @@ export function responseAuthenticator(reply: Buffer, requestAuth: Buffer, secret
 export async function radiusProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const cfg = ctx.check.radius;
   if (!cfg) return fail('RADIUS check needs healthCheck.radius.secret (the name of the shared secret)');
-  const value = await ctx.secrets.get(secretName.named(cfg.secret));
+  let value: string | undefined;
+  try {
+    value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), ctx.address);
+  } catch (err) {
+    if (err instanceof SecretRefusedError) return fail(err.message);
+    throw err;
+  }
   if (value === undefined) return fail(`shared secret "${cfg.secret}" is not in the secret store`);
   const secret = Buffer.from(value, 'utf8');
   const id = randomInt(0, 256);
