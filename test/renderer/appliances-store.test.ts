@@ -24,6 +24,21 @@ describe('appliances store', () => {
     expect(apps.selected).toBe('edge-1');
   });
 
+  it('stays on the appliance being renamed when it is not the first', async () => {
+    const apps = useAppliances();
+    const ws = useWorkspace();
+    ws.insert(['appliances'], { name: 'appliance-2', host: '', port: 22, user: 'lbdesk', auth: 'agent', driver: 'haproxy' });
+    await flushPromises();
+    apps.selected = 'appliance-2';
+    for (const name of ['z', 'ze', 'zeb']) {
+      ws.rename('appliance', 1, name);
+      await flushPromises();
+      expect(apps.selected).toBe(name);
+    }
+    ws.endRename();
+    expect(apps.names).toEqual(['lab-haproxy', 'zeb']);
+  });
+
   it('queues host key questions and takes them off when answered', async () => {
     const apps = useAppliances();
     const prompt = { id: 'q1', host: '127.0.0.1', port: 2222, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc', reason: 'unknown' as const };

@@ -16,8 +16,12 @@ export const useAppliances = defineStore('appliances', () => {
     return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')).filter(Boolean) : [];
   });
   const selected = ref<string>();
-  watch(names, (n) => {
-    if (!selected.value || !n.includes(selected.value)) selected.value = n[0];
+  watch(names, (n, before) => {
+    if (selected.value && n.includes(selected.value)) return;
+    // Renamed (same place, same count): follow it, so the editor stays on the appliance being
+    // renamed instead of jumping to the first one and taking the next edits there.
+    const at = selected.value && before ? before.indexOf(selected.value) : -1;
+    selected.value = at >= 0 && before!.length === n.length ? n[at] : n[0];
   }, { immediate: true });
 
   const diff = shallowRef<DiffResult>();
