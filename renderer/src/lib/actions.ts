@@ -32,7 +32,7 @@ export function useActions() {
     undo: () => ws.undo(),
     redo: () => ws.redo(),
     lab: () => lab.toggle(),
-    labApply: () => lab.running && lab.apply(),
+    labApply: () => lab.running && app.applyToLab(),
     filter: () => nextTick(() => document.querySelector<HTMLInputElement>('[data-filter]')?.focus()),
     add: () => nav.listActions?.add(),
     duplicate: () => nav.listActions?.duplicate(),

@@ -1,7 +1,7 @@
 // App-level actions shared by the header, the menus and the keyboard: open, save, save as, with
 // the "unsaved changes" question, and what this shell offers (native dialogs or in-page ones).
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
+import { ref, shallowRef, watch } from 'vue';
 import type { AppInfo } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
@@ -11,6 +11,16 @@ import { useLab } from './lab';
 
 export interface Choice { id: string; label: string; primary?: boolean; danger?: boolean }
 export interface Question { title: string; text: string; choices: Choice[]; resolve(id: string): void }
+
+const OPEN_PATH_KEY = 'lbdesk.openPath';
+
+function rememberedPath(): string | undefined {
+  try {
+    return sessionStorage.getItem(OPEN_PATH_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const useApp = defineStore('app', () => {
   const api = useApi();
@@ -39,10 +49,33 @@ export const useApp = defineStore('app', () => {
     } catch (e) {
       ws.message = errorSentence(e, 'reach lbdesk');
     }
-    await ws.start(info.value?.startPath);
+    // A reload (or this tab's earlier visit) comes back to the file the user was working on; the
+    // host's start file is for a fresh tab. sessionStorage is per tab, as the open file is.
+    await ws.start(rememberedPath() ?? info.value?.startPath);
     if (info.value?.warnings?.length) ws.notice = [ws.notice, ...info.value.warnings].filter(Boolean).join(' ');
     ready.value = true;
     void useLab().refresh();
+  }
+
+  watch(() => ws.path, (p) => {
+    try {
+      if (p) sessionStorage.setItem(OPEN_PATH_KEY, p);
+    } catch {
+      /* storage refused (private mode): a reload opens the start file */
+    }
+  });
+
+  /** Applies the open workspace to the running lab; asks first when the lab runs another file. */
+  async function applyToLab(): Promise<boolean> {
+    const lab = useLab();
+    if (lab.runsOther) {
+      const answer = await ask('Run this workspace instead?', `The lab runs ${baseName(lab.status?.path ?? '')}. Applying ${baseName(ws.path)} closes its listeners and runs this workspace instead.`, [
+        { id: 'apply', label: `Run ${baseName(ws.path)}`, danger: true },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ]);
+      if (answer !== 'apply') return false;
+    }
+    return lab.apply();
   }
 
   /** Before replacing the open workspace: save, discard or stay. True when it is fine to go on. */
@@ -157,5 +190,5 @@ export const useApp = defineStore('app', () => {
     return ws.reload();
   }
 
-  return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload };
+  return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload, applyToLab };
 });

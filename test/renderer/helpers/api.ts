@@ -12,9 +12,11 @@ export const ROOT = resolve(__dirname, '../../..');
 
 export interface RealApi { api: ApiClient; services: AppServices; dataDir: string; close(): Promise<void> }
 
-export function realApi(): RealApi {
+/** `startPath`: the file the host was started on (`serve FILE --ui`), given here as a name in the data folder. */
+export function realApi(opts: { startFile?: string } = {}): RealApi {
   const dataDir = mkdtempSync(join(tmpdir(), 'lbdesk-renderer-'));
-  const services = createAppServices({ shell: 'browser', dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore() });
+  const startPath = opts.startFile ? join(dataDir, opts.startFile) : undefined;
+  const services = createAppServices({ shell: 'browser', dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore(), startPath });
   const api: ApiClient = {
     // Results cross a transport in real life: a JSON round trip keeps tests honest about that.
     call: async (method, args) => JSON.parse(JSON.stringify((await callDirect(services.handlers, method, args)) ?? null)),
