@@ -9,6 +9,8 @@ import type { ListenerConfig } from './config';
 import type { Member, Pool } from './pool';
 import type { Runtime } from './runtime';
 
+const LISTENER_RCVBUF = 4 * 1024 * 1024;
+
 /** Flows across all UDP listeners; beyond this new clients are refused (each flow holds a socket). */
 export const MAX_FLOWS = 10_000;
 /** Datagrams held per flow while its socket connects. */
@@ -51,7 +53,10 @@ export class UdpPath {
 
   listen(l: UdpListener): Promise<number> {
     return new Promise((resolve, reject) => {
-      const sock = dgram.createSocket({ type: isIPv6(l.cfg.address) ? 'udp6' : 'udp4' });
+      // One socket takes every client's datagrams while each new client's flow socket is being
+      // opened: a burst of new clients overflows the default 208 KiB queue. Ask for 4 MiB (the
+      // kernel caps it at net.core.rmem_max).
+      const sock = dgram.createSocket({ type: isIPv6(l.cfg.address) ? 'udp6' : 'udp4', recvBufferSize: LISTENER_RCVBUF });
       sock.once('error', (err) => {
         sock.close();
         reject(new Error(`cannot listen on ${l.cfg.address}:${l.cfg.port}/udp: ${(err as NodeJS.ErrnoException).code ?? err.message}`));
