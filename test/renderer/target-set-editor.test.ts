@@ -26,6 +26,17 @@ describe('TargetSetEditor', () => {
     }
   });
 
+  it('says how a set without a check of its own is checked, and its timers\' precedence', async () => {
+    const ws = useWorkspace();
+    ws.set(['targetSets', 0, 'healthCheck'], undefined);
+    await settled();
+    expect(w.text()).toContain('No health check of its own: lbdesk checks the servers with TCP Layer 4 on the set\'s first port');
+    expect(w.text()).not.toContain('not checked by lbdesk');
+    // Its timers still apply (to that default check), with the target set's own precedence.
+    expect(w.text()).toContain('Applies to every server of this target set (its servers have no timers of their own). Precedence: target set › global › built-in default (Px).');
+    expect(w.text()).toContain('After a failure, and while down. 100ms–24h, default 10s.');
+  });
+
   it('puts the validation message next to the field as you type, and clears it', async () => {
     const input = field('targetSets.0.servers.1.weight').find('input');
     await input.setValue('70000');
