@@ -26,7 +26,7 @@ function checkSecretNames(ws: Workspace, group?: string): string[] {
   const names = new Set<string>();
   const checks = group === undefined
     ? [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]
-    : ws.groups.filter((g) => g.name === group).map((g) => g.healthCheck);
+    : [...ws.groups.filter((g) => g.name === group).map((g) => g.healthCheck), ...ws.targetSets.filter((t) => `ts${t.number}` === group).map((t) => t.healthCheck)];
   for (const hc of checks) {
     for (const name of [hc?.radius?.secret, hc?.ldap?.bindSecret]) if (name) names.add(name);
   }

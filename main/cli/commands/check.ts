@@ -6,6 +6,7 @@ import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { HealthEngine } from '../../services/health';
+import { memberSelector } from '../../services/health/members';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 import { CLI_SECRETS_HELP, secretsForChecks } from '../secrets-env';
@@ -22,15 +23,15 @@ export function register(program: Command): void {
     .command('check')
     .description("run every member's first health check once and print one row per member (exit 0 all available, 1 some degraded, 2 some unavailable, 3 could not check)")
     .argument('<workspace>', 'workspace file')
-    .option('--group <name>', 'only the members of this server group')
+    .option('--group <name>', 'only the members of this server group (tsN: target set N)')
     .option('--json', 'one JSON document on stdout: { "members": [...] }, or { "error": "...", "members": [] } when nothing could be checked')
     .addHelpText('after', `\n${CLI_SECRETS_HELP}`)
     .action(async (file: string, opts: CheckOptions) => {
       let ws: Workspace;
       try {
         ws = await loadWorkspace(file);
-        if (opts.group !== undefined && !ws.groups.some((g) => g.name === opts.group)) {
-          const known = ws.groups.map((g) => g.name);
+        if (opts.group !== undefined && !memberSelector(ws, opts.group)) {
+          const known = [...ws.groups.map((g) => g.name), ...ws.targetSets.map((t) => `ts${t.number}`)];
           throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
         }
       } catch (err) {

@@ -6,7 +6,7 @@ import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../..
 import type { Workspace } from '../../../shared/model/schema';
 import type { SecretStore } from '../secrets/types';
 import { ResultRing, Ring } from './history';
-import { membersOf, targetOf, type MemberSpec } from './members';
+import { memberSelector, membersOf, targetOf, type MemberSpec } from './members';
 import { DEFAULT_PORTS, runProbe, type ProbeContext, type ProbeOutcome, type ProbeType } from './probes';
 import { fmtMs } from './probes/util';
 import { Histogram, Scheduler } from './scheduler';
@@ -239,7 +239,8 @@ export class HealthEngine implements HealthView {
 
   /** Every member's first check, once, outside the schedule (`lbdesk check`). */
   checkOnce(ws: Workspace, group?: string): Promise<MemberStatus[]> {
-    const specs = membersOf(ws).filter((s) => group === undefined || s.group === group);
+    const pick = group === undefined ? () => true : memberSelector(ws, group) ?? (() => false);
+    const specs = membersOf(ws).filter(pick);
     return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
   }
 

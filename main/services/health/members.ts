@@ -136,3 +136,14 @@ export function secretHosts(ws: Workspace): Map<string, Set<string>> {
   return out;
 }
 
+/**
+ * Which members a `--group` (or check.run group) names: a server group by name, else `tsN`
+ * for target set N (how `check` lists target-set members); undefined when it names neither.
+ */
+export function memberSelector(ws: Workspace, group: string): ((m: Pick<MemberSpec, 'group' | 'targetSet'>) => boolean) | undefined {
+  if (ws.groups.some((g) => g.name === group)) return (m) => m.group === group;
+  const ts = /^ts(\d+)$/.exec(group);
+  if (ts && ws.targetSets.some((t) => t.number === Number(ts[1]))) return (m) => m.targetSet === Number(ts[1]);
+  return undefined;
+}
+

@@ -61,10 +61,12 @@ describe('lbdesk check', () => {
       run(['check', file]),
       run(['check', file, '--group', 'web']),
     ]);
-    const [degraded, unknownGroup, invalid] = await Promise.all([
+    const [degraded, unknownGroup, invalid, targetSet] = await Promise.all([
       run(['check', file, '--group', 'slow', '--json']),
       run(['check', file, '--group', 'nope']),
       run(['check', bad]),
+      // Target-set members are listed as tsN: the same name selects them.
+      run(['check', file, '--group', 'ts3', '--json']),
     ]);
 
     expect(json.code).toBe(2);
@@ -104,7 +106,9 @@ describe('lbdesk check', () => {
     expect(JSON.parse(degraded.stdout).members[0]).toMatchObject({ state: 'degraded', score: expect.any(Number) });
 
     expect(unknownGroup.code).toBe(3);
-    expect(unknownGroup.stderr.trim()).toBe('lbdesk: unknown group "nope" (known: web, slow, mixed, aaa)');
+    expect(unknownGroup.stderr.trim()).toBe('lbdesk: unknown group "nope" (known: web, slow, mixed, aaa, ts3)');
+    expect(targetSet.code).toBe(0);
+    expect(JSON.parse(targetSet.stdout).members.map((m: { targetSet?: number; server: string }) => [m.targetSet, m.server])).toEqual([[3, '127.0.4.83']]);
     expect(invalid.code).toBe(3);
     expect(invalid.stderr).toMatch(/bad\.yaml:4:13: healthTimers\.interval: "soon" is not a duration/);
     expect(invalid.stderr).not.toMatch(/\n\s+at /); // no stack trace
