@@ -1,6 +1,6 @@
 // Text -> Workspace with every problem placed at file:line:col. Pure and browser-safe, so the
 // renderer validates as the user types with the same code as `lbdesk validate`.
-import { isMap, isPair, isSeq, type Document, type Node } from 'yaml';
+import { isMap, isPair, isSeq, visit, type Alias, type Document, type Node } from 'yaml';
 import {
   applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
   type Workspace,
@@ -144,6 +144,22 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     if (migratedFrom !== undefined) {
       add('warning', locate(doc, documentLines(doc), ['lbdesk']), 'lbdesk', `migrated from format version ${migratedFrom} to ${target}; saving writes the new format`);
     }
+  }
+
+  // An alias whose anchor is missing (or comes later) would fail toJS with a bare message:
+  // name it where it is.
+  let dangling: Alias | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      dangling = node;
+      return visit.BREAK;
+    },
+  });
+  if (dangling) {
+    const offset = dangling.range?.[0] ?? 0;
+    add('error', at(offset), formatPath(pathAt(doc, offset)) || ROOT_PATH, `unknown alias *${dangling.source}: no anchor &${dangling.source} is set before it`);
+    return { problems: finish(file, problems) };
   }
 
   let data: unknown;

@@ -18,6 +18,12 @@ describe('hostile input', () => {
     expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', path: '(root)', message: expect.stringMatching(/alias bomb/) })]);
   });
 
+  it('an alias with no anchor is named where it is, not taken for a bomb', () => {
+    const r = parseWorkspace(`${HEAD}servers:\n  - name: a\n    address: *nope\n`, 'undef.yaml');
+    expect(r.workspace).toBeUndefined();
+    expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', line: 5, col: 14, path: 'servers[0].address', message: 'unknown alias *nope: no anchor &nope is set before it' })]);
+  });
+
   it('a few harmless aliases are fine (and still validated)', () => {
     const text = `${HEAD}healthTimers: &t { interval: 5s }\nservers:\n  - { name: a, address: 127.0.0.2, healthTimers: *t }\n`;
     const r = parseWorkspace(text, 'ok.yaml');
