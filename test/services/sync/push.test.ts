@@ -249,6 +249,15 @@ describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
     expect(masked.changed).toBe(false);
   });
 
+  it('diff never shows a password from the live config or the render, even a changed one', async () => {
+    const app = makeAppliance(sshd, 'redact', root);
+    writeFileSync(app.live, 'global\n  stats auth admin:OldStatsPw-1\nuserlist u\n  user ops insecure-password Plain9\n');
+    const d = await diffConfig(app.target, 'global\n  stats auth admin:NewStatsPw-2\nuserlist u\n  user ops insecure-password Plain9\n', testOptions(sshd, app.dir));
+    expect(d.changed).toBe(true);
+    expect(d.patch).toContain('-  stats auth admin:<redacted>\n+  stats auth admin:<redacted>\n');
+    for (const secret of ['OldStatsPw-1', 'NewStatsPw-2', 'Plain9']) expect(d.patch).not.toContain(secret);
+  });
+
   it('diff of a file that is not UTF-8 keeps its bytes: the patch applies with patch(1)', async () => {
     const app = makeAppliance(sshd, 'latin1', root);
     const remote = Buffer.concat([Buffer.from('ok\n# caf'), Buffer.from([0xe9]), Buffer.from('\nold line\n')]);
