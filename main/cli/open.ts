@@ -3,6 +3,9 @@
 // the reason said, so a script, a pipe or a headless box never gets a browser (or a text browser
 // taking over the terminal).
 import { spawn } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { findOnPath } from '../services/secrets/keyring';
 
 export interface OpenerContext {
@@ -46,3 +49,18 @@ export function openInBrowser(o: { command: string; args: string[] }): Promise<b
     });
   });
 }
+
+/**
+ * A page that sends the browser on to `url`, in a 0600 file under `dir`: what the opener is
+ * given instead of the URL, whose token would otherwise sit on the opener's and the browser's
+ * command lines, readable by every local user in /proc. Removed by `remove()` (at stop).
+ */
+export async function launcherPage(url: string, dir: string): Promise<{ path: string; fileUrl: string; remove(): Promise<void> }> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `open-ui-${process.pid}.html`);
+  const target = JSON.stringify(url).replace(/</g, '\\u003c');
+  const attr = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  await writeFile(path, `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${attr}"><title>lbdesk</title><script>location.replace(${target})</script>\n`, { mode: 0o600 });
+  return { path, fileUrl: pathToFileURL(path).href, remove: () => rm(path, { force: true }) };
+}
+

@@ -4,10 +4,11 @@
 // is ever opened).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ROOT, TSX_LOADER, runCli, startCli } from '../helpers/cli';
 import { browserOpener } from '../../main/cli/open';
 import { findOnPath } from '../../main/services/secrets/keyring';
@@ -110,13 +111,23 @@ describe('lbdesk demo', () => {
     });
     expect(transcript).toContain('opened in your browser (xdg-open); if nothing opened, use:');
     for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(readFileSync(opened, 'utf8')).toBe(`${url}\n`);
+    // The opener (and so the browser's command line, readable by every local user) gets a local
+    // page that forwards to the URL, never the URL and its token.
+    const arg = readFileSync(opened, 'utf8').trim();
+    expect(arg).not.toContain(new URL(url).searchParams.get('token')!);
+    const page = fileURLToPath(arg);
+    expect(dirname(page)).toBe(join(dir, 'data', 'run'));
+    expect(basename(page)).toMatch(/^open-ui-\d+\.html$/);
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(readFileSync(page, 'utf8')).toContain(`location.replace(${JSON.stringify(url)})`);
     // Ctrl-C on the terminal stops it cleanly.
     const code = await new Promise<number | null>((done) => {
       child.once('exit', (c) => done(c));
       child.stdin!.write('\u0003');
     });
     expect(code).toBe(0);
+    // Stopped: the forwarding page (with its token) is gone.
+    expect(existsSync(page)).toBe(false);
   }, 60_000);
 });
 

@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { dispatch } from '../../services/api/dispatch';
 import { startDemoBackends } from '../../services/demo/backends';
 import { CliError } from '../errors';
-import { browserOpener, openInBrowser } from '../open';
+import { join } from 'node:path';
+import { dataDir } from '../../services/paths';
+import { browserOpener, launcherPage, openInBrowser } from '../open';
 import { parsePort } from '../options';
 import { startBrowserUi } from '../ui';
 
@@ -25,6 +27,7 @@ export function register(program: Command): void {
       // Listen for the stop before printing anything: a Ctrl-C right after a line must end cleanly.
       const stopped = waitForStop();
       let backends: Awaited<ReturnType<typeof startDemoBackends>> | undefined;
+      let cleanup: (() => Promise<void>) | undefined;
       try {
         // The page opens the demo workspace through this same call; the file exists before it is named.
         const demo = await dispatch(ui.services.handlers, 'workspace.demo', {});
@@ -34,23 +37,33 @@ export function register(program: Command): void {
         for (const f of backends.failed) process.stderr.write(`lbdesk: demo backend not started: ${f}\n`);
         process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} http://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
         process.stdout.write(`demo workspace: ${demoPath}\n`);
-        await showUrl(ui.url, opts.open);
+        cleanup = await showUrl(ui.url, opts.open);
         await stopped;
       } finally {
+        await cleanup?.();
         await ui.close();
         await backends?.close();
       }
     });
 }
 
-async function showUrl(url: string, open: boolean): Promise<void> {
-  const opener = browserOpener(url, { platform: process.platform, env: process.env, stdoutIsTty: process.stdout.isTTY === true, disabled: !open });
-  if ('command' in opener && (await openInBrowser(opener))) {
-    process.stdout.write(`lbdesk UI (browser mode), opened in your browser (${opener.name}); if nothing opened, use:\n${url}\n`);
-    return;
+/** Prints the URL, and opens it where a desktop browser can be; returns what to clean up at stop. */
+async function showUrl(url: string, open: boolean): Promise<(() => Promise<void>) | undefined> {
+  const ctx = { platform: process.platform, env: process.env, stdoutIsTty: process.stdout.isTTY === true, disabled: !open };
+  let opener = browserOpener(url, ctx);
+  if ('command' in opener) {
+    // The opener gets a local page that forwards to the URL, not the URL and its token.
+    const page = await launcherPage(url, join(dataDir(), 'run'));
+    opener = browserOpener(page.fileUrl, ctx);
+    if ('command' in opener && (await openInBrowser(opener))) {
+      process.stdout.write(`lbdesk UI (browser mode), opened in your browser (${opener.name}); if nothing opened, use:\n${url}\n`);
+      return page.remove;
+    }
+    await page.remove();
   }
   const why = 'reason' in opener ? opener.reason : `${opener.name} could not be started`;
   process.stdout.write(`lbdesk UI (browser mode), not opened (${why}); open:\n${url}\n`);
+  return undefined;
 }
 
 export function waitForStop(): Promise<void> {
