@@ -36,6 +36,10 @@ beforeAll(() => {
   writeFileSync(join(home, '.ssh', 'id_rsa'), KEY);
   writeFileSync(join(home, 'sites', 'site.yaml'), 'lbdesk: 1\nname: ok\n');
   writeFileSync(join(home, 'sites', 'notes.txt'), 'not a workspace');
+  // YAML that is not a workspace: a CLI's token, a Kubernetes secret.
+  mkdirSync(join(home, '.config', 'gh'), { recursive: true });
+  writeFileSync(join(home, '.config', 'gh', 'hosts.yml'), 'github.com:\n  oauth_token: gho_secret-key-material\n');
+  writeFileSync(join(home, 'sites', 'k8s-secret.yaml'), 'apiVersion: v1\nkind: Secret\ndata:\n  password: c2VjcmV0LWtleS1tYXRlcmlhbA==  # secret-key-material\n');
   symlinkSync(join(home, '.ssh', 'id_rsa'), join(home, 'sites', 'innocent.yaml'));
   symlinkSync(join(home, 'sites', 'site.yaml'), join(home, 'sites', 'alias.yaml'));
   ipc = new InMemoryIpcMain();
@@ -56,6 +60,8 @@ describe('workspace.read', () => {
     ['a link named .yaml that points at a key', () => join(home, 'sites', 'innocent.yaml')],
     ['a folder named .yaml', () => join(home, 'sites', 'dir.yaml')],
     ['a file URL', () => `file://${home}/sites/site.yaml`],
+    ['YAML that is not a workspace (a CLI token)', () => join(home, '.config', 'gh', 'hosts.yml')],
+    ['YAML that is not a workspace (a Kubernetes secret)', () => join(home, 'sites', 'k8s-secret.yaml')],
   ];
   for (const [what, path] of cases) {
     it(`refuses ${what}`, async () => expectRefused(await call('workspace.read', { path: path() })));

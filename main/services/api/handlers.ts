@@ -7,7 +7,7 @@ import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/con
 import { VERSION } from '../../../shared/version';
 import { plainSecretField } from '../../../shared/model/secret-scan';
 import type { SecretStore } from '../secrets/types';
-import { checkDirPath, checkReadableWorkspace, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
+import { checkDirPath, checkReadableWorkspace, checkWorkspaceText, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
 import { readWorkspaceText, WorkspaceFileError } from '../workspace';
 import type { EventSink, Handlers } from './dispatch';
@@ -53,7 +53,9 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
   /** The text of a workspace file, refused (never decoded with U+FFFD) when it is not UTF-8. */
   async function workspaceText(clean: string): Promise<{ text: string; mtimeMs: number }> {
     try {
-      return await readWorkspaceText(clean);
+      const read = await readWorkspaceText(clean);
+      checkWorkspaceText(read.text, clean);
+      return read;
     } catch (err) {
       if (!(err instanceof WorkspaceFileError)) throw err;
       const hint = err.code === 'not-text' ? ': convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again' : '';

@@ -49,3 +49,16 @@ export function checkDirPath(dir: string): string {
   if (!isAbsolute(dir)) throw new ApiError('refused', `not an absolute path: ${dir}`);
   return normalize(dir);
 }
+
+/** A top-level `lbdesk:` key (block or flow style, quoted or not), at the start of a line. */
+const FORMAT_KEY = /^(?:\uFEFF)?\{?[ \t]*["']?lbdesk["']?[ \t]*:/m;
+
+/**
+ * The page may only read lbdesk workspaces: any YAML file (a token in ~/.config/gh/hosts.yml, a
+ * Kubernetes secret) would otherwise come back whole through workspace.read, or quoted in a
+ * validation message. Every workspace has the format key.
+ */
+export function checkWorkspaceText(text: string, path: string): void {
+  if (!FORMAT_KEY.test(text)) throw new ApiError('refused', `${path} is not an lbdesk workspace: it has no top-level "lbdesk:" format key (add "lbdesk: 1" to open it)`);
+}
+

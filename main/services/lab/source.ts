@@ -3,14 +3,21 @@
 import { ApiError } from '../../../shared/api/contract';
 import { formatProblem, parseWorkspace, type Problem } from '../../../shared/model';
 import type { Workspace } from '../../../shared/model/schema';
-import { checkReadableWorkspace, checkWorkspacePath } from '../files/guard';
+import { checkReadableWorkspace, checkWorkspacePath, checkWorkspaceText } from '../files/guard';
 import { loadWorkspaceFile } from '../workspace';
 
 export async function loadSource(src: { path: string; text?: string }): Promise<{ workspace: Workspace; problems: Problem[] }> {
   // The page names the file: only a workspace file is read (a problem message quotes the text),
   // and unsaved text still needs a workspace path (templates are found next to it).
   const path = src.text !== undefined ? checkWorkspacePath(src.path) : await checkReadableWorkspace(src.path);
-  const parsed = src.text !== undefined ? parseWorkspace(src.text, path) : await loadWorkspaceFile(path);
+  let parsed;
+  if (src.text !== undefined) parsed = parseWorkspace(src.text, path);
+  else {
+    const loaded = await loadWorkspaceFile(path);
+    // Its problems could quote a file that is not a workspace: such a file is refused.
+    checkWorkspaceText(loaded.text, path);
+    parsed = loaded;
+  }
   const errors = parsed.problems.filter((p) => p.severity === 'error');
   if (!parsed.workspace || errors.length > 0) {
     const shown = errors.slice(0, 3).map(formatProblem).join('; ');
