@@ -97,7 +97,8 @@ function finish(file: string, problems: Problem[]): Problem[] {
 }
 
 /** The yaml library's message, except where it gives advice meant for programmers. */
-function yamlErrorMessage(e: { code: string; message: string }): string {
+/** A YAML parse error in words (the library's first line, or ours where it speaks to programmers). */
+export function yamlErrorMessage(e: { code: string; message: string }): string {
   if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second "---" here)';
   return e.message;
 }

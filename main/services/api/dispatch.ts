@@ -21,7 +21,10 @@ export async function dispatch(handlers: Partial<Handlers>, method: unknown, raw
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : 'arguments';
-    return { ok: false, error: { code: 'bad-args', message: `${method}: ${where}: ${issue.message}` } };
+    // "expected string, received undefined" is a missing field: say so.
+    const missing = issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
+    const message = missing ? `required (${(issue as { expected?: string }).expected ?? 'a value'})` : issue.message;
+    return { ok: false, error: { code: 'bad-args', message: `${method}: ${where}: ${message}` } };
   }
   const handler = handlers[method] as ((args: unknown) => unknown) | undefined;
   if (!handler) return { ok: false, error: { code: 'unsupported', message: `${method} is not available here` } };

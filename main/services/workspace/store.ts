@@ -1,8 +1,9 @@
 // Workspace files on disk: bounded reading, lossless atomic saving, and `validate` for the CLI.
 import { open } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Document } from 'yaml';
-import { parseWorkspace, type ParseOptions, type ParseResult } from '../../../shared/model/validate';
+import { parseWorkspace, yamlErrorMessage, type ParseOptions, type ParseResult } from '../../../shared/model/validate';
 import { createDocument, documentToText } from '../../../shared/model/document';
 import { normaliseFactors } from '../../../shared/model/normalise';
 import { fastLoad } from '../../../shared/model/fastload';
@@ -146,14 +147,23 @@ export async function saveWorkspaceText(path: string, text: string, opts: { norm
     const first = doc.errors[0];
     if (first) {
       const { line, col } = lineCol(text, first.pos[0]);
-      throw new WorkspaceFileError(`not saving ${path}: not valid YAML at line ${line}, column ${col}: ${first.message}`, 'not-yaml');
+      throw new WorkspaceFileError(`not saving ${path}: not valid YAML at line ${line}, column ${col}: ${yamlErrorMessage(first).split('\n')[0]}`, 'not-yaml');
     }
     if (opts.normalise !== false) {
       normalised = normaliseFactors(doc);
       out = documentToText(doc);
     }
   }
-  const written = await writeFileAtomic(path, out, { backup: opts.backup !== false });
+  let written;
+  try {
+    written = await writeFileAtomic(path, out, { backup: opts.backup !== false });
+  } catch (err) {
+    // The error names the temp file; say it about the file being saved.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new WorkspaceFileError(`not saving ${path}: the folder ${dirname(path)} does not exist`, 'unreadable');
+    if (code === 'EACCES' || code === 'EPERM') throw new WorkspaceFileError(`not saving ${path}: permission denied in ${dirname(path)}`, 'unreadable');
+    throw err;
+  }
   return { path: written.path, backupPath: written.backupPath, text: out, normalised };
 }
 
