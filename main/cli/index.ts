@@ -1,6 +1,7 @@
 // The `lbdesk` command line: one commander program, one file per command.
 import { Command, CommanderError } from 'commander';
 import { CliError } from './errors';
+import { visible } from '../../shared/model/problem';
 import { commands } from './commands';
 import { VERSION } from '../../shared/version';
 
@@ -55,11 +56,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof CliError) {
-      process.stderr.write(`lbdesk: ${err.message}\n`);
+      process.stderr.write(`lbdesk: ${visible(err.message)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
-    process.stderr.write(`lbdesk: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`lbdesk: unexpected error: ${visible(err instanceof Error ? err.message : String(err))}\n`);
     if (debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return 2;
   }

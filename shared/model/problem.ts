@@ -39,8 +39,17 @@ export function formatPath(segments: readonly PathSegment[]): string {
 
 /** `file:line:col: path: message`, warnings marked `warning: ` after the location. */
 export function formatProblem(p: Problem): string {
-  const where = `${p.file}:${p.line}:${p.col}: `;
-  return `${where}${p.severity === 'warning' ? 'warning: ' : ''}${p.path}: ${p.message}`;
+  const where = `${visible(p.file)}:${p.line}:${p.col}: `;
+  return `${where}${p.severity === 'warning' ? 'warning: ' : ''}${visible(p.path)}: ${visible(p.message)}`;
+}
+
+/**
+ * Control characters shown as escapes: a value from the file (or a file name) must not move the
+ * terminal's cursor, colour it, clear it, or break a problem over two lines.
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** In file order; errors before warnings at the same place. */

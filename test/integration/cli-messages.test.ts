@@ -67,7 +67,7 @@ describe('lbdesk messages', () => {
     expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace: nothing checked`, members: [] });
     expect(bad.stderr).toMatch(/invalid\.yaml:5:14: servers\[0\]\.address: /);
     expect(group.code).toBe(3);
-    expect(JSON.parse(group.stdout)).toEqual({ error: 'unknown group "nope" (known: web, directory, resolvers)', members: [] });
+    expect(JSON.parse(group.stdout)).toEqual({ error: 'unknown group "nope" (known: web, directory, resolvers, ts1)', members: [] });
     expect(plain).toMatchObject({ code: 3, stdout: '' });
   });
 
