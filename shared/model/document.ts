@@ -215,7 +215,8 @@ export function addItem(doc: Document, listPath: PathSegment[], value: Json): vo
     return setField(doc, listPath, [value]);
   }
   const seq = t.node;
-  commit(doc, { kind: 'add', path: listPath, value }, () => appendItem(documentToText(doc), seq, t.inFlow || seq.flow === true, value));
+  // inFlow says whether the list sits inside a flow collection; appendItem sees the list's own style.
+  commit(doc, { kind: 'add', path: listPath, value }, () => appendItem(documentToText(doc), seq, t.inFlow, value));
 }
 
 /** Removes entry `index` of the list at `listPath`. */

@@ -94,11 +94,16 @@ export function replaceValue(text: string, t: Target, value: Json): Splice {
   const end = node.range![1];
   const emptyNull = from === end;
   if (emptyNull && !t.inFlow && isCollection(value) && !isEmptyCollection(value) && t.pair?.key) {
-    // `key:` with nothing after it: write the block below the key.
+    // `key:` with nothing after it (maybe a comment): write the block below the key's line, so
+    // the comment stays on it.
     const ind = colOf(text, start(t.pair.key as Node)) + 2;
-    return { at: from, end, text: eol + blockLines(value, ind).join(eol) };
+    const at = lineEndIncl(text, from);
+    const needsBreak = at > 0 && text[at - 1] !== '\n';
+    return { at, end: at, text: (needsBreak ? eol : '') + blockLines(value, ind).join(eol) + eol };
   }
   const pad = emptyNull && !/\s/.test(text[from - 1] ?? ' ') ? ' ' : '';
+  // `key:   # comment` with no value: the value goes before the comment, spaced from it.
+  if (emptyNull && text[from] === '#') return { at: from, end, text: `${pad}${piece} ` };
   // Block scalars (`|`, `>`) own their final line break; keep one after the new value.
   const tail = end > from && text[end - 1] === '\n' ? eol : '';
   return { at: from, end, text: pad + piece + tail };
@@ -132,6 +137,18 @@ export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: str
 export function appendItem(text: string, seq: YAMLSeq, inFlow: boolean, value: Json): Splice {
   const eol = eolOf(text);
   const items = seq.items as (Node | null)[];
+  if (seq.flow && !inFlow && items.length === 0 && isCollection(value) && !Array.isArray(value) && !isEmptyCollection(value)) {
+    // The first entry of an empty `key: []` in a block mapping: a block list, one entry per line
+    // (as the example workspace writes members), so the next change is one line of a diff.
+    const from = start(seq);
+    const lineStartAt = text.lastIndexOf('\n', from - 1) + 1;
+    const keyCol = /^[\s-]*/.exec(text.slice(lineStartAt, from))![0].length;
+    const lineEnd = lineEndIncl(text, seq.range![1]);
+    const rest = text.slice(seq.range![1], lineEnd).replace(/\r?\n$/, '');
+    let cutFrom = from;
+    while (cutFrom > lineStartAt && text[cutFrom - 1] === ' ') cutFrom--;
+    return { at: cutFrom, end: lineEnd, text: `${rest}${eol}${' '.repeat(keyCol + 2)}- ${flowText(value)}${eol}` };
+  }
   if (seq.flow || inFlow) {
     const piece = isCollection(value) ? flowText(value) : scalarText(value, { inFlow: true });
     if (items.length === 0) return { at: start(seq), end: seq.range![1], text: `[${piece}]` };

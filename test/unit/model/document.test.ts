@@ -121,6 +121,24 @@ describe('text details', () => {
     expect(documentToText(doc)).toBe('lbdesk: 1\nname: a\nservers:\n  - name: s\n    address: 127.0.0.2\n');
   });
 
+  it('an empty value with a line comment: the value comes in, the comment and every other line stay', () => {
+    const base = 'groups:\n  - name: g\n    healthTimers:     # per-group override (to do)\n    members:   # none yet\n    note:   # later\nservers:   # none yet\n\nservices: []\n';
+    const doc = createDocument(base);
+    setField(doc, ['groups', 0, 'healthTimers', 'interval'], '10s');
+    addItem(doc, ['servers'], { name: 'b', address: '192.0.2.1' });
+    setField(doc, ['groups', 0, 'note'], 'soon');
+    expect(documentToText(doc)).toBe('groups:\n  - name: g\n    healthTimers:     # per-group override (to do)\n      interval: 10s\n    members:   # none yet\n    note:   soon # later\nservers:   # none yet\n  - name: b\n    address: 192.0.2.1\n\nservices: []\n');
+  });
+
+  it('the first entries of an empty [] list go one per line, as the example writes members', () => {
+    const doc = createDocument('groups:\n  - name: g\n    members: []   # later\n    x: 1\n  - { name: h, members: [] }\n');
+    addItem(doc, ['groups', 0, 'members'], { server: 'a', port: 80 });
+    addItem(doc, ['groups', 0, 'members'], { server: 'b', port: 80 });
+    // Inside a flow mapping it stays flow.
+    addItem(doc, ['groups', 1, 'members'], { server: 'c', port: 80 });
+    expect(documentToText(doc)).toBe('groups:\n  - name: g\n    members:   # later\n      - { server: a, port: 80 }\n      - { server: b, port: 80 }\n    x: 1\n  - { name: h, members: [{ server: c, port: 80 }] }\n');
+  });
+
   it('a block scalar is replaced without eating the next line', () => {
     const doc = createDocument('a: |\n  x\n  y\nb: 1\n');
     setField(doc, ['a'], 'z');
