@@ -118,6 +118,16 @@ describe('derived figures', () => {
     expect(svc.members.map((m) => m.share)).toEqual([100, 0]);
     expect(svc.members[1]!.enabled).toBe(false);
   });
+  it('promises equal shares for plain round-robin, weight shares for the weighted algorithms', () => {
+    expect(shares([100, 200, 0], [true, true, true], 'round-robin')).toEqual([50, 50, 0]);
+    expect(shares([100, 200, 0], [true, false, true], 'round-robin')).toEqual([100, 0, 0]);
+    expect(shares([100, 200], [true, true], 'weighted-round-robin').map(Math.round)).toEqual([33, 67]);
+    const two = { ...raw, servers: [{ name: 'a', address: '192.0.2.1' }, { name: 'b', address: '192.0.2.2' }], groups: [{ name: 'w', members: [{ server: 'a', port: 80, weight: 100 }, { server: 'b', port: 80, weight: 200 }] }] };
+    const rr = topology({ ...two, services: [{ name: 'rr', address: '192.0.2.9', port: 80, group: 'w', algorithm: 'round-robin' }] })[0]!;
+    expect(rr.members.map((m) => m.share)).toEqual([50, 50]);
+    const wrr = topology({ ...two, services: [{ name: 'wrr', address: '192.0.2.9', port: 80, group: 'w', algorithm: 'weighted-round-robin' }] })[0]!;
+    expect(wrr.members.map((m) => Math.round(m.share))).toEqual([33, 67]);
+  });
   it('computes the check load on a server from every group and appliance', () => {
     const load = checkLoad(raw, 'a');
     // g: every 5s (server override) = 12/min; h: every 5s = 12/min.

@@ -91,13 +91,21 @@ export interface TopoEntry {
   sticky?: boolean;
 }
 
-/** Weight shares: weight / sum of weights × 100 (IPFE formula), over the members that take traffic. */
-export function shares(weights: number[], enabled: boolean[]): number[] {
+/**
+ * Promised shares of new connections over the members that take traffic: weight / sum of
+ * weights × 100 (the IPFE formula), or equal shares for plain round-robin, which takes turns
+ * whatever the weights (weight 0 still means no new connections, for every algorithm).
+ */
+export function shares(weights: number[], enabled: boolean[], algorithm?: string): number[] {
+  if (algorithm === 'round-robin') {
+    const takers = weights.filter((w, i) => enabled[i] && w > 0).length;
+    return weights.map((w, i) => (enabled[i] && w > 0 && takers > 0 ? 100 / takers : 0));
+  }
   const total = weights.reduce((a, w, i) => a + (enabled[i] ? w : 0), 0);
   return weights.map((w, i) => (enabled[i] && total > 0 ? (w / total) * 100 : 0));
 }
 
-function groupMembers(raw: Obj, g: Obj, gi: number, servers: Map<string, { server: Obj; index: number }>): TopoMember[] {
+function groupMembers(raw: Obj, g: Obj, gi: number, servers: Map<string, { server: Obj; index: number }>, algorithm?: string): TopoMember[] {
   const ms = list(g.members);
   const rows = ms.map((m, mi) => {
     const name = str(m.server);
@@ -115,7 +123,7 @@ function groupMembers(raw: Obj, g: Obj, gi: number, servers: Map<string, { serve
       serverIndex: s?.index,
     };
   });
-  const sh = shares(rows.map((r) => r.weight), rows.map((r) => r.enabled));
+  const sh = shares(rows.map((r) => r.weight), rows.map((r) => r.enabled), algorithm);
   rows.forEach((r, i) => (r.share = sh[i]!));
   return rows;
 }
@@ -141,7 +149,7 @@ export function topology(raw: Obj): TopoEntry[] {
       group: gname,
       groupIndex: gi,
       path: ['services', si],
-      members: g && gi !== undefined ? groupMembers(raw, g, gi, servers) : [],
+      members: g && gi !== undefined ? groupMembers(raw, g, gi, servers, str(s.algorithm) || 'round-robin') : [],
       disabled: s.enabled === false,
       sticky: obj(s.persistence).type === 'client-ip',
     });
