@@ -51,6 +51,11 @@ describe('lbdesk messages', () => {
     for (const r of [confirm, pull, diff, push]) expect(`${r.stdout}${r.stderr}`).not.toContain('lab-haproxy: lab-haproxy');
   });
 
+  it('serve on a file that does not exist yet says where a new site is made', async () => {
+    const r = await runCli(['serve', join(dir, 'new-site.yaml'), '--ui', '--ui-port', '0']);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: cannot read ${join(dir, 'new-site.yaml')}: no such file (to start a new site: lbdesk demo, then New workspace… in the app)\n` });
+  });
+
   it('check: nothing checkable exits 3 (UNKNOWN); --json still prints a document, with "error"', async () => {
     const invalid = join(dir, 'invalid.yaml');
     writeFileSync(invalid, 'lbdesk: 1\nname: bad\nservers:\n  - name: a\n    address: 192.0.2.300\n');

@@ -3,6 +3,7 @@
 // re-reads WS and applies it without dropping established connections; an invalid file keeps
 // the running config (a `reload` event with ok false says why).
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import { formatProblem } from '../../../shared/model/problem';
@@ -48,7 +49,11 @@ export function register(program: Command): void {
       if (opts.uiPort !== undefined && !opts.ui) throw new CliError('--ui-port needs --ui', 2);
       const path = resolve(file);
       const loaded = await load(path, file, (p) => process.stderr.write(`${p}\n`));
-      if (!('workspace' in loaded)) throw new CliError(loaded.summary, loaded.unreadable ? 2 : 1);
+      if (!('workspace' in loaded)) {
+        // A file that is not there yet: say where a new site is made.
+        const hint = loaded.unreadable && !existsSync(path) ? ' (to start a new site: lbdesk demo, then New workspace… in the app)' : '';
+        throw new CliError(`${loaded.summary}${hint}`, loaded.unreadable ? 2 : 1);
+      }
       const ws = loaded.workspace;
       const print = printer(opts.events === true);
       const runner = opts.ui ? await uiRunner(path, ws, opts, print) : await directRunner(ws, opts, print);
