@@ -102,6 +102,23 @@ describe('lab over the contract', () => {
     }
   });
 
+  it('says a configuration\'s notices once, and no more once a workspace without them is applied', async () => {
+    // A target set with SCTP: the engine says SCTP is kept but only TCP is forwarded.
+    const withSctp = TEXT.replace('services:\n', 'targetSets:\n  - { number: 9, address: 127.0.3.30, ports: [18099], protocols: both, healthCheck: { type: none }, servers: [{ address: 127.0.3.21 }] }\nservices:\n');
+    // The engine's notices come as events, just after the apply: read the status once they are in.
+    const sctpNotes = async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return (await callDirect(svc.handlers, 'lab.status', {})).notes.filter((n) => /SCTP/.test(n));
+    };
+    await callDirect(svc.handlers, 'lab.start', { path, text: withSctp });
+    expect(await sctpNotes()).toHaveLength(1);
+    await callDirect(svc.handlers, 'lab.apply', { path, text: withSctp });
+    expect(await sctpNotes()).toHaveLength(1);
+    await callDirect(svc.handlers, 'lab.apply', { path, text: TEXT });
+    expect(await sctpNotes()).toEqual([]);
+    await callDirect(svc.handlers, 'lab.stop', {});
+  });
+
   it('runs one-off checks (lbdesk check through the contract)', async () => {
     const rows = await callDirect(svc.handlers, 'check.run', { path, text: TEXT });
     expect(rows).toMatchObject([{ server: 'web1', check: 'http', state: 'available' }]);

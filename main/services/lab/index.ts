@@ -20,7 +20,10 @@ export class Lab {
   private engine: ForwardingEngine | undefined;
   private path: string | undefined;
   private listening = new Map<string, LabStatus['listening'][number]>();
+  /** Runtime errors, the last 20. */
   private notes: string[] = [];
+  /** The applied configuration's notices (the engine's list, replaced at each apply). */
+  private notices: string[] = [];
   private scopeNotes: string[] = [];
   private offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -72,6 +75,9 @@ export class Lab {
       this.timer.unref();
     }
     this.scopeNotes = notes;
+    // Notices describe the applied configuration (SCTP kept, not forwarded…): the engine gives
+    // the whole list with each apply, so one from a workspace no longer applied goes away.
+    this.notices = result.notices ?? [];
     this.path = path;
     return this.status();
   }
@@ -87,6 +93,7 @@ export class Lab {
     await health?.stop();
     this.listening.clear();
     this.notes = [];
+    this.notices = [];
     this.scopeNotes = [];
     const status = this.status();
     this.deps.emit('lab.status', status);
@@ -99,7 +106,7 @@ export class Lab {
       path: this.path,
       listening: [...this.listening.values()],
       members: this.health?.all() ?? [],
-      notes: [...this.scopeNotes, ...this.notes],
+      notes: [...new Set([...this.scopeNotes, ...this.notices, ...this.notes])],
       stats: this.engine?.stats(),
     };
   }
@@ -130,7 +137,7 @@ export class Lab {
       this.listening.set(`${e.protocol}/${id}`, { name, address: e.address, port: e.port, protocol: e.protocol });
     } else if (e.type === 'closed') {
       this.listening.delete(`${e.protocol}/${id}`);
-    } else if (e.type === 'notice' || e.type === 'error') {
+    } else if (e.type === 'error') {
       this.notes = [...this.notes.slice(-19), e.message];
     }
   }
