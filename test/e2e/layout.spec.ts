@@ -69,3 +69,13 @@ test('1024×700: the State column of Real servers holds the widest state word', 
   });
   expect(fits).toBe(true);
 });
+
+test('1440×900 (a common laptop): the overview keeps its connections column', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await app.section('overview');
+  const conn = page.locator('.row-member .c-conn').first();
+  expect(await conn.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).display)).not.toBe('none');
+  expect(app.errors).toEqual([]);
+});
