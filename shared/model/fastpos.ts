@@ -40,6 +40,8 @@ const KIND: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequenc
 /** A locator for `text`, or undefined when the fast tree cannot be trusted to match `locate`. */
 export function fastLocator(text: string): Locator | undefined {
   if (UNMIRRORED.test(text)) return undefined;
+  // js-yaml drops a byte-order mark before counting: its offsets would be off by it.
+  if (text.charCodeAt(0) === 0xfeff) return undefined;
   // Flat arrays, one entry per node in parse order: big files have hundreds of thousands.
   const start: number[] = [];
   const parent: number[] = [];

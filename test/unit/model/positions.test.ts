@@ -28,6 +28,12 @@ describe('positions', () => {
     expect(formatProblem(p)).toBe(`site.yaml:${p.line}:${p.col}: groups[0].members[1].weight: must be an integer from 0 to 65535, not the number 70000`);
   });
 
+  it('a byte-order mark does not shift the position', () => {
+    const text = example.replace('    port: 8080\n', '    port: 65536\n');
+    const p = only(`\ufeff${text}`);
+    expect(p).toMatchObject({ path: 'services[0].port', ...where(text, '65536') });
+  });
+
   it('an unknown key points at the key', () => {
     const text = example.replace('    port: 2222                  # default 22', '    prot: 2222');
     const p = only(text);
