@@ -100,6 +100,8 @@ function finish(file: string, problems: Problem[]): Problem[] {
 /** A YAML parse error in words (the library's first line, or ours where it speaks to programmers). */
 export function yamlErrorMessage(e: { code: string; message: string }): string {
   if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second "---" here)';
+  // The parser ran out of stack on absurd nesting: say what the depth limit says.
+  if (/Maximum call stack size exceeded/.test(e.message)) return `nested deeper than ${MAX_DEPTH} levels`;
   return e.message;
 }
 
@@ -118,6 +120,8 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     const key = e.code === 'DUPLICATE_KEY' ? pathAt(doc, e.pos[0]) : [];
     if (key.length > 0) add('error', at(e.pos[0]), formatPath(key), `${JSON.stringify(String(key[key.length - 1]))} is given twice here: keep one`);
     else add('error', at(e.pos[0]), SYNTAX_PATH, yamlErrorMessage(e));
+    // Running out of stack is reported at every level it unwinds through: once is enough.
+    if (/Maximum call stack size exceeded/.test(e.message)) break;
   }
   for (const w of doc.warnings) add('warning', at(w.pos[0]), SYNTAX_PATH, w.message);
   if (doc.errors.length) return { problems: finish(file, problems) };

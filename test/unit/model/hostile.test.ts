@@ -24,6 +24,13 @@ describe('hostile input', () => {
     expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', line: 5, col: 14, path: 'servers[0].address', message: 'unknown alias *nope: no anchor &nope is set before it' })]);
   });
 
+  it('nesting too deep for the parser itself (behind an anchor) is the depth limit, said once', () => {
+    const r = parseWorkspace(`${HEAD}x: &a ${'['.repeat(200_000)}${']'.repeat(200_000)}\n`, 'deep.yaml');
+    expect(r.workspace).toBeUndefined();
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]!.message).toMatch(/^nested deeper than \d+ levels$/);
+  });
+
   it('a few harmless aliases are fine (and still validated)', () => {
     const text = `${HEAD}healthTimers: &t { interval: 5s }\nservers:\n  - { name: a, address: 127.0.0.2, healthTimers: *t }\n`;
     const r = parseWorkspace(text, 'ok.yaml');
