@@ -19,6 +19,22 @@ export interface Problem {
   path: string;
   message: string;
   segments?: PathSegment[];
+  /** On the "… and N more problems" line that ends a long list: what it stands for. */
+  omitted?: { errors: number; warnings: number };
+}
+
+/** Errors and warnings in a list, counting those a final "… and N more" line stands for. */
+export function problemCounts(problems: readonly Problem[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const p of problems) {
+    if (p.omitted) {
+      errors += p.omitted.errors;
+      warnings += p.omitted.warnings;
+    } else if (p.severity === 'error') errors++;
+    else warnings++;
+  }
+  return { errors, warnings };
 }
 
 export const ROOT_PATH = '(root)';

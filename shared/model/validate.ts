@@ -92,7 +92,11 @@ function finish(file: string, problems: Problem[]): Problem[] {
   const rest = problems.length - MAX_PROBLEMS;
   const shown = problems.slice(0, MAX_PROBLEMS);
   const last = shown[shown.length - 1]!;
-  shown.push({ severity: 'error', file, line: last.line, col: last.col, path: ROOT_PATH, message: `… and ${rest} more problem${rest > 1 ? 's' : ''}` });
+  const restErrors = problems.slice(MAX_PROBLEMS).filter((p) => p.severity === 'error').length;
+  shown.push({
+    severity: restErrors > 0 ? 'error' : 'warning', file, line: last.line, col: last.col, path: ROOT_PATH,
+    message: `… and ${rest} more problem${rest > 1 ? 's' : ''}`, omitted: { errors: restErrors, warnings: rest - restErrors },
+  });
   return shown;
 }
 

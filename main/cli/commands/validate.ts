@@ -1,6 +1,6 @@
 // `lbdesk validate WS`: one line per problem on stderr; 0 valid (warnings allowed), 1 invalid, 2 unreadable.
 import type { Command } from 'commander';
-import { formatProblem } from '../../../shared/model/problem';
+import { formatProblem, problemCounts } from '../../../shared/model/problem';
 import { validateFile } from '../../services/workspace/store';
 import { CliError } from '../errors';
 
@@ -13,8 +13,7 @@ export function register(program: Command): void {
     .action(async (file: string, opts: { json?: boolean }) => {
       const result = await validateFile(file);
       if (result.exitCode === 2) throw new CliError(result.fatal ?? `cannot read ${file}`, 2);
-      const errors = result.problems.filter((p) => p.severity === 'error').length;
-      const warnings = result.problems.length - errors;
+      const { errors, warnings } = problemCounts(result.problems);
       if (opts.json) {
         const problems = result.problems.map(({ segments: _segments, ...p }) => p);
         process.stdout.write(`${JSON.stringify({ file, valid: result.exitCode === 0, errors, warnings, problems }, null, 2)}\n`);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkspace } from '../../../shared/model/validate';
 import { MAX_DEPTH, MAX_WORKSPACE_BYTES } from '../../../shared/model/limits';
+import { problemCounts } from '../../../shared/model/problem';
 
 const HEAD = 'lbdesk: 1\nname: x\n';
 
@@ -81,6 +82,8 @@ describe('hostile input', () => {
     const r = parseWorkspace(`${HEAD}servers:\n${servers}\n`, 'many.yaml');
     expect(r.problems).toHaveLength(1001);
     expect(r.problems[1000]!.message).toBe('… and 500 more problems');
+    // The totals count what the summary line stands for, not the line itself.
+    expect(problemCounts(r.problems)).toEqual({ errors: 1500, warnings: 0 });
   });
 
   it('__proto__ keys are unknown keys, and pollute nothing', () => {
