@@ -34,12 +34,18 @@ export class Bindings {
     if (other) {
       const same = other.key === me.key;
       const every = `port ${port}/${proto} (${other.wildcard ? other.address : address} takes it on every address)`;
-      this.issues.push({ severity: 'error', path, message: `${same ? `${address}:${port}/${proto}` : every} is already used by ${other.label}` });
+      this.issues.push({ severity: 'error', path, message: `${same ? `${hostPort(address, port)}/${proto}` : every} is already used by ${other.label}` });
       if (!this.told.has(other)) {
         this.told.add(other);
-        this.issues.push({ severity: 'error', path: other.path, message: `${same ? `${other.address}:${port}/${proto}` : every} is also used by ${label}` });
+        this.issues.push({ severity: 'error', path: other.path, message: `${same ? `${hostPort(other.address, port)}/${proto}` : every} is also used by ${label}` });
       }
     }
     list.push(me);
   }
 }
+
+/** `address:port`, an IPv6 address in brackets (`[::1]:8080`, not the ambiguous `::1:8080`). */
+function hostPort(address: string, port: number): string {
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+}
+

@@ -159,7 +159,8 @@ export function zodIssues(issues: readonly Raw[], data: unknown, schema: z.ZodTy
     for (const key of issue.keys) {
       const guess = closest(key, known);
       if (guess !== undefined) meant.add(JSON.stringify([...path, guess]));
-      out.push({ severity: 'error', path: [...path, key], at: 'key', message: `unknown key ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}` });
+      const why = key === '<<' ? ' (YAML merge keys are not supported: write the fields out, or use an alias for the whole mapping)' : guess === undefined ? '' : ` (did you mean "${guess}"?)`;
+      out.push({ severity: 'error', path: [...path, key], at: 'key', message: `unknown key ${JSON.stringify(key)}${why}` });
     }
   }
   for (const issue of issues) {

@@ -87,6 +87,12 @@ function tooDeep(doc: Document): Node | undefined {
 function finish(file: string, problems: Problem[]): Problem[] {
   // One line per problem, whatever the parser or a value put in the message.
   for (const p of problems) p.message = p.message.replace(/\s*[\r\n]+\s*/g, ' ');
+  // The same problem found twice (a value two checks both refuse) is said once.
+  const seen = new Set<string>();
+  problems = problems.filter((p) => {
+    const k = `${p.line}:${p.col}:${p.path}:${p.severity}:${p.message}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
   sortProblems(problems);
   if (problems.length <= MAX_PROBLEMS) return problems;
   const rest = problems.length - MAX_PROBLEMS;
