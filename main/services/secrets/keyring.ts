@@ -67,6 +67,9 @@ export class KeyringSecretStore implements SecretStore {
         clearTimeout(timer);
         done({ code, stdout, stderr: stderr.trim() });
       });
+      // A secret-tool that exits without reading (locked keyring, crash) closes the pipe: its exit
+      // code says what happened; the EPIPE must not become an uncaught exception.
+      child.stdin.on('error', () => undefined);
       child.stdin.end(input ?? '');
     });
   }
