@@ -63,8 +63,12 @@ function pairEnd(pair: Pair): number {
 }
 
 
+/**
+ * The user's quoting style, kept when a value is replaced. An empty string's quotes are not a
+ * style (it cannot be written plain): a value typed into a new, empty field is written plain.
+ */
 function styleOf(node: Node | null | undefined): Style | undefined {
-  return node && isScalar(node) ? (node.type as Style | undefined) : undefined;
+  return node && isScalar(node) && node.value !== '' ? (node.type as Style | undefined) : undefined;
 }
 
 /** Replaces an existing value node. */

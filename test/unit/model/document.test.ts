@@ -139,6 +139,13 @@ describe('text details', () => {
     expect(documentToText(doc)).toBe('groups:\n  - name: g\n    members:   # later\n      - { server: a, port: 80 }\n      - { server: b, port: 80 }\n    x: 1\n  - { name: h, members: [{ server: c, port: 80 }] }\n');
   });
 
+  it('a value typed into a new, empty field is written plain; a quoted one stays quoted', () => {
+    const doc = createDocument('servers:\n  - { name: a, address: "" }\n  - { name: b, address: "192.0.2.2" }\n');
+    setField(doc, ['servers', 0, 'address'], '127.0.10.1');
+    setField(doc, ['servers', 1, 'address'], '192.0.2.3');
+    expect(documentToText(doc)).toBe('servers:\n  - { name: a, address: 127.0.10.1 }\n  - { name: b, address: "192.0.2.3" }\n');
+  });
+
   it('a block scalar is replaced without eating the next line', () => {
     const doc = createDocument('a: |\n  x\n  y\nb: 1\n');
     setField(doc, ['a'], 'z');
