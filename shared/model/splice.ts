@@ -113,6 +113,21 @@ export function replaceValue(text: string, t: Target, value: Json): Splice {
   return { at: from, end, text: pad + piece + tail };
 }
 
+/**
+ * From a line start, past the comment lines indented deeper than `minIndent - 1` that follow:
+ * they belong to the entry above (the example ends its last appliance with such a block), so
+ * a new entry goes after them, not between the entry and its comments.
+ */
+function afterOwnComments(text: string, at: number, minIndent: number): number {
+  let p = at;
+  for (;;) {
+    const m = /^([ \t]*)#[^\n]*(?:\n|$)/.exec(text.slice(p, p + 4096));
+    if (!m || m[1]!.length < minIndent || m[0].length === 0) return p;
+    p += m[0].length;
+    if (p >= text.length) return p;
+  }
+}
+
 export function keyText(key: string, inFlow: boolean): string {
   return scalarText(key, { inFlow, key: true });
 }
@@ -133,7 +148,7 @@ export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: str
   let line: string;
   if (isCollection(value) && !isEmptyCollection(value)) line = `${pad}${keyText(key, false)}:${eol}${blockLines(value, ind + 2).join(eol)}`;
   else line = `${pad}${keyText(key, false)}: ${isCollection(value) ? flowText(value) : scalarText(value)}`;
-  const at = lineEndIncl(text, pairEnd(items[items.length - 1]!));
+  const at = afterOwnComments(text, lineEndIncl(text, pairEnd(items[items.length - 1]!)), ind + 1);
   const needsBreak = at > 0 && text[at - 1] !== '\n';
   return { at, end: at, text: (needsBreak ? eol : '') + line + eol };
 }
@@ -169,7 +184,7 @@ export function appendItem(text: string, seq: YAMLSeq, inFlow: boolean, value: J
   } else {
     line = `${pad}- ${isCollection(value) ? flowText(value) : scalarText(value)}`;
   }
-  const at = lineEndIncl(text, contentEnd(prev)!);
+  const at = afterOwnComments(text, lineEndIncl(text, contentEnd(prev)!), ind + 1);
   const needsBreak = at > 0 && text[at - 1] !== '\n';
   return { at, end: at, text: (needsBreak ? eol : '') + line + eol };
 }

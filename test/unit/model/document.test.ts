@@ -146,6 +146,15 @@ describe('text details', () => {
     expect(documentToText(doc)).toBe('servers:\n  - { name: a, address: 127.0.10.1 }\n  - { name: b, address: "192.0.2.3" }\n');
   });
 
+  it('a new last entry goes after the comment lines that belong to the entry above', () => {
+    const doc = createDocument('appliances:\n  - name: a\n    host: h\n    # configPath: /etc/x.cfg   (belongs to a)\n# about what follows\nother: 1\n');
+    addItem(doc, ['appliances'], { name: 'b', host: 'g' });
+    expect(documentToText(doc)).toBe('appliances:\n  - name: a\n    host: h\n    # configPath: /etc/x.cfg   (belongs to a)\n  - name: b\n    host: g\n# about what follows\nother: 1\n');
+    const map = createDocument('a:\n  x:\n    - 1\n    # more of x later\nb: 2\n');
+    setField(map, ['a', 'y'], 2);
+    expect(documentToText(map)).toBe('a:\n  x:\n    - 1\n    # more of x later\n  y: 2\nb: 2\n');
+  });
+
   it('a block scalar is replaced without eating the next line', () => {
     const doc = createDocument('a: |\n  x\n  y\nb: 1\n');
     setField(doc, ['a'], 'z');
