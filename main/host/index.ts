@@ -22,6 +22,10 @@ export interface UiHostOptions {
 export interface UiHost { url: string; origin: string; token: string; port: number; close(): Promise<void> }
 
 const MAX_BODY = 17 * 1024 * 1024;
+/** Unsent bytes a page may leave waiting (it has stopped reading) before it is dropped. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Calls one connection may have waiting for an answer. */
+const MAX_IN_FLIGHT = 64;
 
 export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
   const host = opts.host ?? '127.0.0.1';
@@ -83,7 +87,13 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
   });
 
   const serveSocket = (ws: WebSocket) => {
-    const unsubscribe = opts.events.subscribe((e) => ws.send(JSON.stringify(e)));
+    const unsubscribe = opts.events.subscribe((e) => {
+      // A page that stops reading would grow this process without bound: drop it (a page
+      // reconnects on its next call).
+      if (ws.bufferedAmount > MAX_BUFFERED) return ws.terminate();
+      ws.send(JSON.stringify(e));
+    });
+    let inFlight = 0;
     ws.on('close', unsubscribe);
     ws.on('message', (data) => {
       let frame: unknown;
@@ -99,9 +109,14 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
       const { id, method, args } = frame as { id?: unknown; method?: unknown; args?: unknown };
       // Only a number or string id is echoed back.
       const replyId = typeof id === 'number' || typeof id === 'string' ? id : null;
+      if (inFlight >= MAX_IN_FLIGHT) {
+        return ws.send(JSON.stringify({ id: replyId, ok: false, error: { code: 'refused', message: `too many calls at once on this connection (${MAX_IN_FLIGHT}): wait for the answers` } }));
+      }
+      inFlight++;
       void dispatch(opts.handlers, method, args)
         .catch((err: unknown) => ({ ok: false as const, error: toErrorShape(err) }))
         .then((out) => {
+          inFlight--;
           if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: replyId, ...out }));
         });
     });

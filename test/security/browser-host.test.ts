@@ -12,6 +12,7 @@ import { appServices, tempDir } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
 let host: UiHost;
+let services: ReturnType<typeof appServices>;
 
 interface Reply { status: number; body: string }
 
@@ -61,7 +62,7 @@ beforeAll(async () => {
   const staticDir = join(tmp.dir, 'renderer');
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>lbdesk</title>');
-  const services = appServices(join(tmp.dir, 'data'));
+  services = appServices(join(tmp.dir, 'data'));
   host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir });
 });
 afterAll(async () => {
@@ -199,4 +200,39 @@ describe('browser mode over WebSocket', () => {
     expect(replies.at(-1)).toMatchObject({ id: 9, ok: true });
     ws!.close();
   });
+
+  it('drops a page that stops reading its events instead of buffering them without bound', async () => {
+    const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+    const closed = new Promise<void>((done) => ws!.once('close', () => done()));
+    // The client stops reading: the server's send buffer can only grow.
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = { ts: new Date().toISOString(), type: 'notice', message: 'x'.repeat(256 * 1024) };
+    let gone = false;
+    void closed.then(() => (gone = true));
+    for (let i = 0; i < 400 && !gone; i++) {
+      services.events.emit('lab.event', big as never);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    (ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 3000))]);
+    expect(gone).toBe(true);
+  });
+
+  it('refuses more than 64 calls in flight on one socket, in words', async () => {
+    const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+    const replies: { id: number; ok: boolean; error?: { code: string; message: string } }[] = [];
+    ws!.on('message', (m) => {
+      const r = JSON.parse(String(m));
+      if ('id' in r) replies.push(r);
+    });
+    // workspace.browse of a big folder takes a moment: 100 at once overlap.
+    for (let id = 1; id <= 100; id++) ws!.send(JSON.stringify({ id, method: 'workspace.browse', args: { dir: '/usr/lib' } }));
+    for (let i = 0; i < 300 && replies.length < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    const refused = replies.filter((r) => !r.ok);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.error).toEqual({ code: 'refused', message: 'too many calls at once on this connection (64): wait for the answers' });
+    expect(replies.filter((r) => r.ok).length).toBeGreaterThanOrEqual(64);
+    ws!.close();
+  });
 });
+
