@@ -39,6 +39,8 @@ export class UdpFlow {
 export class UdpListener {
   socket: dgram.Socket | undefined;
   readonly flows = new Map<string, UdpFlow>();
+  /** Clients refused lately (when, by key): their next datagrams are the same refused flow. */
+  readonly refusedAt = new Map<string, number>();
   constructor(public cfg: ListenerConfig, public pool: Pool) {}
 
   get ref(): PoolRef {
@@ -82,12 +84,21 @@ export class UdpPath {
     let f = l.flows.get(key);
     if (!f) {
       f = new UdpFlow(l, address, port, now);
-      f.pool.accepted += 1;
+      // A client refused lately sending again is the same flow: counted (accepted, refused) once.
+      const again = l.refusedAt.has(key) && now - l.refusedAt.get(key)! < l.pool.cfg.idleTimeoutMs;
+      if (!again) f.pool.accepted += 1;
       if (this.flows.size >= MAX_FLOWS) {
-        this.refuse(f, `flow table full (${MAX_FLOWS} flows)`);
+        this.refuse(f, `flow table full (${MAX_FLOWS} flows)`, again);
         return;
       }
-      if (!this.open(f, now)) return;
+      if (!this.open(f, now, again)) {
+        l.refusedAt.set(key, now);
+        // Bounded: past the flow limit, refusals older than the idle timeout are forgotten.
+        if (l.refusedAt.size > MAX_FLOWS) for (const [k, at] of l.refusedAt) if (now - at >= l.pool.cfg.idleTimeoutMs) l.refusedAt.delete(k);
+        if (l.refusedAt.size > MAX_FLOWS) l.refusedAt.clear();
+        return;
+      }
+      l.refusedAt.delete(key);
       l.flows.set(key, f);
       this.flows.add(f);
     }
@@ -104,11 +115,11 @@ export class UdpPath {
   }
 
   /** Chooses a server and opens the flow's socket to it; false when refused. */
-  private open(f: UdpFlow, now: number): boolean {
+  private open(f: UdpFlow, now: number, counted = false): boolean {
     const l = f.listener;
     const m = f.pool.choose(f, now, f.tried);
     if (!m) {
-      this.refuse(f, f.tried ? 'every server refused the flow' : 'no available or degraded server');
+      this.refuse(f, f.tried ? 'every server refused the flow' : 'no available or degraded server', counted);
       return false;
     }
     f.pool.begin(m, f, now);
@@ -186,7 +197,8 @@ export class UdpPath {
     this.flows.delete(f);
   }
 
-  private refuse(f: UdpFlow, reason: string): void {
+  private refuse(f: UdpFlow, reason: string, counted = false): void {
+    if (counted) return;
     f.pool.refused += 1;
     this.rt.limited(`refused:${f.pool.cfg.id}`, (count) => ({ type: 'refused', ...f.listener.ref, client: `${f.address}:${f.port}`, reason, count }));
   }

@@ -117,6 +117,25 @@ describe('UDP services', () => {
     expect(health.failures[0]!.reason).toContain('ECONNREFUSED');
   });
 
+  it('a refused client sending again is one refused flow, not one per datagram', async () => {
+    const { engine, health, a, b } = await setup();
+    health.set(memberKey({ group: 'g', server: 'a', port: a.port }), 'unavailable');
+    health.set(memberKey({ group: 'g', server: 'b', port: b.port }), 'unavailable');
+    await sleep(100);
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => new Promise<dgram.Socket>((done) => {
+      const s = dgram.createSocket('udp4');
+      s.bind(0, '127.0.5.153', () => done(s));
+    })));
+    cleanups.push(() => sockets.forEach((s) => s.close()));
+    for (let round = 0; round < 3; round++) {
+      for (const s of sockets) s.send('q', port, VIP);
+      await sleep(50);
+    }
+    await until(async () => (await engine.refreshStats()).pools[0]!.refused >= 20, 2000, 'refusals');
+    await sleep(200);
+    expect((await engine.refreshStats()).pools[0]).toMatchObject({ total: 20, refused: 20, active: 0 });
+  });
+
   // The service socket takes every new client's first datagram while each flow's own socket is
   // being opened: a burst needs a deep queue (the kernel caps what the engine asks for at
   // net.core.rmem_max, so the test needs a machine that allows it).
