@@ -13,6 +13,22 @@ describe('workspace store', () => {
   });
   afterEach(async () => real.close());
 
+  it('clearing the last timer removes healthTimers itself, not leaving healthTimers: {}', async () => {
+    const ws = useWorkspace();
+    expect(await ws.openDemo()).toBe(true);
+    ws.set(['servers', 0, 'healthTimers', 'interval'], '5s');
+    await settled();
+    ws.set(['servers', 0, 'healthTimers', 'interval'], undefined);
+    await settled();
+    expect(ws.get(['servers', 0, 'healthTimers'])).toBeUndefined();
+    expect(await ws.text()).not.toMatch(/healthTimers: \{\}/);
+    // A mapping whose emptiness means something else is left alone by this rule.
+    ws.set(['servers', 0, 'description'], 'x');
+    ws.set(['servers', 0, 'description'], undefined);
+    await settled();
+    expect(ws.get(['servers', 0, 'name'])).toBeDefined();
+  });
+
   it('opens the demo, edits keep comments through save, and reopening shows the edit', async () => {
     const ws = useWorkspace();
     expect(await ws.openDemo()).toBe(true);

@@ -31,6 +31,9 @@ export function configureWorkspace(o: WorkspaceOptions): void {
   options = o;
 }
 
+/** Optional mappings whose absence reads like an empty one (their fields all have defaults). */
+const EMPTY_MEANS_ABSENT = new Set(['healthTimers', 'peerNodeAware']);
+
 export const useWorkspace = defineStore('workspace', () => {
   const api = useApi();
   let engine: Promise<EngineClient> | undefined;
@@ -320,7 +323,15 @@ export const useWorkspace = defineStore('workspace', () => {
   const get = (p: Path): unknown => getIn(raw.value, p);
   /** Sets a field; undefined removes it. Typing in one field merges into one undo step. */
   function set(p: Path, value: unknown): void {
-    const op: EditOp = value === undefined ? { op: 'delete', path: p } : { op: 'set', path: p, value: plain(value) };
+    let target = p;
+    // Clearing the last field of a mapping whose absence means the same as empty removes the
+    // mapping too: no `healthTimers: {}` left behind in the file.
+    if (value === undefined && p.length > 1 && EMPTY_MEANS_ABSENT.has(String(p[p.length - 2]))) {
+      const parent = getIn(raw.value, p.slice(0, -1));
+      const keys = parent && typeof parent === 'object' && !Array.isArray(parent) ? Object.keys(parent) : [];
+      if (keys.length === 1 && keys[0] === String(p[p.length - 1])) target = p.slice(0, -1);
+    }
+    const op: EditOp = value === undefined ? { op: 'delete', path: target } : { op: 'set', path: p, value: plain(value) };
     edit(`edit ${describeAt(raw.value, p)}`, [op], `set:${pathKey(p)}`);
   }
   /** Appends to a list; returns the new item's index. */
