@@ -59,17 +59,20 @@ export async function readWorkspaceText(path: string): Promise<{ text: string; m
     if (info.size > MAX_WORKSPACE_BYTES) {
       throw new WorkspaceFileError(`${path} is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused`, 'too-large');
     }
-    // Read by size + 1 so a file that grew since stat is still caught by the limit.
-    const buf = Buffer.alloc(Math.min(info.size + 1, MAX_WORKSPACE_BYTES + 1));
+    // Read to the end, not to the size stat gave: a file that grew since (or one whose size says
+    // 0, as /proc's do) is read whole, and the limit still holds.
+    let buf = Buffer.alloc(Math.min(Math.max(info.size + 1, 64 * 1024), MAX_WORKSPACE_BYTES + 1));
     let got = 0;
     for (;;) {
+      if (got === buf.length) {
+        if (got > MAX_WORKSPACE_BYTES) throw new WorkspaceFileError(`${path} is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused`, 'too-large');
+        const bigger = Buffer.alloc(Math.min(buf.length * 2, MAX_WORKSPACE_BYTES + 1));
+        buf.copy(bigger, 0, 0, got);
+        buf = bigger;
+      }
       const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
       if (bytesRead === 0) break;
       got += bytesRead;
-      if (got === buf.length) {
-        if (got > MAX_WORKSPACE_BYTES) throw new WorkspaceFileError(`${path} is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused`, 'too-large');
-        break;
-      }
     }
     let text: string;
     try {

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, rea
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadWorkspaceFile, saveWorkspaceText, validateFile, workspaceStore, WorkspaceFileError } from '../../../main/services/workspace';
+import { loadWorkspaceFile, readWorkspaceText, saveWorkspaceText, validateFile, workspaceStore, WorkspaceFileError } from '../../../main/services/workspace';
 import { setField, documentToText } from '../../../shared/model/document';
 
 const EXAMPLE = readFileSync(resolve(__dirname, '../../../assets/demo/lab-site-a.yaml'), 'utf8');
@@ -169,6 +169,14 @@ describe('loadWorkspaceFile', () => {
     expect(err).toBeInstanceOf(WorkspaceFileError);
     expect((err as WorkspaceFileError).code).toBe(code);
     expect((err as Error).message).toMatch(message);
+  });
+});
+
+describe('readWorkspaceText', () => {
+  it('reads to the end, not to the size stat gave: a /proc file (size 0) whole', async () => {
+    const { text } = await readWorkspaceText('/proc/self/status');
+    expect(text).toMatch(/^Name:/);
+    expect(text).toMatch(/\nPid:\s+\d+\n/);
   });
 });
 
