@@ -24,7 +24,17 @@ function templateProblem(err: unknown, shown: string): string {
  * could otherwise say "constructor" only when the lookup converts it).
  */
 const UNREACHABLE = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'caller', 'callee', 'arguments']);
-type Runtime = { memberLookup(obj: unknown, key: unknown): unknown; lbdeskGuarded?: true };
+/**
+ * A bare name (`{{ constructor }}`) is looked up in the frame and the context, plain objects
+ * whose prototype answers `constructor` (Object, and from it Function): no Object.prototype
+ * name is a template variable.
+ */
+const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), ...UNREACHABLE]);
+type Runtime = {
+  memberLookup(obj: unknown, key: unknown): unknown;
+  contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
+  lbdeskGuarded?: true;
+};
 const runtime = (nunjucks as unknown as { runtime: Runtime }).runtime;
 if (!runtime.lbdeskGuarded) {
   const lookup = runtime.memberLookup;
@@ -32,6 +42,11 @@ if (!runtime.lbdeskGuarded) {
     const name = typeof key === 'number' ? key : String(key);
     if (typeof name === 'string' && UNREACHABLE.has(name)) throw new Error(`${name} is not available in a template`);
     return lookup(obj, name);
+  };
+  const variable = runtime.contextOrFrameLookup;
+  runtime.contextOrFrameLookup = (context, frame, name) => {
+    if (PROTOTYPE_NAMES.has(String(name))) throw new Error(`${String(name)} is not available in a template`);
+    return variable(context, frame, name);
   };
   runtime.lbdeskGuarded = true;
 }

@@ -133,6 +133,10 @@ describe('template problems', () => {
       // A key whose toString returns "constructor": checked after conversion, not before.
       `{% set k = {"toString": cycler("constructor").next} %}{{ range[k](${JSON.stringify(run)})() }}`,
       `{{ joiner.__lookupGetter__ }}`,
+      // A bare name resolves in the frame and the context, whose prototype knows `constructor`.
+      `{% set O = constructor %}{% set F = O.getOwnPropertyDescriptor(O.getPrototypeOf(O), "constructor").value %}{{ F(${JSON.stringify(run)})() }}`,
+      `{{ __proto__ }}`,
+      `{{ hasOwnProperty("x") }}`,
     ]) {
       const r = renderWith(`${escape}\n`);
       expect(r.errors[0]?.message, escape).toMatch(/is not available in a template/);
