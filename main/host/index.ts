@@ -25,7 +25,7 @@ const MAX_BODY = 17 * 1024 * 1024;
 /** Unsent bytes a page may leave waiting (it has stopped reading) before it is dropped. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 /** Calls one connection may have waiting for an answer. */
-const MAX_IN_FLIGHT = 64;
+const MAX_IN_FLIGHT = 32;
 
 export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
   const host = opts.host ?? '127.0.0.1';
@@ -94,6 +94,9 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
       ws.send(JSON.stringify(e));
     });
     let inFlight = 0;
+    // ws reports a bad frame (invalid UTF-8, an unknown opcode, one too big) as an error on the
+    // connection: end that connection, never the process.
+    ws.on('error', () => ws.terminate());
     ws.on('close', unsubscribe);
     ws.on('message', (data) => {
       let frame: unknown;
@@ -116,8 +119,12 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
       void dispatch(opts.handlers, method, args)
         .catch((err: unknown) => ({ ok: false as const, error: toErrorShape(err) }))
         .then((out) => {
-          inFlight--;
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: replyId, ...out }));
+          if (ws.readyState !== ws.OPEN) return void inFlight--;
+          // Answers count against the same bound as events: a page that has stopped reading
+          // is dropped, not buffered for.
+          if (ws.bufferedAmount > MAX_BUFFERED) return void ws.terminate();
+          // A call is in flight until its answer has left, not just been queued.
+          ws.send(JSON.stringify({ id: replyId, ...out }), () => inFlight--);
         });
     });
   };

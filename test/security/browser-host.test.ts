@@ -218,7 +218,7 @@ describe('browser mode over WebSocket', () => {
     expect(gone).toBe(true);
   });
 
-  it('refuses more than 64 calls in flight on one socket, in words', async () => {
+  it('refuses more than 32 calls in flight on one socket, in words', async () => {
     const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
     const replies: { id: number; ok: boolean; error?: { code: string; message: string } }[] = [];
     ws!.on('message', (m) => {
@@ -230,9 +230,42 @@ describe('browser mode over WebSocket', () => {
     for (let i = 0; i < 300 && replies.length < 100; i++) await new Promise((r) => setTimeout(r, 20));
     const refused = replies.filter((r) => !r.ok);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]!.error).toEqual({ code: 'refused', message: 'too many calls at once on this connection (64): wait for the answers' });
-    expect(replies.filter((r) => r.ok).length).toBeGreaterThanOrEqual(64);
+    expect(refused[0]!.error).toEqual({ code: 'refused', message: 'too many calls at once on this connection (32): wait for the answers' });
+    expect(replies.filter((r) => r.ok).length).toBeGreaterThanOrEqual(32);
     ws!.close();
+  });
+
+  it('a frame ws itself rejects (invalid UTF-8, an unknown opcode) ends that connection, not the host', async () => {
+    for (const frame of [Buffer.from([0x81, 0x83]), Buffer.from([0x83, 0x83])]) {
+      const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+      const raw = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+      const closed = new Promise<void>((done) => ws!.once('close', () => done()));
+      ws!.on('error', () => undefined);
+      // A masked frame by hand: FIN + text (or opcode 3), length 3, mask 0, payload ff fe 7b.
+      raw.write(Buffer.concat([frame, Buffer.from([0, 0, 0, 0]), Buffer.from([0xff, 0xfe, 0x7b])]));
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 3000))]);
+    }
+    // Still serving.
+    const { status, ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+    expect(status).toBe(101);
+    ws!.close();
+  });
+
+  it('answers count too: a page that stops reading while its calls are answered is dropped', async () => {
+    const big = join(tmp.dir, 'big.yaml');
+    writeFileSync(big, `lbdesk: 1\nname: big\ndescription: "${'x'.repeat(6 * 1024 * 1024)}"\n`);
+    const { ws } = await socket(`/api/ws?token=${host.token}`, { origin: host.origin });
+    const closed = new Promise<void>((done) => ws!.once('close', () => done()));
+    let gone = false;
+    void closed.then(() => (gone = true));
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    for (let id = 1; id <= 12 && !gone; id++) {
+      ws!.send(JSON.stringify({ id, method: 'workspace.read', args: { path: big } }));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    (ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+    expect(gone).toBe(true);
   });
 });
 
