@@ -108,6 +108,9 @@ describe('secrets are never written in plain text', () => {
     const variants = ['"secret"', "'secret'", '"s\\x65cret"', '"\\u0073ecret"'].map((key) => leak.replace('secret:', `${key}:`));
     // Nor in a file the validator gives up on early (a version it does not know).
     variants.push(leak.replace('lbdesk: 1', 'lbdesk: 2'));
+    // A key spelt with an escaped line break (no 'secret' in the text), and an alias as the key.
+    variants.push(`lbdesk: 1\nname: leak\nservers: [{ name: r, address: 192.0.2.1 }]\ngroups:\n  - name: aaa\n    members: [{ server: r, port: 1812 }]\n    healthCheck:\n      type: radius\n      radius:\n        ? "sec\\\n          ret"\n        : "${typed}"\n`);
+    variants.push(`lbdesk: 1\nname: leak\ndescription: &k secr\u0065t\ngroups:\n  - name: aaa\n    members: []\n    healthCheck:\n      type: radius\n      radius:\n        *k : "${typed}"\n`.replace('secr\u0065t', 'se' + 'cret'));
     for (const spelt of variants) {
       const key = spelt;
       const again = await call('workspace.write', { path: join(sites, 'leak.yaml'), text: spelt });

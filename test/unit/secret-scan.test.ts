@@ -11,6 +11,9 @@ describe('plainSecretField', () => {
     expect(plainSecretField('a:\n  - b:\n      bindSecret: [x, y]\n')).toBe('a[0].b.bindSecret');
     expect(plainSecretField('x: &p "pa ss"\nldap: { bindSecret: *p }\n')).toBe('ldap.bindSecret');
     expect(plainSecretField('x: { secret: 1234 }\n')).toBe('x.secret');
+    // A key spelt with an escaped line break, and an alias as the key.
+    expect(plainSecretField('radius:\n  ? "sec\\\n    ret"\n  : My Pass Word 1!\n')).toBe('radius.secret');
+    expect(plainSecretField('description: &k secret\nradius:\n  *k : My Pass Word 2!\n')).toBe('radius.secret');
   });
   it('passes secret names, empty fields, other keys and broken YAML without such a field', () => {
     expect(plainSecretField(group('{ secret: radius-shared }'))).toBeUndefined();

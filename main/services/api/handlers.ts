@@ -93,7 +93,8 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
       // that takes a secret's name: that would put it in the file in plain text.
       // Scanned only when the text may have such a field (a 10,000-server site saves without
       // the parse); a key can be quoted or spelt with escapes, so the test is loose on purpose.
-      const mayHoldSecret = /secret/i.test(text) || /\\[xuUN0-9]/.test(text);
+      // (Any backslash: escapes in quoted keys, an escaped line break; any '*': an alias as the key.)
+      const mayHoldSecret = /secret|\\|\*/i.test(text);
       const leak = mayHoldSecret ? plainSecretField(text) : undefined;
       if (leak) {
         throw new ApiError('refused', `not saved: ${leak} holds something that is not a secret's name; store the secret in the secret store and put its name there`);
