@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../main/services/vendor/redact';
+import { redact, redactPatch } from '../../main/services/vendor/redact';
 
 describe('redact', () => {
   it.each([
@@ -14,6 +14,14 @@ describe('redact', () => {
     ['password=Eq1', 'password=<redacted>'],
     ['Password: Typed1', 'Password: <redacted>'],
     ['    auth_pass VrrpPw', '    auth_pass <redacted>'],
+    ['    auth_pass "two words"', '    auth_pass <redacted>'],
+    ['  user ops insecure-password "hunter 2 two"', '  user ops insecure-password <redacted>'],
+    ['  stats auth admin:"p w"', '  stats auth admin:<redacted>'],
+    ["password 'quoted single pw'", 'password <redacted>'],
+    ['ip ospf authentication-key OspfPlainKey', 'ip ospf authentication-key <redacted>'],
+    ['db_password: X1', 'db_password: <redacted>'],
+    ['set admin_password X2', 'set admin_password <redacted>'],
+    ['bindpw X3', 'bindpw <redacted>'],
   ])('%s', (line, shown) => {
     expect(redact(line)).toBe(shown);
   });
@@ -21,4 +29,14 @@ describe('redact', () => {
   it('leaves lines without a secret alone', () => {
     for (const line of ['server real web1 192.0.2.10', 'backend be', '  balance roundrobin', 'interface ethernet 1/1']) expect(redact(line)).toBe(line);
   });
+
+  it('works line by line: a bare keyword never takes the next line', () => {
+    expect(redact('crypto key 1\n-next line\n')).toBe('crypto key <redacted>\n-next line\n');
+  });
+
+  it('redacts a patch after each line marker: a removed line that starts with a keyword too', () => {
+    const patch = '--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-password OldRootPw1\n+password NewRootPw2\n stats auth admin:pw\n';
+    expect(redactPatch(patch)).toBe('--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-password <redacted>\n+password <redacted>\n stats auth admin:<redacted>\n');
+  });
 });
+

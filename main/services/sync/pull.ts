@@ -1,6 +1,6 @@
 // Pull and diff: read the live config from the appliance.
 import { createTwoFilesPatch } from 'diff';
-import { redact } from '../vendor/redact';
+import { redactPatch } from '../vendor/redact';
 import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
@@ -70,7 +70,7 @@ export function diffTexts(target: SyncTarget, current: Buffer | undefined, next:
   // What the user sees never shows a password (stats auth, auth_pass, …): the patch is made from
   // the real text, then redacted, so a changed password still shows as a changed line.
   const patch = changed
-    ? redact(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered'))
+    ? redactPatch(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered'))
     : '';
   return {
     appliance: target.appliance, configPath: target.configPath, changed, patch, hash: sha256(next),

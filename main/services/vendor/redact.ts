@@ -1,25 +1,37 @@
 // Output and commands shown to the user or kept in history never carry a password: the word
 // after password / secret / key / community keywords is replaced, and so are the forms vendors
-// use for keys and SNMPv3 credentials.
+// use for keys and SNMPv3 credentials. One line at a time: a match never runs into the next.
+/** A value: quoted (spaces and all) or one word. */
+const VALUE = `("[^"\\n]*"?|'[^'\\n]*'?|\\S+)`;
 // Not inside a longer hyphenated keyword (pre-shared-key, message-digest-key): those are FORMS.
-const KEYWORD = /(?<![\w-])(password|passwd|secret|passphrase|community|key-string|auth-key|enable secret|key)(\s*[=:]\s*|\s+(?:\d\s+)?)("[^"]*"|\S+)/gi;
+// An underscore joins (db_password, admin_password); bindpw is OpenLDAP's.
+const KEYWORD = new RegExp(`(?<![A-Za-z0-9-])(password|passwd|bindpw|secret|passphrase|community|key-string|auth-key|authentication-key|enable secret|key)([ \\t]*[=:][ \\t]*|[ \\t]+(?:\\d[ \\t]+)?)${VALUE}`, 'gi');
 const FORMS: [RegExp, string][] = [
   // pre-shared-key [ascii-text|hex] VALUE
-  [/\b(pre-shared-key\s+(?:(?:ascii-text|hex|0|7)\s+)?)("[^"]*"|\S+)/gi, '$1<redacted>'],
-  // message-digest-key 1 md5 VALUE (OSPF), authentication-key VALUE
-  [/\b(message-digest-key\s+\d+\s+md5\s+(?:\d\s+)?)("[^"]*"|\S+)/gi, '$1<redacted>'],
+  [new RegExp(`\\b(pre-shared-key[ \\t]+(?:(?:ascii-text|hex|0|7)[ \\t]+)?)${VALUE}`, 'gi'), '$1<redacted>'],
+  // message-digest-key 1 md5 VALUE (OSPF)
+  [new RegExp(`\\b(message-digest-key[ \\t]+\\d+[ \\t]+md5[ \\t]+(?:\\d[ \\t]+)?)${VALUE}`, 'gi'), '$1<redacted>'],
   // snmp-server user NAME GROUP v3 auth sha VALUE priv aes 128 VALUE
-  [/\b(auth\s+(?:md5|sha\S*)\s+)(\S+)/gi, '$1<redacted>'],
-  [/\b(priv\s+(?:des\S*|3des|aes)(?:\s+\d+)?\s+)(\S+)/gi, '$1<redacted>'],
+  [new RegExp(`\\b(auth[ \\t]+(?:md5|sha\\S*)[ \\t]+)${VALUE}`, 'gi'), '$1<redacted>'],
+  [new RegExp(`\\b(priv[ \\t]+(?:des\\S*|3des|aes)(?:[ \\t]+\\d+)?[ \\t]+)${VALUE}`, 'gi'), '$1<redacted>'],
   // HAProxy: stats auth USER:PASS, user NAME insecure-password PASS
-  [/\b(stats\s+auth\s+[^:\s]+:)(\S+)/gi, '$1<redacted>'],
-  [/\b(insecure-password\s+)(\S+)/gi, '$1<redacted>'],
+  [new RegExp(`\\b(stats[ \\t]+auth[ \\t]+[^:\\s]+:)${VALUE}`, 'gi'), '$1<redacted>'],
+  [new RegExp(`\\b(insecure-password[ \\t]+)${VALUE}`, 'gi'), '$1<redacted>'],
   // keepalived: auth_pass PASS
-  [/\b(auth_pass\s+)(\S+)/gi, '$1<redacted>'],
+  [new RegExp(`\\b(auth_pass[ \\t]+)${VALUE}`, 'gi'), '$1<redacted>'],
 ];
 
-export function redact(text: string): string {
-  let out = text;
+function redactLine(line: string): string {
+  let out = line;
   for (const [re, to] of FORMS) out = out.replace(re, to);
   return out.replace(KEYWORD, (_m, word: string, gap: string) => `${word}${gap}<redacted>`);
+}
+
+export function redact(text: string): string {
+  return text.split('\n').map(redactLine).join('\n');
+}
+
+/** A unified diff with each line's content redacted after its ' ', '-' or '+' marker. */
+export function redactPatch(patch: string): string {
+  return patch.split('\n').map((l) => (/^[ +-](?!--|\+\+)/.test(l) ? l[0] + redactLine(l.slice(1)) : redactLine(l))).join('\n');
 }
