@@ -17,7 +17,7 @@ const SIMPLE = /^[A-Za-z0-9_/(][A-Za-z0-9_./@=()*+~^$-]*$/;
 /** Characters a plain or single-quoted scalar cannot hold (controls, line breaks, tab). */
 const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
-function isPlainSafe(s: string, inFlow: boolean, key: boolean): boolean {
+export function isPlainSafe(s: string, inFlow: boolean, key: boolean): boolean {
   if (CORE_TYPED.some((re) => re.test(s))) return false;
   if (SIMPLE.test(s)) return true;
   if (s.trim() !== s || hasControl(s) || /^[-?:,[\]{}#&*!|>'"%@`]/.test(s)) return false;

@@ -1,7 +1,7 @@
 // The text splices behind the document editor: where a node's text starts and ends, and the
 // exact replacement text for each kind of edit. Pure functions of the source text and nodes.
 import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { blockLines, flowText, isCollection, isEmptyCollection, scalarText, type Style } from './render';
+import { blockLines, flowText, isCollection, isEmptyCollection, isPlainSafe, scalarText, type Style } from './render';
 
 export class EditError extends Error {}
 
@@ -64,11 +64,15 @@ function pairEnd(pair: Pair): number {
 
 
 /**
- * The user's quoting style, kept when a value is replaced. An empty string's quotes are not a
- * style (it cannot be written plain): a value typed into a new, empty field is written plain.
+ * The user's quoting style, kept when a value is replaced. Quotes the old value needed are not
+ * a style: an empty string, or a half-typed `127.0` that reads as a number, had to be quoted;
+ * the value typed after it is written plain when it can be.
  */
-function styleOf(node: Node | null | undefined): Style | undefined {
-  return node && isScalar(node) && node.value !== '' ? (node.type as Style | undefined) : undefined;
+function styleOf(node: Node | null | undefined, inFlow: boolean): Style | undefined {
+  if (!node || !isScalar(node)) return undefined;
+  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+  if (quoted && (typeof node.value !== 'string' || !isPlainSafe(node.value, inFlow, false))) return undefined;
+  return node.type as Style | undefined;
 }
 
 /** Replaces an existing value node. */
@@ -82,7 +86,7 @@ export function replaceValue(text: string, t: Target, value: Json): Splice {
     const lines = blockLines(value, ind);
     return { at: from, end: lineEndIncl(text, contentEnd(node)!), text: lines.join(eol).slice(ind) + eol };
   }
-  const piece = isCollection(value) ? flowText(value) : scalarText(value, { inFlow: t.inFlow, style: styleOf(node) });
+  const piece = isCollection(value) ? flowText(value) : scalarText(value, { inFlow: t.inFlow, style: styleOf(node, t.inFlow) });
   if (blockColl) {
     // Collapse the block onto the key's line (`members: []`), keeping the key line's comment.
     const keyNode = t.pair?.key as Node | undefined;

@@ -146,6 +146,13 @@ describe('text details', () => {
     expect(documentToText(doc)).toBe('servers:\n  - { name: a, address: 127.0.10.1 }\n  - { name: b, address: "192.0.2.3" }\n');
   });
 
+  it('typed key by key, a value that had to be quoted half-way ("127.0", "second ") ends plain', () => {
+    const doc = createDocument('servers:\n  - name: a\n    address: ""\n    description: ""\n');
+    for (const k of ['1', '12', '127', '127.', '127.0', '127.0.', '127.0.13.23']) setField(doc, ['servers', 0, 'address'], k);
+    for (const k of ['s', 'second', 'second ', 'second b', 'second box']) setField(doc, ['servers', 0, 'description'], k);
+    expect(documentToText(doc)).toBe('servers:\n  - name: a\n    address: 127.0.13.23\n    description: second box\n');
+  });
+
   it('a new last entry goes after the comment lines that belong to the entry above', () => {
     const doc = createDocument('appliances:\n  - name: a\n    host: h\n    # configPath: /etc/x.cfg   (belongs to a)\n# about what follows\nother: 1\n');
     addItem(doc, ['appliances'], { name: 'b', host: 'g' });
