@@ -37,6 +37,15 @@ describe('appliances store', () => {
     }
     ws.endRename();
     expect(apps.names).toEqual(['lab-haproxy', 'zeb']);
+    // Through an empty name, and through another appliance's name, it stays on the second one.
+    for (const name of ['', 'l', 'lab-haproxy', 'lab-haproxy-2']) {
+      ws.rename('appliance', 1, name);
+      await flushPromises();
+      expect(apps.selectedIndex).toBe(1);
+    }
+    ws.endRename();
+    expect(apps.selected).toBe('lab-haproxy-2');
+    expect(apps.names).toEqual(['lab-haproxy', 'lab-haproxy-2']);
   });
 
   it('queues host key questions and takes them off when answered', async () => {

@@ -11,18 +11,38 @@ export const useAppliances = defineStore('appliances', () => {
   const api = useApi();
   const ws = useWorkspace();
 
-  const names = computed(() => {
+  /** Every appliance's name in file order, '' for one being typed (positions matter). */
+  const allNames = computed(() => {
     const list = ws.raw.appliances;
-    return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')).filter(Boolean) : [];
+    return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')) : [];
   });
+  const names = computed(() => allNames.value.filter(Boolean));
   const selected = ref<string>();
-  watch(names, (n, before) => {
-    if (selected.value && n.includes(selected.value)) return;
-    // Renamed (same place, same count): follow it, so the editor stays on the appliance being
-    // renamed instead of jumping to the first one and taking the next edits there.
-    const at = selected.value && before ? before.indexOf(selected.value) : -1;
-    selected.value = at >= 0 && before!.length === n.length ? n[at] : n[0];
-  }, { immediate: true });
+  /** Which appliance is selected, by position: a name being typed may be empty, or for a moment another's. */
+  const selectedIndex = ref<number>();
+  watch(allNames, (n, before) => {
+    const i = selectedIndex.value;
+    // Renamed in place (same count): follow it by position, so the editor stays on the appliance
+    // being renamed whatever its name passes through ('', or another appliance's name).
+    if (i !== undefined && before && before.length === n.length && i < n.length) {
+      selected.value = n[i] || undefined;
+      return;
+    }
+    if (selected.value && n.includes(selected.value)) {
+      selectedIndex.value = n.indexOf(selected.value);
+      return;
+    }
+    selectedIndex.value = n.length ? 0 : undefined;
+    selected.value = n[0] || undefined;
+  }, { immediate: true, flush: 'sync' });
+  // Chosen by name (the header's list): the position follows, unless it already holds that name.
+  watch(selected, (name) => {
+    const i = selectedIndex.value;
+    if (name && (i === undefined || allNames.value[i] !== name)) {
+      const at = allNames.value.indexOf(name);
+      if (at >= 0) selectedIndex.value = at;
+    }
+  }, { flush: 'sync' });
 
   const diff = shallowRef<DiffResult>();
   const diffBusy = ref(false);
@@ -155,7 +175,7 @@ export const useAppliances = defineStore('appliances', () => {
   }
 
   return {
-    names, selected, diff, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
+    names, selected, selectedIndex, diff, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
     secondsLeft, history, historyError, hostKeys, loadDiff, push, confirm, loadHistory, answerHostKey,
   };
 });
