@@ -54,6 +54,12 @@ describe('editors', () => {
     await web.find('[data-testid="add-member"]').trigger('click');
     expect((useWorkspace().get(['groups', 0, 'members']) as unknown[]).length).toBe(3);
     web.unmount();
+    // When every service of the group takes turns (round-robin), the shares are equal.
+    useWorkspace().set(['services', 0, 'algorithm'], 'round-robin');
+    const rr = mountWith(GroupEditor, t.real.api, t.pinia, { index: 0 });
+    expect(rr.text()).toMatch(/33\.3 %[\s\S]*33\.3 %[\s\S]*33\.3 %/);
+    expect(rr.text()).toContain('its services take turns (round-robin)');
+    rr.unmount();
   });
 
   it('service: group choices come from the workspace', async () => {
