@@ -49,11 +49,14 @@ describe('stored secrets and the hosts they go to', () => {
     const edited = await call(site([...GOOD, EVIL]));
     expect(edited.ok).toBe(true);
     const statuses = (edited as { result: { server: string; reason: string }[] }).result;
-    expect(statuses.find((s) => s.server === 'r2')?.reason).toMatch(/secret named\/corp-radius is only sent to 127\.0\.9\.231, 127\.0\.9\.232, where it was first used, not to 127\.0\.9\.233/);
+    expect(statuses.find((s) => s.server === 'r2')?.reason).toMatch(/secret named\/corp-radius is only sent to 127\.0\.9\.231:31812, 127\.0\.9\.232:31812, where it was first used, not to 127\.0\.9\.233:31812/);
     expect(got.get(EVIL) ?? 0).toBe(0);
     // The first hosts still get their checks.
     for (const a of GOOD) expect(got.get(a)!, a).toBeGreaterThan(sent.get(a)!);
 
+    // Another port on a bound host is another place (any local user may listen on a high port).
+    const otherPort = await call(site(GOOD).replace(`{ server: r0, port: ${PORT} }`, `{ server: r0, port: ${PORT + 1} }`));
+    expect((otherPort as { result: { server: string; reason: string }[] }).result.find((s) => s.server === 'r0')?.reason).toMatch(/is only sent to .* not to 127\.0\.9\.231:31813/);
     // Storing the secret again (the user's consent) lets it go to the new host.
     await dispatch(services.handlers, 'secrets.set', { name: 'named/corp-radius', value: 'Sh4red-Secret' });
     await call(site([...GOOD, EVIL]));

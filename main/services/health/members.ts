@@ -5,6 +5,7 @@ import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type R
 import type { HealthCheck, Workspace } from '../../../shared/model/schema';
 import { DEFAULT_PORTS, type ProbeType } from './probes';
 import { secretName } from '../secrets/types';
+import { destination } from '../secrets/bound';
 
 export interface MemberSpec {
   key: MemberKey;
@@ -131,7 +132,10 @@ export function secretHosts(ws: Workspace): Map<string, Set<string>> {
     const name = m.check.type === 'ldap' && m.settings.ldap?.bindDn ? m.settings.ldap.bindSecret : m.check.type === 'radius' ? m.settings.radius?.secret : undefined;
     if (!name) continue;
     const key = secretName.named(name);
-    (out.get(key) ?? out.set(key, new Set()).get(key)!).add(m.address);
+    // The place the probe sends it to: the member's port, else the check's well-known one.
+    const port = m.port ?? DEFAULT_PORTS[m.check.type as ProbeType];
+    if (port === undefined) continue;
+    (out.get(key) ?? out.set(key, new Set()).get(key)!).add(destination(m.address, port));
   }
   return out;
 }

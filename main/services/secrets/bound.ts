@@ -1,4 +1,4 @@
-// A stored secret goes only to the hosts it was first used with (trust on first use). The page
+// A stored secret goes only to the places (host and port) it was first used with (trust on first use). The page
 // edits the workspace, so without this it could point an appliance or a check at a host of its
 // own and have lbdesk send a stored password there. Storing the secret again forgets its hosts:
 // the user re-entering it is the consent for new ones. Only host names and addresses are kept
@@ -9,6 +9,11 @@ import { writeFileAtomic } from '../workspace/atomic';
 import type { SecretStore } from './types';
 
 export class SecretRefusedError extends Error {}
+
+/** Where a secret goes: host and port (`[::1]:389` for IPv6); a new port on a known host is a new place. */
+export function destination(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
 
 type Bindings = Record<string, string[]>;
 

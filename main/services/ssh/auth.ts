@@ -18,7 +18,7 @@ export type AuthStep =
 
 export interface AuthContext {
   appliance: string;
-  /** The host the password goes to (a stored one only goes where it was first used). */
+  /** Where the password goes, `host:port` (a stored one only goes where it was first used). */
   host: string;
   username: string;
   steps: AuthStep[];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { HostKeyPrompt, SecretPrompt } from '../../../shared/api/sync';
 import type { SecretStore } from '../secrets/types';
 import { algorithmsFor } from './algorithms';
+import { destination } from '../secrets/bound';
 import { authHandler, DEFAULT_KEY_FILES, describeStep, type AuthStep } from './auth';
 import { SshError } from './errors';
 import { decideHostKey, type HostKeyDecision } from './host-key';
@@ -174,7 +175,7 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
           verify(false);
         });
       },
-      authHandler: authHandler({ appliance: endpoint.appliance, host: r.hostName, username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
+      authHandler: authHandler({ appliance: endpoint.appliance, host: destination(r.hostName, r.port), username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
       algorithms: algorithmsFor(endpoint.legacyAlgorithms === true, known) as never,
       keepaliveInterval: opts.keepaliveIntervalMs ?? (r.serverAliveIntervalS ? r.serverAliveIntervalS * 1000 : 15_000),
       keepaliveCountMax: opts.keepaliveCountMax ?? r.serverAliveCountMax ?? 3,

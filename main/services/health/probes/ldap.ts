@@ -6,7 +6,7 @@
 import { Client, type Entry } from 'ldapts';
 import { ldapCheckSchema } from '../../../../shared/model/schema';
 import { secretName, secretToSend } from '../../secrets/types';
-import { SecretRefusedError } from '../../secrets/bound';
+import { destination, SecretRefusedError } from '../../secrets/bound';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch } from './util';
 
@@ -37,7 +37,7 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   if (cfg.bindDn) {
     if (!cfg.bindSecret) return fail('ldap.bindDn is set but ldap.bindSecret names no secret');
     try {
-      password = await secretToSend(ctx.secrets, secretName.named(cfg.bindSecret), ctx.address);
+      password = await secretToSend(ctx.secrets, secretName.named(cfg.bindSecret), destination(ctx.address, port));
     } catch (err) {
       if (err instanceof SecretRefusedError) return fail(err.message);
       throw err;

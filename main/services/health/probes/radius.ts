@@ -4,7 +4,7 @@
 // one that drops the request, fails.
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { secretName, secretToSend } from '../../secrets/types';
-import { SecretRefusedError } from '../../secrets/bound';
+import { destination, SecretRefusedError } from '../../secrets/bound';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { fail, fmtMs, pass } from './util';
@@ -57,7 +57,7 @@ export async function radiusProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   if (!cfg) return fail('RADIUS check needs healthCheck.radius.secret (the name of the shared secret)');
   let value: string | undefined;
   try {
-    value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), ctx.address);
+    value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), destination(ctx.address, ctx.port ?? 1812));
   } catch (err) {
     if (err instanceof SecretRefusedError) return fail(err.message);
     throw err;
