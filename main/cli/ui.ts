@@ -15,6 +15,9 @@ export async function startBrowserUi(opts: { port?: number; extra?: Partial<Hand
   const root = packageRoot();
   const dir = dataDir();
   const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath });
+  // Secrets handed to this process (environment, keyring) are the user's word for now: their
+  // old places are forgotten, so a check whose port changed since the last run is not refused.
+  if (opts.secrets) await services.secrets.given(opts.secrets.names());
   let host: Awaited<ReturnType<typeof startUiHost>>;
   try {
     host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir: join(root, 'out', 'renderer'), port: opts.port });

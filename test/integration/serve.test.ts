@@ -3,7 +3,7 @@
 // redispatch while a server dies, reload under load, clean stop.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,7 +29,9 @@ interface Serve {
 
 /** Runs `lbdesk serve FILE --events` (node --import tsx: the tsx wrapper would not pass SIGHUP on). */
 function serve(file: string, extra: string[] = [], env: Record<string, string> = {}): Serve {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // A data folder of its own (secret bindings, recent files): never the user's.
+  const data = { LBDESK_DATA_DIR: join(tempDir(), 'data') };
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...data, ...env } });
   const events: (EngineEvent & { at: number })[] = [];
   let out = '';
   let err = '';
@@ -328,7 +330,12 @@ groups:
 services:
   - { name: vip, address: 127.0.6.60, port: ${vport}, group: web }
 `);
-    const s = serve(file, ['--ui'], { LBDESK_SECRET_LAB_RADIUS: 'serve-ui-radius-secret' });
+    // An earlier run bound the secret to another port: a secret handed to serve at start is the
+    // user's word for now, so the old place is forgotten (the check is not refused).
+    const data = join(dir, 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'secret-hosts.json'), JSON.stringify({ 'named/lab-radius': ['127.0.6.62:1'] }));
+    const s = serve(file, ['--ui'], { LBDESK_SECRET_LAB_RADIUS: 'serve-ui-radius-secret', LBDESK_DATA_DIR: data });
     const ui = await s.wait('ui');
     const url = new URL(ui.url);
     expect(url.hostname).toBe('127.0.0.1');

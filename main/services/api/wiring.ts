@@ -31,6 +31,8 @@ export interface AppServices {
   handlers: Partial<Handlers>;
   events: EventBus;
   lab: Lab;
+  /** The store the services use: stored secrets bound to the places they were first sent to. */
+  secrets: BoundSecretStore;
   stop(): Promise<void>;
 }
 
@@ -55,5 +57,5 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
       ...opts.extra,
     },
   });
-  return { handlers, events, lab, stop: async () => void (await lab.stop()) };
+  return { handlers, events, lab, secrets, stop: async () => void (await lab.stop()) };
 }

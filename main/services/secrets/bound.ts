@@ -40,6 +40,14 @@ export class BoundSecretStore implements SecretStore {
   }
 
   /**
+   * Secrets given to this process at its start (`serve --ui` with LBDESK_SECRET_… or the
+   * keyring): the user's word for where they go now, so their old places are forgotten.
+   */
+  async given(names: string[]): Promise<void> {
+    if (names.length) await this.update((b) => names.map((n) => (n in b ? delete b[n] : false)).some(Boolean));
+  }
+
+  /**
    * The hosts a workspace sends each secret to (every member of a group with an LDAP bind or a
    * RADIUS check): a secret not bound yet is bound to all of them at its first use, not only to
    * the first member checked.

@@ -7,4 +7,6 @@ export class MemorySecretStore implements SecretStore {
   async set(name: string, value: string) { this.values.set(name, value); }
   async delete(name: string) { this.values.delete(name); }
   async has(name: string) { return this.values.has(name); }
+  /** The names held, for a caller that must tell others which secrets it was given. */
+  names(): string[] { return [...this.values.keys()]; }
 }
