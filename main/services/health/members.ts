@@ -127,6 +127,9 @@ export function membersOf(ws: Workspace): MemberSpec[] {
  */
 export function secretHosts(ws: Workspace): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
+  // Most sites send no secret: skip building every member (the lab builds them again anyway).
+  const checks = [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)];
+  if (!checks.some((c) => c?.radius?.secret || c?.ldap?.bindSecret)) return out;
   for (const m of membersOf(ws)) {
     if (!m.address || m.disabled !== undefined) continue;
     const name = m.check.type === 'ldap' && m.settings.ldap?.bindDn ? m.settings.ldap.bindSecret : m.check.type === 'radius' ? m.settings.radius?.secret : undefined;

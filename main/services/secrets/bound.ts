@@ -19,6 +19,7 @@ type Bindings = Record<string, string[]>;
 
 export class BoundSecretStore implements SecretStore {
   private queue: Promise<unknown> = Promise.resolve();
+  private loaded: Promise<Bindings> | undefined;
   /** The hosts the running lab or check would send each secret to (bound together on first use). */
   private readonly candidates = new Map<string, Set<string>>();
 
@@ -85,12 +86,14 @@ export class BoundSecretStore implements SecretStore {
     return next;
   }
 
-  private async load(): Promise<Bindings> {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(this.file, 'utf8'));
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Bindings) : {};
-    } catch {
-      return {};
-    }
+  /** Read once, then kept: every probe of an LDAP or RADIUS member asks (this store is the file's only writer). */
+  private load(): Promise<Bindings> {
+    this.loaded ??= readFile(this.file, 'utf8')
+      .then((text) => {
+        const parsed: unknown = JSON.parse(text);
+        return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Bindings) : {};
+      })
+      .catch(() => ({}));
+    return this.loaded;
   }
 }
