@@ -17,32 +17,27 @@ export const useAppliances = defineStore('appliances', () => {
     return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')) : [];
   });
   const names = computed(() => allNames.value.filter(Boolean));
-  const selected = ref<string>();
   /** Which appliance is selected, by position: a name being typed may be empty, or for a moment another's. */
   const selectedIndex = ref<number>();
-  watch(allNames, (n, before) => {
-    const i = selectedIndex.value;
-    // Renamed in place (same count): follow it by position, so the editor stays on the appliance
-    // being renamed whatever its name passes through ('', or another appliance's name).
-    if (i !== undefined && before && before.length === n.length && i < n.length) {
-      selected.value = n[i] || undefined;
-      return;
-    }
-    if (selected.value && n.includes(selected.value)) {
-      selectedIndex.value = n.indexOf(selected.value);
-      return;
-    }
-    selectedIndex.value = n.length ? 0 : undefined;
-    selected.value = n[0] || undefined;
-  }, { immediate: true, flush: 'sync' });
-  // Chosen by name (the header's list): the position follows, unless it already holds that name.
-  watch(selected, (name) => {
-    const i = selectedIndex.value;
-    if (name && (i === undefined || allNames.value[i] !== name)) {
+  /** Its name, read from the position; choosing a name (the header's list) moves the position. */
+  const selected = computed<string | undefined>({
+    get: () => (selectedIndex.value === undefined ? undefined : allNames.value[selectedIndex.value] || undefined),
+    set: (name) => {
+      const i = selectedIndex.value;
+      if (!name || (i !== undefined && allNames.value[i] === name)) return;
       const at = allNames.value.indexOf(name);
       if (at >= 0) selectedIndex.value = at;
-    }
-  }, { flush: 'sync' });
+    },
+  });
+  // Renamed in place (same count): the position holds, whatever the name passes through. Added
+  // or removed: the same appliance by its name, else the first.
+  watch(allNames, (n, before) => {
+    const i = selectedIndex.value;
+    if (i !== undefined && before && before.length === n.length) return;
+    const name = i !== undefined && before ? before[i] : undefined;
+    const at = name ? n.indexOf(name) : -1;
+    selectedIndex.value = at >= 0 ? at : n.length ? 0 : undefined;
+  }, { immediate: true, flush: 'sync' });
 
   const diff = shallowRef<DiffResult>();
   const diffBusy = ref(false);
