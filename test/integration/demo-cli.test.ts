@@ -94,7 +94,9 @@ describe('lbdesk demo', () => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':97', TERM: 'dumb' };
     delete childEnv.CI;
     delete childEnv.WAYLAND_DISPLAY;
-    const child = spawn('script', ['-q', '-e', '-c', `${process.execPath} --import ${TSX_LOADER} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    // `exec`: without SHELL, script runs dash, which does not exec a lone command; the ^C below
+    // would then kill the waiting dash (exit 130) whatever lbdesk does.
+    const child = spawn('script', ['-q', '-e', '-c', `exec ${process.execPath} --import ${TSX_LOADER} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     running.push(child);
     let transcript = '';
     const url = await new Promise<string>((done, fail) => {

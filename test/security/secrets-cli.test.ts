@@ -132,7 +132,7 @@ describe('PromptSecretStore', () => {
   it.skipIf(!hasScript)('on a real terminal: prompts, reads without echo, and asks only once', async () => {
     const secret = 'pty-s3cret-value';
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
-    const child = spawn('script', ['-q', '-e', '-c', `${tsx} ${join(__dirname, 'children', 'prompt.ts')}`, '/dev/null'], {
+    const child = spawn('script', ['-q', '-e', '-c', `exec ${tsx} ${join(__dirname, 'children', 'prompt.ts')}`, '/dev/null'], {
       cwd: ROOT,
       env: { ...process.env, EXPECT: secret, TERM: 'dumb' },
       stdio: ['pipe', 'pipe', 'pipe'],
