@@ -2,7 +2,8 @@
 // nodes' ranges, so comments, key order, quoting, alignment and every untouched byte survive.
 // The result is re-parsed and compared with the intended data; if the splice could not express
 // the edit, the yaml Document API does it instead (comments kept, spacing normalised).
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { fieldOrder, insertBefore } from './field-order';
 import type { PathSegment } from './problem';
 import { MAX_ALIAS_COUNT } from './limits';
 import { appendItem, cut, EditError, insertPair, keyText, replaceValue, start, type Splice, type Target } from './splice';
@@ -184,11 +185,18 @@ export function setField(doc: Document, path: PathSegment[], value: Json): void 
   commit(doc, { kind: 'set', path, value }, () => {
     const text = documentToText(doc);
     if (t.node !== undefined) return replaceValue(text, t, value);
-    if (t.parent && isMap(t.parent) && typeof last === 'string') return insertPair(text, t.parent, t.inFlow, last, value);
+    if (t.parent && isMap(t.parent) && typeof last === 'string') return insertPair(text, t.parent, t.inFlow, last, value, placeFor(t.parent, parentPath, last));
     if (t.parent && isSeq(t.parent) && last === t.parent.items.length) return appendItem(text, t.parent, t.inFlow, value);
     if (t.parent === null) return bad(path);
     return undefined;
   });
+}
+
+/** The pair a new `key` goes before, in the schema's field order (none: it goes last). */
+function placeFor(map: YAMLMap, mapPath: PathSegment[], key: string): Pair | undefined {
+  const pairs = (map.items as Pair[]).filter((p) => isScalar(p.key));
+  const next = insertBefore(fieldOrder(mapPath), pairs.map((p) => String((p.key as Scalar).value)), key);
+  return next === undefined ? undefined : pairs.find((p) => String((p.key as Scalar).value) === next);
 }
 
 function bad(path: PathSegment[]): never {

@@ -136,12 +136,15 @@ export function keyText(key: string, inFlow: boolean): string {
   return scalarText(key, { inFlow, key: true });
 }
 
-export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: string, value: Json): Splice {
+/** Adds `key: value` to a mapping: before the pair `before` when given (and placeable), else last. */
+export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: string, value: Json, before?: Pair): Splice {
   const eol = eolOf(text);
   const items = map.items as Pair[];
+  const beforeKey = before?.key as Node | undefined;
   if (map.flow || inFlow) {
     const entry = `${keyText(key, true)}: ${flowText(value)}`;
     if (items.length === 0) return { at: start(map), end: map.range![1], text: `{ ${entry} }` };
+    if (beforeKey?.range) return { at: start(beforeKey), end: start(beforeKey), text: `${entry}, ` };
     const at = pairEnd(items[items.length - 1]!);
     return { at, end: at, text: `, ${entry}` };
   }
@@ -152,9 +155,26 @@ export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: str
   let line: string;
   if (isCollection(value) && !isEmptyCollection(value)) line = `${pad}${keyText(key, false)}:${eol}${blockLines(value, ind + 2).join(eol)}`;
   else line = `${pad}${keyText(key, false)}: ${isCollection(value) ? flowText(value) : scalarText(value)}`;
+  // Before a pair that starts its own line (not the first of a `- ` entry), above its comments.
+  if (beforeKey?.range && onlySpaceBefore(text, start(beforeKey))) {
+    const at = aboveOwnComments(text, lineStart(text, start(beforeKey)), ind);
+    return { at, end: at, text: line + eol };
+  }
   const at = afterOwnComments(text, lineEndIncl(text, pairEnd(items[items.length - 1]!)), ind + 1);
   const needsBreak = at > 0 && text[at - 1] !== '\n';
   return { at, end: at, text: (needsBreak ? eol : '') + line + eol };
+}
+
+/** From a line start, back over the comment lines at exactly `indent` just above: the next key's own. */
+function aboveOwnComments(text: string, at: number, indent: number): number {
+  let p = at;
+  while (p > 0) {
+    const prev = lineStart(text, p - 1);
+    const m = /^([ \t]*)#/.exec(text.slice(prev, p));
+    if (!m || m[1]!.length !== indent) return p;
+    p = prev;
+  }
+  return p;
 }
 
 export function appendItem(text: string, seq: YAMLSeq, inFlow: boolean, value: Json): Splice {

@@ -162,6 +162,23 @@ describe('text details', () => {
     expect(documentToText(map)).toBe('a:\n  x:\n    - 1\n    # more of x later\n  y: 2\nb: 2\n');
   });
 
+
+  it("a field added later goes to its place in the schema's order, in flow and block mappings", () => {
+    const flow = createDocument('groups:\n  - name: web\n    members:\n      - { server: web1, weight: 100 }   # new box\n');
+    setField(flow, ['groups', 0, 'members', 0, 'port'], 8081);
+    expect(documentToText(flow)).toBe('groups:\n  - name: web\n    members:\n      - { server: web1, port: 8081, weight: 100 }   # new box\n');
+    // Block: above the next field and the comment lines that are its own.
+    const block = createDocument('services:\n  - name: v\n    address: 127.0.0.10\n    # the web tier\n    group: web\n    enabled: true\n');
+    setField(block, ['services', 0, 'port'], 80);
+    setField(block, ['services', 0, 'description'], 'front');
+    expect(documentToText(block)).toBe('services:\n  - name: v\n    description: front\n    address: 127.0.0.10\n    port: 80\n    # the web tier\n    group: web\n    enabled: true\n');
+    // The first field of a `- ` entry stays first (nothing goes between the dash and it); a
+    // field the schema does not know, or one that comes last, goes at the end.
+    const first = createDocument('servers:\n  - address: 127.0.0.1\n');
+    setField(first, ['servers', 0, 'name'], 'a');
+    setField(first, ['servers', 0, 'zzz'], 1);
+    expect(documentToText(first)).toBe('servers:\n  - address: 127.0.0.1\n    name: a\n    zzz: 1\n');
+  });
   it('a block scalar is replaced without eating the next line', () => {
     const doc = createDocument('a: |\n  x\n  y\nb: 1\n');
     setField(doc, ['a'], 'z');
