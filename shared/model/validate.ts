@@ -199,11 +199,30 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
  * a fast reader and the yaml Document is built only when `doc` is first read; anything else
  * goes through the Document. Either way every problem has its line and column.
  */
+/** The first CR not followed by LF, at the line and column an editor shows (every break counted). */
+function loneCr(text: string): { line: number; col: number } | undefined {
+  const at = text.search(/\r(?!\n)/);
+  if (at < 0) return undefined;
+  const before = text.slice(0, at);
+  const breaks = before.match(/\r\n?|\n/g) ?? [];
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+  return { line: breaks.length + 1, col: at - lineStart + 1 };
+}
+
 export function parseWorkspace(text: string, file: string, opts: ParseOptions = {}): ParseResult {
   if (utf8Length(text) > MAX_WORKSPACE_BYTES) {
     return {
       doc: createDocument(''),
       problems: [{ severity: 'error', file, line: 1, col: 1, path: ROOT_PATH, message: `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` }],
+    };
+  }
+  const cr = loneCr(text);
+  if (cr) {
+    // YAML calls a lone CR a line break, but the editor's parser (yaml) reads it as a space: the
+    // file would validate and then refuse every edit. Say so once, where the first one is.
+    return {
+      doc: createDocument(''),
+      problems: [{ severity: 'error', file, line: cr.line, col: cr.col, path: ROOT_PATH, message: 'a line ends with a lone carriage return (CR, old Mac line endings): save the file with LF or CRLF line endings' }],
     };
   }
   const fast = fastLoad(text);

@@ -99,4 +99,17 @@ describe('hostile input', () => {
       expect(r.problems.length).toBeGreaterThan(0);
     }
   });
+
+  it('old Mac line endings (a lone CR) are one problem at the first, counted as an editor shows lines', () => {
+    // Valid to js-yaml, but the editor's parser reads a lone CR as a space: opening it would
+    // validate and then refuse every edit.
+    const msg = 'a line ends with a lone carriage return (CR, old Mac line endings): save the file with LF or CRLF line endings';
+    const mac = parseWorkspace('lbdesk: 1\rname: x\rservers:\r  - { name: a, address: 999.1.1.1 }\r', 'mac.yaml');
+    expect(mac.workspace).toBeUndefined();
+    expect(mac.problems).toEqual([expect.objectContaining({ severity: 'error', file: 'mac.yaml', line: 1, col: 10, message: msg })]);
+    const stray = parseWorkspace(`${HEAD.replace(/\n/g, '\r\n')}servers: []\r\n# a\rb\r\n`, 'stray.yaml');
+    expect(stray.problems).toEqual([expect.objectContaining({ line: HEAD.split('\n').length + 1, col: 4, message: msg })]);
+    // CRLF is fine.
+    expect(parseWorkspace(`${HEAD.replace(/\n/g, '\r\n')}servers: []\r\n`, 'dos.yaml').problems).toEqual([]);
+  });
 });
