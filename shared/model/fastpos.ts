@@ -9,6 +9,8 @@ import { MAX_DEPTH } from './limits';
 
 /** Tags and directives change what a node's range covers; leave those files to the Document. */
 const UNMIRRORED = /(?:^|[\s[{,])![^\s]|^%/m;
+/** Aliases: js-yaml reports no node for them (loose on purpose: a plain `a *b` also gives up). */
+const ALIAS = /(?:^|[\s[{,])\*[^\s]/;
 /** A lone CR is a line break to YAML; the fast tree counts lines at LF. */
 const LONE_CR = /\r(?!\n)/;
 
@@ -41,7 +43,7 @@ const KIND: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequenc
 
 /** A locator for `text`, or undefined when the fast tree cannot be trusted to match `locate`. */
 export function fastLocator(text: string): Locator | undefined {
-  if (UNMIRRORED.test(text) || LONE_CR.test(text)) return undefined;
+  if (UNMIRRORED.test(text) || ALIAS.test(text) || LONE_CR.test(text)) return undefined;
   // js-yaml drops a byte-order mark before counting: its offsets would be off by it.
   if (text.charCodeAt(0) === 0xfeff) return undefined;
   // Flat arrays, one entry per node in parse order: big files have hundreds of thousands.

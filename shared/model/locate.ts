@@ -19,18 +19,31 @@ function keyMatches(pair: Pair, key: PathSegment): boolean {
   return k === key;
 }
 
-/** Follows `path` through maps and lists (and through aliases to their anchors). */
+/**
+ * Follows `path` through maps and lists (and through aliases to their anchors). The offset past
+ * an alias stays at the alias: that is where the user wrote this entry (a second `*s` of a
+ * server is a duplicate where `*s` is, not at the anchor).
+ */
 export function findNode(doc: Document, path: readonly PathSegment[]): Found {
+  const found = follow(doc, path);
+  return found.aliasAt === undefined ? found : { ...found, offset: found.aliasAt };
+}
+
+function follow(doc: Document, path: readonly PathSegment[]): Found & { aliasAt?: number } {
   let node = doc.contents as Node | null;
   let pair: Pair | undefined;
   let offset = node?.range?.[0];
+  let aliasAt: number | undefined;
   for (let i = 0; i < path.length; i++) {
-    if (node && isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
-    if (!node) return { pair, offset, depth: i };
+    if (node && isAlias(node)) {
+      aliasAt ??= node.range?.[0];
+      node = (node.resolve(doc) as Node | undefined) ?? null;
+    }
+    if (!node) return { pair, offset, depth: i, aliasAt };
     const seg = path[i]!;
     if (isMap(node)) {
       pair = node.items.find((p) => isPair(p) && keyMatches(p, seg));
-      if (!pair) return { offset, depth: i };
+      if (!pair) return { offset, depth: i, aliasAt };
       node = (pair.value as Node | null) ?? null;
       // An empty value (`key:`) has no text of its own: point at its key.
       const empty = !node?.range || (isScalar(node) && node.range[0] === node.range[1]);
@@ -38,14 +51,14 @@ export function findNode(doc: Document, path: readonly PathSegment[]): Found {
     } else if (isSeq(node) && typeof seg === 'number') {
       const item = node.items[seg] as Node | null | undefined;
       pair = undefined;
-      if (item === undefined) return { offset, depth: i };
+      if (item === undefined) return { offset, depth: i, aliasAt };
       node = item;
       offset = node?.range?.[0] ?? offset;
     } else {
-      return { offset, depth: i };
+      return { offset, depth: i, aliasAt };
     }
   }
-  return { node: node ?? undefined, pair, offset, depth: path.length };
+  return { node: node ?? undefined, pair, offset, depth: path.length, aliasAt };
 }
 
 /** The path of the map key or list item at a source offset (the deepest one that holds it). */
@@ -92,7 +105,8 @@ export function positionOf(offset: number, lines: LineCounter): Position {
  * an unknown key's name instead); for a missing field, the nearest part of its path that exists.
  */
 export function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[], at: 'value' | 'key' = 'value'): Position {
-  const found = findNode(doc, path);
+  const found = follow(doc, path);
+  if (found.aliasAt !== undefined) return positionOf(found.aliasAt, lines);
   if (at === 'key' && found.depth === path.length && found.pair && isScalar(found.pair.key) && found.pair.key.range) {
     return positionOf(found.pair.key.range[0], lines);
   }

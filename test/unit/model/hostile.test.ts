@@ -39,6 +39,14 @@ describe('hostile input', () => {
     expect(r.workspace!.servers[0]!.healthTimers).toEqual({ interval: 5_000 });
   });
 
+  it('a problem inside an aliased entry points at the alias, where the user wrote it, not at the anchor', () => {
+    const dup = parseWorkspace(`${HEAD}servers:\n  - &s { name: a, address: 127.0.0.1 }\n  - *s\n`, 'dup.yaml');
+    expect(dup.problems.map((p) => [p.path, p.line, p.col])).toEqual([['servers[0].name', 4, 16], ['servers[1].name', 5, 5]]);
+    // The same under a key: `healthTimers: *t` with a bad interval points at `*t` on that server's line.
+    const bad = parseWorkspace(`${HEAD}healthTimers: &t { interval: 1ms }\nservers:\n  - { name: a, address: 127.0.0.2, healthTimers: *t }\n`, 'bad.yaml');
+    expect(bad.problems.map((p) => [p.path, p.line, p.col])).toEqual([['healthTimers.interval', 3, 30], ['servers[0].healthTimers.interval', 5, 50]]);
+  });
+
   it.each([
     ['flow lists', (n: number) => `${HEAD}description: ${'['.repeat(n)}${']'.repeat(n)}\n`],
     ['flow mappings', (n: number) => `${HEAD}description: ${'{a: '.repeat(n)}1${'}'.repeat(n)}\n`],
