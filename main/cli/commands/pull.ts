@@ -1,12 +1,10 @@
 // `lbdesk pull WS --appliance NAME [--out FILE]`: fetch the appliance's running config (kept in
 // the appliance's history). `--history` lists that history; `--show ID` prints one entry.
 import type { Command } from 'commander';
-import { basename, dirname, join, resolve } from 'node:path';
-import { rmSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import { listHistory, pullConfig, readHistory, syncDataDir } from '../../services/sync';
 import { cliWhere, pullCli } from '../../services/vendor';
 import { about, CliError } from '../errors';
+import { notTheWorkspace, writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 interface PullOptions extends SshCliOptions {
@@ -16,19 +14,8 @@ interface PullOptions extends SshCliOptions {
 }
 
 async function output(data: Buffer, out: string | undefined): Promise<void> {
-  if (!out) {
-    process.stdout.write(data);
-    return;
-  }
-  const target = resolve(out);
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, target);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new CliError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 1);
-  }
+  if (out) await writeOut(out, data, 1);
+  else process.stdout.write(data);
 }
 
 export function register(program: Command): void {
@@ -41,6 +28,8 @@ export function register(program: Command): void {
     .option('--history', 'list the versions pushed to and pulled from this appliance (no connection)')
     .option('--show <id>', 'print a stored version (id or unique prefix, or hash prefix) instead of connecting')
     .action(async (file: string, o: PullOptions) => {
+      // Before connecting: a pull must never land on the workspace it was read from.
+      if (o.out) await notTheWorkspace(file, o.out);
       const { prepared } = await prepareForSync(file, o, false);
       const p = prepared[0]!;
       const dataDir = syncDataDir();

@@ -1,13 +1,12 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workspace } from '../../../shared/model/schema';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { renderForAppliance, type DriverProblem } from '../../services/drivers';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
-import { writeFileAtomic } from '../../services/workspace/atomic';
-import { CliError, writeFailure } from '../errors';
+import { CliError } from '../errors';
+import { notTheWorkspace, writeOut } from '../out';
 
 interface RenderOptions {
   appliance: string;
@@ -29,7 +28,7 @@ export function register(program: Command): void {
         const known = ws.appliances.map((a) => a.name);
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
-      if (opts.out) await notTheWorkspace(path, resolve(opts.out), opts.out);
+      if (opts.out) await notTheWorkspace(path, opts.out);
       const result = renderForAppliance(ws, appliance, { workspacePath: path });
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
@@ -38,7 +37,7 @@ export function register(program: Command): void {
         throw new CliError(`refused: nothing rendered for appliance ${appliance.name} (driver ${appliance.driver}): ${n} problem${n === 1 ? '' : 's'} above`, 1);
       }
       if (opts.out) {
-        await writeOut(resolve(opts.out), result.text);
+        await writeOut(opts.out, result.text);
         process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${result.configPath})\n`);
       } else {
         process.stdout.write(result.text);
@@ -56,21 +55,6 @@ export function grouped(problems: DriverProblem[]): string[] {
 /** Distinct (subject, message) pairs: what "N problems" counts. */
 function distinct(problems: DriverProblem[]): number {
   return new Set(problems.map((p) => `${p.subject}\n${p.message}`)).size;
-}
-
-/** `--out` may name any file but the workspace being rendered (directly or through a link). */
-async function notTheWorkspace(workspace: string, target: string, shown: string): Promise<void> {
-  const real = (p: string) => realpath(p).catch(() => p);
-  if ((await real(target)) === (await real(workspace))) throw new CliError(`refused: --out ${shown} is the workspace file itself; nothing written`, 2);
-}
-
-/** A new temp file (never an existing name), then a rename over the target. */
-async function writeOut(target: string, text: string): Promise<void> {
-  try {
-    await writeFileAtomic(target, text);
-  } catch (err) {
-    throw new CliError(`cannot write ${target}: ${writeFailure(err)}`, 2);
-  }
 }
 
 /** Reads and validates the workspace: exit 2 when unreadable, 1 (each problem printed) when invalid. */

@@ -168,6 +168,11 @@ describe.skipIf(!haveSshd)('lbdesk push / diff / pull / confirm', { timeout: 180
     const out = join(dir, 'pulled.cfg');
     expect((await cli(['pull', ws, '--appliance', 'lab', '--out', out, ...ssh()])).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(live, 'utf8'));
+    // Never over the workspace it read (render refuses the same): exit 2, before connecting.
+    const wsBefore = readFileSync(ws, 'utf8');
+    const over = await cli(['pull', ws, '--appliance', 'lab', '--out', ws, ...ssh()]);
+    expect(over).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: refused: --out ${ws} is the workspace file itself; nothing written\n` });
+    expect(readFileSync(ws, 'utf8')).toBe(wsBefore);
 
     const history = await cli(['pull', ws, '--appliance', 'lab', '--history']);
     const lines = history.stdout.trim().split('\n');
