@@ -43,7 +43,8 @@ describe('lbdesk messages', () => {
       runCli(['diff', file, ...ssh], { env }),
       runCli(['push', file, ...ssh, '--no-verify'], { env }),
     ]);
-    expect(confirm).toMatchObject({ code: 1, stderr: `lbdesk: ${said}\n` });
+    // confirm: not reached is 2, never "nothing pending" (1): a push there may still roll back.
+    expect(confirm).toMatchObject({ code: 2, stderr: `lbdesk: ${said} (not confirmed: a pending push there still rolls back when its time is up)\n` });
     expect(pull).toMatchObject({ code: 1, stderr: `lbdesk: ${said}\n` });
     expect(diff).toMatchObject({ code: 2, stderr: `lbdesk: ${said}\n` });
     expect(push.code).toBe(1);
@@ -76,7 +77,7 @@ describe('lbdesk messages', () => {
     expect(plain).toMatchObject({ code: 3, stdout: '' });
   });
 
-  it('diff that cannot connect exits 2 (trouble, like diff(1))', async () => {
+  it('diff that cannot connect, or on an invalid workspace, exits 2 (trouble, like diff(1)); so does confirm', async () => {
     // A loopback port nothing listens on (bound, then closed, by the test).
     const { createServer } = await import('node:net');
     const srv = createServer();
@@ -96,6 +97,15 @@ describe('lbdesk messages', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^lbdesk: lb: .*(refused|ECONNREFUSED)/);
+    const confirm = await runCli(['confirm', file, '--appliance', 'lb', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
+    expect(confirm.code).toBe(2);
+    expect(confirm.stderr).toMatch(/^lbdesk: lb: .*(refused|ECONNREFUSED).*\(not confirmed: a pending push there still rolls back when its time is up\)\n$/);
+    // Invalid: 2, not 1 ("changes"), which a script would take as a reason to push.
+    const invalid = join(dir, 'invalid-diff.yaml');
+    writeFileSync(invalid, '');
+    const bad = await runCli(['diff', invalid, '--appliance', 'lb'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n').at(-1)).toBe(`lbdesk: ${invalid} is not a valid workspace`);
   });
 
   it('about() names the subject once', () => {

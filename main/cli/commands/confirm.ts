@@ -1,5 +1,7 @@
 // `lbdesk confirm WS --appliance NAME`: keep a commit-confirmed push (stop its rollback timer).
-// Exit 0 confirmed, 1 nothing pending (or too late: the appliance already rolled back).
+// Exit 0 confirmed, 1 nothing pending (or too late: the appliance already rolled back), 2 the
+// appliance could not be reached or asked: then the push may still roll back, which a script
+// must not take for "nothing pending".
 import type { Command } from 'commander';
 import { confirmPush, syncDataDir } from '../../services/sync';
 import { about, CliError, unprefixed } from '../errors';
@@ -8,13 +10,14 @@ import { prepareForSync, refuseConfirmForCli, sshOptionsFrom, withSshOptions, ty
 export function register(program: Command): void {
   const cmd = program
     .command('confirm')
-    .description('confirm a pending commit-confirmed push (exit 0 confirmed, 1 nothing pending)')
+    .description('confirm a pending commit-confirmed push (exit 0 confirmed, 1 nothing pending, 2 appliance not reached)')
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, true).action(async (file: string, o: SshCliOptions) => {
     const { prepared } = await prepareForSync(file, o, true);
     refuseConfirmForCli(prepared, 'confirm');
     const ssh = sshOptionsFrom(o);
     let all = true;
+    let unreached = false;
     for (const p of prepared) {
       if (!p.target.configPath) throw new CliError(about(p.appliance.name, p.errors.join('; ')), 2);
       try {
@@ -22,10 +25,10 @@ export function register(program: Command): void {
         process.stdout.write(`${p.appliance.name}: ${r.outcome}: ${unprefixed(p.appliance.name, r.reason)}\n`);
         if (r.outcome !== 'confirmed') all = false;
       } catch (err) {
-        process.stderr.write(`lbdesk: ${about(p.appliance.name, (err as Error).message)}\n`);
-        all = false;
+        process.stderr.write(`lbdesk: ${about(p.appliance.name, (err as Error).message)} (not confirmed: a pending push there still rolls back when its time is up)\n`);
+        unreached = true;
       }
     }
-    process.exitCode = all ? 0 : 1;
+    process.exitCode = unreached ? 2 : all ? 0 : 1;
   });
 }

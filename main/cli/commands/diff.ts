@@ -12,7 +12,10 @@ export function register(program: Command): void {
     .description('unified diff of what push would change on the appliance (exit 0 no change, 1 changes)')
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, false).action(async (file: string, o: SshCliOptions) => {
-    const { prepared } = await prepareForSync(file, o, false);
+    // An invalid workspace is trouble (2), never "changes" (1): a script would go on to push.
+    const { prepared } = await prepareForSync(file, o, false).catch((err: unknown) => {
+      throw err instanceof CliError && err.exitCode === 1 ? new CliError(err.message, 2) : err;
+    });
     const p = prepared[0]!;
     if (p.errors.length) throw new CliError(`${p.appliance.name}: cannot render: ${p.errors.join('; ')}`, 2);
     let d;

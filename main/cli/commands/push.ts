@@ -76,8 +76,10 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
     return ws.appliances;
   }
   if (!names || names.length === 0) throw new CliError(`--appliance is required${many ? ' (or --all)' : ''}`, 2);
-  if (!many && names.length > 1) throw new CliError('one --appliance only for this command', 2);
-  return names.map((n) => {
+  // `--appliance lb1,lb1` (or twice): each appliance once, or the second push finds the first's lock.
+  const unique = [...new Set(names)];
+  if (!many && unique.length > 1) throw new CliError('one --appliance only for this command', 2);
+  return unique.map((n) => {
     const a = ws.appliances.find((x) => x.name === n);
     if (!a) {
       const known = ws.appliances.map((x) => x.name);

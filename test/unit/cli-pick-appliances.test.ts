@@ -1,0 +1,21 @@
+// `--appliance` names: each appliance once, in the order given.
+import { describe, expect, it } from 'vitest';
+import { pickAppliances } from '../../main/cli/commands/push';
+import { workspaceSchema } from '../../shared/model/schema';
+
+const ws = workspaceSchema.parse({
+  lbdesk: 1,
+  name: 'x',
+  appliances: [
+    { name: 'lb1', host: '192.0.2.1', driver: 'haproxy' },
+    { name: 'lb2', host: '192.0.2.2', driver: 'haproxy' },
+  ],
+});
+
+describe('pickAppliances', () => {
+  it('a name given twice is one appliance (the second push found the first one\'s lock)', () => {
+    expect(pickAppliances(ws, ['lb2', 'lb1', 'lb2'], false, true).map((a) => a.name)).toEqual(['lb2', 'lb1']);
+    expect(pickAppliances(ws, ['lb1', 'lb1'], false, false).map((a) => a.name)).toEqual(['lb1']);
+    expect(() => pickAppliances(ws, ['lb1', 'lb2'], false, false)).toThrow('one --appliance only for this command');
+  });
+});
