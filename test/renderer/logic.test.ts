@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { comboOf, shortcutFor, SHORTCUTS } from '../../renderer/src/lib/shortcuts';
 import { explain } from '../../renderer/src/lib/explain';
 import { describeAt } from '../../renderer/src/lib/labels';
-import { renameOps, freeName, freeTargetSetNumber, referencesTo, beginRename, ownedReferences, describeReferences } from '../../renderer/src/lib/references';
+import { renameOps, freeName, freeTargetSetNumber, referencesTo, beginRename, advanceRename, ownedReferences, describeReferences } from '../../renderer/src/lib/references';
 import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
 import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
 import { errorSentence, sentence } from '../../renderer/src/lib/errors';
-import { parsePath, pathKey } from '../../renderer/src/lib/tree';
+import { parsePath, pathKey, type Path } from '../../renderer/src/lib/tree';
 import { ApiError } from '../../shared/api/contract';
 import { resolveTimers } from '../../shared/model/resolve';
 import type { MemberStatus } from '../../shared/api/types';
@@ -77,10 +77,47 @@ describe('references and names', () => {
   });
   it('a rename moves only the references the item had, never those of a namesake', () => {
     const dup = { ...raw, servers: [{ name: 'web1' }, { name: 'web2' }, { name: 'web1' }] };
-    // The later namesake owns nothing: the references resolve to the first web1.
+    // Two web1s: nobody can tell whose a web1 is, so neither owns (nor moves) them.
     expect(ownedReferences(dup, 'server', 2)).toEqual([]);
+    expect(ownedReferences(dup, 'server', 0)).toEqual([]);
     expect(renameOps(dup, beginRename(dup, 'server', 2), 'dir1')).toEqual([[['servers', 2, 'name'], 'dir1']]);
+    expect(renameOps(dup, beginRename(dup, 'server', 0), 'dir1')).toEqual([[['servers', 0, 'name'], 'dir1']]);
     expect(describeReferences(raw, referencesTo(raw, 'server', 'web1'))).toEqual(['group web']);
+  });
+  it("references never follow onto another item's name (pasting web2 over web1, then back)", () => {
+    type R = typeof raw;
+    const apply = (r: R, ops: [Path, unknown][]): R => {
+      const next = structuredClone(r) as R;
+      for (const [p, v] of ops) {
+        let cur = next as unknown as Record<string | number, unknown>;
+        for (const k of p.slice(0, -1)) cur = cur[k as string] as Record<string | number, unknown>;
+        cur[p[p.length - 1] as string] = v;
+      }
+      return next;
+    };
+    const members = (r: R) => r.groups[0]!.members.map((m) => m.server);
+    // Paste web2 over web1 and leave the field: web1's members wait (web1 names nobody now);
+    // web2's member is not taken.
+    let r = raw;
+    let s = beginRename(r, 'server', 0);
+    let ops = renameOps(r, s, 'web2');
+    expect(ops).toEqual([[['servers', 0, 'name'], 'web2']]);
+    r = apply(r, ops);
+    expect(members(r)).toEqual(['web1', 'web2', 'web1']);
+    // Rename it back in a new session: nothing of web2's follows.
+    s = beginRename(r, 'server', 0);
+    r = apply(r, renameOps(r, s, 'web1'));
+    expect(members(r)).toEqual(['web1', 'web2', 'web1']);
+    // Typing through the other's name: the references wait at "web", then follow to "web2x".
+    s = beginRename(r, 'server', 0);
+    for (const to of ['web', 'web2', 'web2x']) {
+      ops = renameOps(r, s, to);
+      const before = r;
+      r = apply(r, ops);
+      s = advanceRename(before, s, to);
+    }
+    expect(r.servers.map((x) => x.name)).toEqual(['web2x', 'web2']);
+    expect(members(r)).toEqual(['web2x', 'web2', 'web2x']);
   });
   it('names places in words for the undo tooltip', () => {
     expect(describeAt(raw, ['servers', 0])).toBe('server web1');

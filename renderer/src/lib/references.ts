@@ -30,33 +30,46 @@ export function referencesTo(raw: Raw, kind: RenameKind, name: string): Path[] {
 /**
  * A rename in progress (typing in the name field): the references that pointed to the item when
  * the edit began, tracked by place. Each keystroke moves only these, so passing through another
- * item's name (`web1` on the way to `web1b`) never picks up that item's references.
+ * item's name (`web1` on the way to `web1b`) never picks up that item's references; and they do
+ * not follow onto a name another item has (pasting `web2` over `web1`), which would hand them to
+ * that item: they wait, holding `refName`, until the name is free again.
  */
-export interface RenameSession { kind: RenameKind; index: number; name: string; refs: Path[] }
+export interface RenameSession { kind: RenameKind; index: number; name: string; refs: Path[]; refName: string }
 
-/** The references an item owns: those naming it, unless an earlier item has the same name (then they resolve to that one). */
+/**
+ * The references an item owns: those naming it, when no other item has its name. With two
+ * `web1`s nobody can tell whose a `web1` is, so a rename or a delete of either moves or warns
+ * about none of them.
+ */
 export function ownedReferences(raw: Raw, kind: RenameKind, index: number): Path[] {
   const list = arr(raw[LIST[kind]]);
   const name = list[index]?.name;
   if (typeof name !== 'string' || !name) return [];
-  return list.findIndex((x) => x?.name === name) === index ? referencesTo(raw, kind, name) : [];
+  return list.some((x, i) => i !== index && x?.name === name) ? [] : referencesTo(raw, kind, name);
 }
 
 export function beginRename(raw: Raw, kind: RenameKind, index: number): RenameSession {
   const name = arr(raw[LIST[kind]])[index]?.name;
-  return { kind, index, name: typeof name === 'string' ? name : '', refs: ownedReferences(raw, kind, index) };
+  const n = typeof name === 'string' ? name : '';
+  return { kind, index, name: n, refs: ownedReferences(raw, kind, index), refName: n };
 }
+
+const takenByOther = (raw: Raw, s: RenameSession, to: string) => arr(raw[LIST[s.kind]]).some((x, i) => i !== s.index && x?.name === to);
 
 /** The edits of one rename step: the name itself first, then each reference the session still tracks. */
 export function renameOps(raw: Raw, s: RenameSession, to: string): [Path, unknown][] {
+  const name: [Path, unknown] = [[LIST[s.kind], s.index, 'name'], to];
+  if (s.refName === to || !to || takenByOther(raw, s, to)) return [name];
   // A reference changed meanwhile by something else is no longer ours to move.
-  const refs = s.name === to ? [] : s.refs.filter((p) => getIn(raw, p) === s.name);
-  return [[[LIST[s.kind], s.index, 'name'], to], ...refs.map((p): [Path, unknown] => [p, to])];
+  return [name, ...live(raw, s).map((p): [Path, unknown] => [p, to])];
 }
+
+const live = (raw: Raw, s: RenameSession) => s.refs.filter((p) => getIn(raw, p) === s.refName);
 
 /** The session after a step: the name it now carries, and the references still following it. */
 export function advanceRename(raw: Raw, s: RenameSession, to: string): RenameSession {
-  return { ...s, name: to, refs: s.refs.filter((p) => getIn(raw, p) === s.name) };
+  const moved = s.refName !== to && !!to && !takenByOther(raw, s, to);
+  return { ...s, name: to, refs: live(raw, s), refName: moved ? to : s.refName };
 }
 
 /** Who names an item, once each (for a delete): `group web`, `service web-vip`, `appliance edge`. */
