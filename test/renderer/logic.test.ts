@@ -53,6 +53,9 @@ describe('explain', () => {
     const text = explain(m({ state: 'degraded', rttMs: 1300, reason: 'slow' }), { degradedAboveMs: 1000, availableBelowMs: 500 }).join(' ');
     expect(text).toContain('answered in 1300 ms, above the 1 s that makes a server degraded');
     expect(text).toContain('within 500 ms');
+    // Between the bars (went degraded earlier, not yet fast enough): never "above the 1 s".
+    const between = explain(m({ state: 'degraded', rttMs: 700 }), { degradedAboveMs: 1000, availableBelowMs: 500 })[0];
+    expect(between).toBe('web1:8081 is degraded: it answered in 700 ms, not yet within the 500 ms it needs to be available again (it went degraded answering slower than 1 s). It still takes traffic when no available server is left.');
   });
   it('explains disabled and not yet checked members', () => {
     expect(explain(m({ state: 'disabled' }))[0]).toMatch(/disabled in the workspace/);

@@ -47,9 +47,18 @@ export function explain(m: MemberStatus, ctx: ExplainContext = {}): string[] {
     }
     case 'degraded': {
       const slow = m.rttMs !== undefined ? `it answered in ${rtt(m.rttMs)}` : 'it answers slowly';
-      const limit = ctx.degradedAboveMs !== undefined ? `, above the ${humanMs(ctx.degradedAboveMs)} that makes a server degraded` : '';
+      const above = ctx.degradedAboveMs;
+      const below = ctx.availableBelowMs;
+      if (m.rttMs !== undefined && above !== undefined && below !== undefined && m.rttMs <= above) {
+        // Between the two bars: it went degraded earlier and is not yet fast enough to come back.
+        out.push(`${name(m)} is degraded: ${slow}, not yet within the ${humanMs(below)} it needs to be available again (it went degraded answering slower than ${humanMs(above)}). It still takes traffic when no available server is left.`);
+        out.push('The lower bar keeps it from flapping between the two states.');
+        if (reason) out.push(`Last result: ${reason}.`);
+        break;
+      }
+      const limit = above !== undefined ? `, above the ${humanMs(above)} that makes a server degraded` : '';
       out.push(`${name(m)} is degraded: ${slow}${limit}. It still takes traffic when no available server is left.`);
-      if (ctx.availableBelowMs !== undefined) {
+      if (below !== undefined) {
         out.push(`It becomes available again once it answers within ${humanMs(ctx.availableBelowMs)}; the lower bar keeps it from flapping between the two states.`);
       }
       if (reason) out.push(`Last result: ${reason}.`);
