@@ -130,6 +130,14 @@ describe('workspace store', () => {
     expect(ws.notice).toMatch(/normalised/);
     const text = await readFile(ws.path, 'utf8');
     expect(text).toMatch(/mpsFactor: 38 +# Fm/);
+    expect(ws.lastSavedAt).toBeDefined();
+    // That save's notice and time belong to that file: another one opens without them.
+    const other = join(real.dataDir, 'site-b.yaml');
+    await writeFile(other, text.replace(/^name: .*$/m, 'name: site-b'));
+    expect(await ws.open(other)).toBe(true);
+    expect(ws.name).toBe('site-b');
+    expect(ws.notice).toBe('');
+    expect(ws.lastSavedAt).toBeUndefined();
   });
 
   it('reports a file changed on disk, and a save over it as a conflict in words', async () => {

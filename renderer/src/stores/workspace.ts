@@ -208,6 +208,9 @@ export const useWorkspace = defineStore('workspace', () => {
     externalChange.value = undefined;
     conflict.value = '';
     message.value = '';
+    // What was said about the file before (normalised on save, saved N s ago) is not about this one.
+    notice.value = '';
+    lastSavedAt.value = undefined;
     take(r.state);
     savedRaw.value = raw.value;
     // Parse the editable Document now, while the user is still looking, not on the first keystroke.
