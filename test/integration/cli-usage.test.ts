@@ -1,7 +1,10 @@
 // Usage errors of the real `lbdesk` CLI: one line each, prefixed `lbdesk:`, naming the command's
 // --help, exit 2; --help and --version still work.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, TSX_LOADER, runCli } from '../helpers/cli';
 import { usageLine } from '../../main/cli/index';
 
 describe('lbdesk usage errors', () => {
@@ -29,6 +32,31 @@ describe('lbdesk usage errors', () => {
     expect(help.stdout).toContain('Usage: lbdesk validate');
     expect(version).toMatchObject({ code: 0, stderr: '' });
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('a closed standard output ends quietly; a full one is one line, exit 2 (no Node stack trace)', async () => {
+    const run = (stdout: 'pipe-closed' | number) => new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'render', 'assets/demo/lab-site-a.yaml', '--appliance', 'lab-haproxy'], {
+        cwd: ROOT, stdio: ['ignore', stdout === 'pipe-closed' ? 'pipe' : stdout, 'pipe'],
+      });
+      // The reader is gone before lbdesk writes a byte (`| head -0`).
+      if (stdout === 'pipe-closed') child.stdout!.destroy();
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d));
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    const closed = await run('pipe-closed');
+    expect(closed.code).toBe(0);
+    expect(closed.stderr).not.toMatch(/Unhandled|^\s+at /m);
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = await run(full);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n').at(-1)).toBe('lbdesk: cannot write to standard output: no space left on the device');
+      expect(r.stderr).not.toMatch(/Unhandled|^\s+at /m);
+    } finally {
+      closeSync(full);
+    }
   });
 
   it('commander messages become one line', () => {
