@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
 import type { EngineEvent, EngineStats } from './engine';
+import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -89,7 +90,7 @@ export const contract = {
     appliance: name,
     dryRun: z.boolean().optional(),
     /** Commit-confirmed window in ms; rollback on the appliance unless confirmed in time. */
-    confirmWithinMs: z.number().int().min(10_000).max(86_400_000).optional(),
+    confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
     force: z.boolean().optional(),
   })),
   'appliance.confirm': method<{ confirmed: boolean; reason: string }>()(z.strictObject({ ...source.shape, appliance: name })),

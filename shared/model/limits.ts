@@ -8,3 +8,9 @@ export const MAX_DEPTH = 64;
 export const MAX_ALIAS_COUNT = 100;
 /** Problems reported for one file; past this the rest are summarised in one line. */
 export const MAX_PROBLEMS = 1000;
+/**
+ * A commit-confirmed window: long enough for the push itself and the confirm that follows it
+ * (shorter, the appliance rolls back while lbdesk reports "applied"), at most a day.
+ */
+export const CONFIRM_WITHIN_MIN_MS = 10_000;
+export const CONFIRM_WITHIN_MAX_MS = 86_400_000;

@@ -26,6 +26,16 @@ describe('lbdesk usage errors', () => {
     expect(misspelt).toMatchObject({ code: 2, stderr: "lbdesk: unknown option '--jsn' (did you mean --json?) (lbdesk check --help for usage)\n" });
   });
 
+  it('--confirm-within outside 10s-24h is refused before anything is read or dialled', async () => {
+    // 1ms "applied" a push its own timer had already rolled back; 99999999h armed a timer forever.
+    const [short, long] = await Promise.all([
+      runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '1ms']),
+      runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '99999999h']),
+    ]);
+    expect(short).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 1ms is out of range: from 10s (time for the push and the confirm) to 24h\n' });
+    expect(long).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 99999999h is out of range: from 10s (time for the push and the confirm) to 24h\n' });
+  });
+
   it('--help and --version exit 0 on stdout', async () => {
     const [help, version] = await Promise.all([runCli(['validate', '--help']), runCli(['--version'])]);
     expect(help).toMatchObject({ code: 0, stderr: '' });

@@ -7,7 +7,8 @@
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/sync';
-import { parseDuration } from '../../../shared/model/duration';
+import { formatDuration, parseDuration } from '../../../shared/model/duration';
+import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/model/limits';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { SshOptions } from '../../services/ssh';
@@ -160,6 +161,9 @@ export function register(program: Command): void {
     .option('--quiet', 'no progress lines on stderr')
     .action(async (file: string, o: PushCliOptions) => {
       const confirmWithinMs = durationOption(o.confirmWithin, '--confirm-within');
+      if (confirmWithinMs !== undefined && (confirmWithinMs < CONFIRM_WITHIN_MIN_MS || confirmWithinMs > CONFIRM_WITHIN_MAX_MS)) {
+        throw new CliError(`--confirm-within ${o.confirmWithin} is out of range: from ${formatDuration(CONFIRM_WITHIN_MIN_MS)} (time for the push and the confirm) to ${formatDuration(CONFIRM_WITHIN_MAX_MS)}`, 2);
+      }
       const verifyTimeoutMs = durationOption(o.verifyTimeout, '--verify-timeout');
       const concurrency = intOption(o.concurrency, '--concurrency');
       const canary = intOption(o.canary, '--canary');
