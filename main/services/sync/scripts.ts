@@ -67,7 +67,11 @@ fi
  * before its rename changed nothing). The marker claim (rename) is atomic against confirm's unlink.
  */
 export const TIMER = `${HASH_FN}
-sleep "$6" || exit 0
+# Stopped by confirm: take the sleep along (a kill of the process group is not always possible).
+trap 'kill "$s" 2>/dev/null; exit 0' TERM
+sleep "$6" </dev/null >/dev/null 2>&1 & s=$!
+wait "$s" || exit 0
+trap - TERM
 mv -- "$3" "$4.tmp" 2>/dev/null || exit 0
 exec 9>>"$5"
 command -v flock >/dev/null 2>&1 && flock -w 600 9
@@ -138,7 +142,8 @@ pid=$(sed -n 's/^pid=//p' "$1")
 rm -- "$1" 2>/dev/null || { echo TOO-LATE; cat "$2" 2>/dev/null; exit 0; }
 if [ -n "$pid" ]; then
   if [ ! -r "/proc/$pid/cmdline" ] || tr '\\000' ' ' < "/proc/$pid/cmdline" | grep -q lbdesk-confirm; then
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+    # dash's kill takes no "--"; "-TERM -PID" is the process group in dash, bash and busybox.
+    kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
   fi
 fi
 echo CONFIRMED

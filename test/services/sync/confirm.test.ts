@@ -16,6 +16,20 @@ function timers(app: TestAppliance): number[] {
   return out.split('\n').filter((l) => l.includes('lbdesk-confirm') && l.includes(app.dir)).map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 
+/** The processes a timer started (its `sleep`): they must end with it. */
+function childrenOf(pids: number[]): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+  return out.split('\n').map((l) => l.trim().split(/\s+/).map(Number)).filter(([, ppid]) => pids.includes(ppid!)).map(([pid]) => pid!);
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 describe.skipIf(!haveSshd)('commit-confirmed', () => {
   let sshd: Sshd;
   let root: string;
@@ -78,9 +92,13 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     const opts = testOptions(sshd, app.dir);
     expect((await pushConfig(app.target, 'ok v2\n', { ...opts, confirmWithinMs: 1500 })).outcome).toBe('applied');
     expect(timers(app)).toHaveLength(1);
+    const sleepers = childrenOf(timers(app));
+    expect(sleepers.length).toBeGreaterThan(0);
     const c = await confirmPush(app.target, opts);
     expect(c.outcome).toBe('confirmed');
     expect(await waitFor(() => timers(app).length === 0, 3000)).toBe(true);
+    // Its sleep too (dash's kill refused "--", so only the shell died and sleep ran on).
+    expect(await waitFor(() => sleepers.every((pid) => !alive(pid)), 3000)).toBe(true);
     await new Promise((r) => setTimeout(r, 2000));
     expect(app.read()).toBe('ok v2\n');
     expect(app.reloads()).toBe(1);
