@@ -189,6 +189,9 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
         err(at, `no service or target set named "${entry}" (target sets are named ts1, ts2, …)${hint(entry, known)}`);
       }
     });
+    // The file push replaces and reloads; a vendor CLI's (driver cli) is read over SCP, where a
+    // relative name (runConfig) is the box's own.
+    if (a.driver !== 'cli' && a.configPath !== undefined && !a.configPath.startsWith('/')) err([...base, 'configPath'], `must be an absolute path on the appliance (starting with "/") with driver ${a.driver}`);
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
     if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);

@@ -232,18 +232,26 @@ export const cliSchema = z.strictObject({
   timeout: duration(100, 600_000).default(15_000 as never),
 });
 
+/** What ssh takes as a host: an address, a DNS name, or a Host alias of ~/.ssh/config. */
+const sshHost = z.string().refine((h) => isIpAddress(h) || /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/.test(h), {
+  message: 'must be an IP address, a host name or an alias from ~/.ssh/config (letters, digits, ".", "_", "-")',
+});
+const sshUser = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}\$?$/, 'must be a login name (letters, digits, ".", "_", "-", "@"; up to 64)');
+/** A file on the appliance, on one line (absolute for every driver but cli: see crossref). */
+const appliancePath = z.string().min(1).refine((p) => !/[\0\r\n]/.test(p), { message: 'must be one path, on one line' });
+
 export const applianceSchema = z.strictObject({
   name,
   description: z.string().optional(),
-  host: z.string().min(1),
+  host: sshHost,
   port: port.default(22),
-  user: z.string().min(1).optional(),
+  user: sshUser.optional(),
   auth: z.enum(['agent', 'key', 'password']).default('agent'),
   keyFile: z.string().min(1).optional(),
   hostKey: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}=?$/, 'must be an OpenSSH fingerprint "SHA256:<base64>"').optional(),
   driver: z.enum(DRIVERS).default('haproxy'),
   include: z.array(z.string()).optional(),
-  configPath: z.string().min(1).optional(),
+  configPath: appliancePath.optional(),
   validateCommand: z.string().min(1).optional(),
   reloadCommand: z.string().min(1).optional(),
   transfer: z.enum(['auto', 'sftp', 'scp']).default('auto'),

@@ -61,6 +61,10 @@ const errors: [string, Change[], string, RegExp, [string, RegExp]?][] = [
   ['port left out of a non-ping check', [[[...G0, 'members', 1, 'port'], undefined]], 'groups[0].members[1].port', /required: this member gets a http check.*only a ping check/],
   // appliances
   ['driver cli without a template', [[['appliances', 0, 'driver'], 'cli']], 'appliances[0].template', /required with driver cli/],
+  // push refused it later, with no line or column
+  ['a relative configPath (driver haproxy)', [[['appliances', 0, 'configPath'], 'etc/haproxy.cfg']], 'appliances[0].configPath', /must be an absolute path on the appliance \(starting with "\/"\) with driver haproxy/],
+  ['a host ssh cannot take', [[['appliances', 0, 'host'], 'lb1;rm -rf /']], 'appliances[0].host', /must be an IP address, a host name or an alias/],
+  ['a login name with a shell character', [[['appliances', 0, 'user'], 'u;x']], 'appliances[0].user', /must be a login name/],
 ];
 
 describe('cross-reference errors', () => {
@@ -70,6 +74,17 @@ describe('cross-reference errors', () => {
     expect(errs.map((p) => p.path).sort()).toEqual([where, ...(other ? [other[0]] : [])].sort());
     expect(errs.find((p) => p.path === where)!.message).toMatch(message);
     if (other) expect(errs.find((p) => p.path === other[0])!.message).toMatch(other[1]);
+  });
+});
+
+describe('appliance addresses, logins and paths that are fine', () => {
+  it('IPv6, an ssh_config alias, a machine account, and a relative configPath on driver cli', () => {
+    const ok = apply([
+      [['appliances', 0, 'host'], '2001:db8::1'],
+      [['appliances', 0, 'user'], 'svc_lb$'],
+      [['appliances', 1], { name: 'px', host: 'px_lab-1', driver: 'cli', template: 'px.njk', configPath: 'runConfig' }],
+    ]);
+    expect(errorsOf(problemsOf(ok))).toEqual([]);
   });
 });
 
