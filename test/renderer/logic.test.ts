@@ -29,6 +29,10 @@ describe('shortcuts', () => {
     expect(shortcutFor(ev({ key: 's', code: 'KeyS', ctrlKey: true }, input))?.action).toBe('save');
     expect(shortcutFor(ev({ key: '?', code: 'Slash', shiftKey: true }, input))).toBeUndefined();
     expect(shortcutFor(ev({ key: '?', code: 'Slash', shiftKey: true }, document.body))?.action).toBe('help');
+    // F1 types nothing: help from inside a field too.
+    expect(shortcutFor(ev({ key: 'F1', code: 'F1' }, input))?.action).toBe('help');
+    // Alt+Delete stays out of fields (it would remove the item while editing it).
+    expect(shortcutFor(ev({ key: 'Delete', code: 'Delete', altKey: true }, input))).toBeUndefined();
   });
   it('has no key bound twice', () => {
     const keys = SHORTCUTS.flatMap((s) => s.keys);

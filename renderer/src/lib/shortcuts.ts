@@ -55,8 +55,10 @@ function typing(target: EventTarget | null): boolean {
 
 /** The shortcut an event triggers, if any (respecting "not while typing"). */
 export function shortcutFor(e: KeyboardEvent): Shortcut | undefined {
-  const s = index.get(comboOf(e));
+  const combo = comboOf(e);
+  const s = index.get(combo);
   if (!s) return undefined;
-  if (!s.inInputs && typing(e.target)) return undefined;
+  // A function key types nothing, so it works in a field too (F1 there is help, not a no-op).
+  if (!s.inInputs && typing(e.target) && !/^(?:Shift\+)?F\d{1,2}$/.test(combo)) return undefined;
   return s;
 }
