@@ -6,6 +6,7 @@ import GroupEditor from '../../renderer/src/editors/GroupEditor.vue';
 import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';
 import ApplianceEditor from '../../renderer/src/editors/ApplianceEditor.vue';
 import ServersView from '../../renderer/src/views/ServersView.vue';
+import ProblemsView from '../../renderer/src/views/ProblemsView.vue';
 import { flushPromises } from '@vue/test-utils';
 
 describe('editors', () => {
@@ -102,6 +103,25 @@ describe('Real servers table', () => {
     expect(states.find((t) => t.includes('web1'))).toContain('unavailable');
     expect(states.find((t) => t.includes('web2'))).toContain('not checked');
     expect(states.join(' ')).not.toMatch(/\benabled\b/);
+    w.unmount();
+  });
+});
+
+describe('Problems', () => {
+  const t = withDemo();
+  it('names places in words (server web2 address), the YAML path in the tooltip', async () => {
+    const ws = useWorkspace();
+    ws.set(['servers', 1, 'address'], '999.0.0.1');
+    ws.set(['servers', 2, 'name'], 'web1');
+    await settled();
+    const w = mountWith(ProblemsView, t.real.api, t.pinia);
+    await flushPromises();
+    const text = w.text();
+    expect(text).toContain('server web2 address');
+    expect(text).not.toContain('servers[1]');
+    // The clash names the other item the same way.
+    expect(text).toMatch(/Duplicate server name "web1" \(first defined at server web1 \(no\. 1\)\)/);
+    expect(w.find('button[title="servers[1].address"]').exists()).toBe(true);
     w.unmount();
   });
 });

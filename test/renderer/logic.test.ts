@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comboOf, shortcutFor, SHORTCUTS } from '../../renderer/src/lib/shortcuts';
 import { explain } from '../../renderer/src/lib/explain';
-import { describeAt } from '../../renderer/src/lib/labels';
+import { describeAt, placesInWords } from '../../renderer/src/lib/labels';
 import { renameOps, freeName, freeTargetSetNumber, referencesTo, beginRename, advanceRename, ownedReferences, describeReferences } from '../../renderer/src/lib/references';
 import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
 import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
@@ -128,7 +128,8 @@ describe('references and names', () => {
   });
   it('names places in words for the undo tooltip', () => {
     expect(describeAt(raw, ['servers', 0])).toBe('server web1');
-    expect(describeAt(raw, ['groups', 0, 'members', 2, 'port'])).toBe('group web member web1 port');
+    expect(describeAt(raw, ['groups', 0, 'members', 2, 'port'])).toBe('group web member web1 (no. 3) port');
+    expect(placesInWords(raw, 'duplicate server name "web1" (also defined at servers[1]); see groups[0].members[1].port')).toBe('duplicate server name "web1" (also defined at server web2); see group web member web2 port');
     expect(describeAt(raw, ['targetSets', 1, 'ports'])).toBe('target set 2 ports');
     expect(describeAt({ servers: [{}] }, ['servers', 0, 'address'])).toBe('server 1 address');
   });

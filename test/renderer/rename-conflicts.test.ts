@@ -35,7 +35,7 @@ describe('renaming by typing and conflicts', () => {
     await type(w, sel, 'web2');
     // The clash is shown under the field being typed in, and on the other server too.
     const field = w.find('[data-field="servers.0.name"]');
-    expect(field.find('[data-testid="field-message"]').text()).toMatch(/duplicate server name "web2" \(also defined at servers\[1\]\)/i);
+    expect(field.find('[data-testid="field-message"]').text()).toMatch(/duplicate server name "web2" \(also defined at server web2 \(no\. 2\)\)/i);
     expect(field.find('input').attributes('aria-invalid')).toBe('true');
     expect(ws.problemsAt('servers.1.name').map((p) => p.message).join()).toMatch(/servers\[0\]/);
     expect(ws.get(['groups', 0, 'members', 1, 'server'])).toBe('web2');
@@ -52,7 +52,7 @@ describe('renaming by typing and conflicts', () => {
     const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     await w.find('[data-field="servers.0.name"] input').setValue('dir1');
     expect(useWorkspace().validating).toBe(true);
-    expect(w.find('[data-field="servers.0.name"] [data-testid="field-message"]').text()).toMatch(/duplicate server name "dir1" \(also defined at servers\[2\]\)/i);
+    expect(w.find('[data-field="servers.0.name"] [data-testid="field-message"]').text()).toMatch(/duplicate server name "dir1" \(also defined at server dir1 \(no\. 3\)\)/i);
     w.unmount();
   });
 
