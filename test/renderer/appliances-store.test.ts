@@ -70,6 +70,18 @@ describe('appliances store', () => {
     if (!r) expect(apps.pushing).toBe(false);
   });
 
+  it('a failed dry run does not say "push"; errors go when the appliance settings change', async () => {
+    const apps = useAppliances();
+    const ws = useWorkspace();
+    await apps.loadDiff();
+    expect(await apps.push({ dryRun: true })).toBeUndefined();
+    expect(apps.pushError).toMatch(/^Could not try a dry run on lab-haproxy: /);
+    expect(apps.diffError).not.toBe('');
+    ws.set(['appliances', 0, 'auth'], 'password');
+    await flushPromises();
+    expect([apps.diffError, apps.pushError]).toEqual(['', '']);
+  });
+
   it('counts down a commit-confirmed window', async () => {
     const apps = useAppliances();
     apps.confirmBy = Date.now() + 5_000;

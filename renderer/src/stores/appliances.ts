@@ -55,6 +55,18 @@ export const useAppliances = defineStore('appliances', () => {
   const historyError = ref('');
   const hostKeys = ref<HostKeyPrompt[]>([]);
 
+  // An error is about the appliance's settings when it was said: once they change (auth agent
+  // → password), it no longer stands beside the next attempt's.
+  const selectedSettings = computed(() => {
+    const list = ws.raw.appliances;
+    const i = selectedIndex.value;
+    return Array.isArray(list) && i !== undefined ? JSON.stringify(list[i] ?? null) : '';
+  });
+  watch(selectedSettings, () => {
+    diffError.value = '';
+    pushError.value = '';
+  });
+
   const secondsLeft = computed(() => (confirmBy.value === undefined ? undefined : Math.max(0, Math.ceil((confirmBy.value - now.value) / 1000))));
 
   let ticker: ReturnType<typeof setInterval> | undefined;
@@ -122,7 +134,7 @@ export const useAppliances = defineStore('appliances', () => {
       void loadHistory(appliance);
       return r;
     } catch (e) {
-      pushError.value = errorSentence(e, `push to ${appliance}`);
+      pushError.value = errorSentence(e, opts.dryRun ? `try a dry run on ${appliance}` : `push to ${appliance}`);
       return undefined;
     } finally {
       pushing.value = false;
