@@ -40,6 +40,15 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   });
   expect(ph.text).toBeLessThanOrEqual(ph.room);
 
+  // A timer left to its default says so without running past the side panel's edge.
+  const interval = page.locator('div.side').getByLabel('Interval', { exact: true });
+  await interval.fill('');
+  const resolved = page.locator('div.side [data-testid="resolved-interval"]');
+  await expect(resolved).toContainText('built-in default');
+  const rb = (await resolved.boundingBox())!;
+  expect(rb.x + rb.width).toBeLessThanOrEqual(sb.x + sb.width);
+  await interval.fill('30s');
+
   // Workspace name and file are readable.
   await notCut(app.name);
   await notCut(page.getByTestId('workspace-file'));
@@ -49,6 +58,14 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   for (const row of await page.locator('.row-member').all()) await notCut(row);
   const scroll = await rows.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, ox: el.ownerDocument.defaultView!.getComputedStyle(el).overflowX }));
   expect(['auto', 'scroll']).toContain(scroll.ox);
+  // ...but at 1024 it need not: state, score, response time and connections are seen at a glance
+  // (the spec's overview), without scrolling; the address is in the name's tooltip.
+  expect(scroll.sw).toBeLessThanOrEqual(scroll.cw);
+  const first = page.locator('.row-member').first();
+  for (const cell of ['.c-state', '.c-name', '.c-score', '.c-rtt', '.c-conn']) {
+    expect(await first.locator(cell).evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).display), cell).not.toBe('none');
+  }
+  expect(await first.locator('.c-name').getAttribute('title')).toMatch(/ 127\.0\.0\.\d+:\d+$/);
   expect(app.errors).toEqual([]);
 });
 
@@ -68,6 +85,24 @@ test('1024×700: the State column of Real servers holds the widest state word', 
     return cell.scrollWidth <= cell.clientWidth;
   });
   expect(fits).toBe(true);
+});
+
+test('1024×700: a group member\'s port and weight show five digits', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await app.section('groups');
+  await page.getByRole('grid', { name: 'Server groups' }).getByRole('row').nth(1).click();
+  for (const field of ['Member 1 port', 'Member 1 weight', 'Member 1 server']) {
+    const input = page.getByLabel(field, { exact: true });
+    const fit = await input.evaluate((el) => {
+      const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
+      const s = el.ownerDocument.defaultView!.getComputedStyle(el);
+      c.font = `${s.fontSize} ${s.fontFamily}`;
+      return { text: c.measureText('65535').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+    });
+    expect(fit.text, field).toBeLessThanOrEqual(fit.room);
+  }
+  expect(app.errors).toEqual([]);
 });
 
 test('1440×900 (a common laptop): the overview keeps its connections column', async ({ page }) => {
