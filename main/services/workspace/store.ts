@@ -16,10 +16,22 @@ export type WorkspaceFileErrorCode = 'unreadable' | 'not-a-file' | 'too-large' |
 
 /** An expected failure to read or write a workspace file; the message names the file. */
 export class WorkspaceFileError extends Error {
-  constructor(message: string, readonly code: WorkspaceFileErrorCode) {
+  constructor(message: string, readonly code: WorkspaceFileErrorCode, readonly at?: { line: number; col: number }) {
     super(message);
     this.name = 'WorkspaceFileError';
   }
+}
+
+/** Line and column (in characters) of the first byte that is not UTF-8; a real U+FFFD is text. */
+export function firstNonUtf8(bytes: Uint8Array): { line: number; col: number; byte: number } {
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
+    const before = text.slice(0, i);
+    const at = Buffer.byteLength(before);
+    if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) continue;
+    return { line: before.split('\n').length, col: i - before.lastIndexOf('\n'), byte: bytes[at]! };
+  }
+  return { line: 1, col: 1, byte: bytes[0] ?? 0 };
 }
 
 export interface LoadedWorkspace extends ParseResult {
@@ -79,7 +91,9 @@ export async function readWorkspaceText(path: string): Promise<{ text: string; m
       // ignoreBOM keeps a byte-order mark in the text, so saving an unchanged file gives it back.
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf.subarray(0, got));
     } catch {
-      throw new WorkspaceFileError(`${path} is not UTF-8 text`, 'not-text');
+      const bad = firstNonUtf8(buf.subarray(0, got));
+      const byte = bad.byte.toString(16).toUpperCase().padStart(2, '0');
+      throw new WorkspaceFileError(`${path} is not UTF-8 text (byte 0x${byte} at line ${bad.line}, column ${bad.col})`, 'not-text', bad);
     }
     return { text, mtimeMs: info.mtimeMs };
   } catch (e) {
@@ -191,8 +205,8 @@ export async function validateFile(path: string): Promise<ValidateResult> {
   } catch (e) {
     if (!(e instanceof WorkspaceFileError)) throw e;
     if (e.code === 'unreadable' || e.code === 'not-a-file') return { problems: [], exitCode: 2, fatal: e.message };
-    const message = e.code === 'too-large' ? `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` : 'not UTF-8 text';
-    return { problems: [{ severity: 'error', file: path, line: 1, col: 1, path: '(root)', message }], exitCode: 1 };
+    const message = e.code === 'too-large' ? `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` : 'not UTF-8 text: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)';
+    return { problems: [{ severity: 'error', file: path, line: e.at?.line ?? 1, col: e.at?.col ?? 1, path: '(root)', message }], exitCode: 1 };
   }
 }
 

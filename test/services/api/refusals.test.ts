@@ -22,7 +22,7 @@ describe('workspace.read and workspace.validate by path', () => {
     const bytes = Buffer.from('lbdesk: 1\nname: caf\xe9  # caf\xe9 site\n', 'latin1');
     writeFileSync(file, bytes);
     const read = await dispatch(services.handlers, 'workspace.read', { path: file });
-    expect(read).toEqual({ ok: false, error: { code: 'refused', message: `${file} is not UTF-8 text: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again` } });
+    expect(read).toEqual({ ok: false, error: { code: 'refused', message: `${file} is not UTF-8 text (byte 0xE9 at line 2, column 10): convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again` } });
     const validate = await dispatch(services.handlers, 'workspace.validate', { path: file });
     expect(validate).toMatchObject({ ok: false, error: { code: 'refused' } });
     expect(readFileSync(file)).toEqual(bytes);

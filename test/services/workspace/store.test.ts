@@ -212,10 +212,14 @@ describe('validateFile', () => {
     expect(await validateFile(dir)).toEqual({ problems: [], exitCode: 2, fatal: `cannot read ${dir}: not a regular file` });
   });
 
-  it('a file too large or not text: exit 1 with a problem at 1:1', async () => {
+  it('a file not text: exit 1 with a problem at its first byte that is not UTF-8', async () => {
     const f = join(dir, 'bin.yaml');
     writeFileSync(f, Buffer.from([0xc3, 0x28]));
-    expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ file: f, line: 1, col: 1, message: 'not UTF-8 text' })] });
+    const msg = 'not UTF-8 text: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)';
+    expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ file: f, line: 1, col: 1, message: msg })] });
+    // Line 3, after a real U+FFFD (text, not a bad byte) on line 2 and an é on line 3.
+    writeFileSync(f, Buffer.concat([Buffer.from('lbdesk: 1\n# \uFFFD kept\nname: \u00e9t', 'utf8'), Buffer.from([0xc3]), Buffer.from('\n')]));
+    expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ line: 3, col: 9, message: msg })] });
   });
 });
 
