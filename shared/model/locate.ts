@@ -16,6 +16,8 @@ export interface Found {
 function keyMatches(pair: Pair, key: PathSegment): boolean {
   const k = pair.key;
   if (isScalar(k)) return String(k.value) === String(key);
+  // A collection key (`? [a, b]`) reaches the schema as its flow text, "[ a, b ]".
+  if ((isSeq(k) || isMap(k)) && typeof key === 'string') return key.startsWith(isSeq(k) ? '[' : '{');
   return k === key;
 }
 
@@ -107,8 +109,7 @@ export function positionOf(offset: number, lines: LineCounter): Position {
 export function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[], at: 'value' | 'key' = 'value'): Position {
   const found = follow(doc, path);
   if (found.aliasAt !== undefined) return positionOf(found.aliasAt, lines);
-  if (at === 'key' && found.depth === path.length && found.pair && isScalar(found.pair.key) && found.pair.key.range) {
-    return positionOf(found.pair.key.range[0], lines);
-  }
+  const key = found.pair?.key as Node | null | undefined;
+  if (at === 'key' && found.depth === path.length && key?.range) return positionOf(key.range[0], lines);
   return found.offset === undefined ? { line: 1, col: 1 } : positionOf(found.offset, lines);
 }

@@ -1,6 +1,6 @@
 // Text -> Workspace with every problem placed at file:line:col. Pure and browser-safe, so the
 // renderer validates as the user types with the same code as `lbdesk validate`.
-import { isMap, isPair, isSeq, visit, type Alias, type Document, type Node } from 'yaml';
+import { isMap, isPair, isSeq, Lexer, visit, type Alias, type Document, type Node } from 'yaml';
 import {
   applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
   type Workspace,
@@ -9,7 +9,7 @@ import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type Probl
 import { zodIssues, type Issue } from './issues';
 import { crossCheck, type LooseWorkspace } from './crossref';
 import { locate, pathAt, positionOf } from './locate';
-import { createDocument, documentLines } from './document';
+import { createDocument, documentLines, documentToText } from './document';
 import { fastLoad } from './fastload';
 import { fastLocator } from './fastpos';
 import { FORMAT_VERSION, formatVersionOf, migrateDocument, MigrationError, MIGRATIONS, type Migration } from './migrate';
@@ -108,6 +108,24 @@ function finish(file: string, problems: Problem[]): Problem[] {
 
 /** The yaml library's message, except where it gives advice meant for programmers. */
 /** A YAML parse error in words (the library's first line, or ours where it speaks to programmers). */
+/**
+ * Where the unclosed quoted scalar yaml reports at the end of the file opens: the last quoted
+ * token before `end` that does not close. Offsets skip the lexer's control tokens.
+ */
+function unclosedQuote(text: string, end: number): { at: number; quote: string } | undefined {
+  let offset = 0;
+  let found: { at: number; quote: string } | undefined;
+  for (const token of new Lexer().lex(text)) {
+    if (offset > end) break;
+    if (token === '\x02' || token === '\x18' || token === '\x1f' || token === '\u{FEFF}') continue;
+    const q = token[0];
+    if (q === '"' && !/^"(?:[^"\\]|\\[\s\S])*"$/.test(token)) found = { at: offset, quote: '"' };
+    else if (q === "'" && !/^'(?:[^']|'')*'$/.test(token)) found = { at: offset, quote: "'" };
+    offset += token.length;
+  }
+  return found;
+}
+
 export function yamlErrorMessage(e: { code: string; message: string }): string {
   if (e.code === 'MULTIPLE_DOCS') return 'the file holds more than one YAML document (a second "---" here)';
   // The parser ran out of stack on absurd nesting: say what the depth limit says.
@@ -128,7 +146,9 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
   for (const e of doc.errors) {
     // A duplicate key is named by its path, like any other field.
     const key = e.code === 'DUPLICATE_KEY' ? pathAt(doc, e.pos[0]) : [];
+    const open = e.code === 'MISSING_CHAR' && /closing .?quote/i.test(e.message) ? unclosedQuote(documentToText(doc), e.pos[0]) : undefined;
     if (key.length > 0) add('error', at(e.pos[0]), formatPath(key), `${JSON.stringify(String(key[key.length - 1]))} is given twice here: keep one`);
+    else if (open) add('error', at(open.at), SYNTAX_PATH, `this quoted value is never closed: add the closing ${open.quote} (the file ends inside it)`);
     else add('error', at(e.pos[0]), SYNTAX_PATH, yamlErrorMessage(e));
     // Running out of stack is reported at every level it unwinds through: once is enough.
     if (/Maximum call stack size exceeded/.test(e.message)) break;

@@ -39,6 +39,18 @@ describe('hostile input', () => {
     expect(r.workspace!.servers[0]!.healthTimers).toEqual({ interval: 5_000 });
   });
 
+  it('an unclosed quote is named where it opens, not at the end of the file', () => {
+    const r = parseWorkspace(`${HEAD}description: "a \\" b"\nservers:\n  - { name: 'it''s, address: 127.0.0.1 }\n`, 'q.yaml');
+    expect(r.problems[0]).toMatchObject({ line: 5, col: 13, path: '(yaml)', message: "this quoted value is never closed: add the closing ' (the file ends inside it)" });
+    const dq = parseWorkspace(`${HEAD}description: "abc\nservers: []\n`, 'q.yaml');
+    expect(dq.problems).toEqual([expect.objectContaining({ line: 3, col: 14, message: 'this quoted value is never closed: add the closing " (the file ends inside it)' })]);
+  });
+
+  it('a collection used as a key is named at that key', () => {
+    const r = parseWorkspace(`${HEAD}? [a, b]\n: 1\n`, 'k.yaml');
+    expect(r.problems).toEqual([expect.objectContaining({ line: 3, col: 3, message: 'unknown key "[ a, b ]"' })]);
+  });
+
   it('a problem inside an aliased entry points at the alias, where the user wrote it, not at the anchor', () => {
     const dup = parseWorkspace(`${HEAD}servers:\n  - &s { name: a, address: 127.0.0.1 }\n  - *s\n`, 'dup.yaml');
     expect(dup.problems.map((p) => [p.path, p.line, p.col])).toEqual([['servers[0].name', 4, 16], ['servers[1].name', 5, 5]]);
