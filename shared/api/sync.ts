@@ -124,6 +124,13 @@ export interface HistoryEntry {
   outcome?: PushOutcome;
   /** Workspace file the version was rendered from, when known. */
   workspace?: string;
+  /**
+   * A commit-confirmed push: `pending` until lbdesk learns its fate (a confirm, or the
+   * appliance's timer found fired); then `confirmed`, or `rolled-back` (outcome too).
+   */
+  confirm?: 'pending' | 'confirmed' | 'rolled-back';
+  /** When that fate was known (epoch ms; the timer's own time for a rollback). */
+  settledAt?: number;
 }
 
 /** Result of `confirm`. */

@@ -37,7 +37,8 @@ export function register(program: Command): void {
         const entries = await listHistory(dataDir, p.appliance.name);
         if (entries.length === 0) process.stderr.write(`lbdesk: no history for appliance ${p.appliance.name} yet\n`);
         for (const e of entries) {
-          process.stdout.write(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}${e.outcome ? `:${e.outcome}` : ''}  ${e.bytes} bytes  sha256:${e.hash.slice(0, 12)}  ${e.target}:${e.configPath}\n`);
+          const fate = e.confirm === 'pending' ? ' (confirm pending)' : e.confirm === 'confirmed' ? ' (confirmed)' : e.confirm === 'rolled-back' ? ' (not confirmed in time)' : '';
+          process.stdout.write(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}${e.outcome ? `:${e.outcome}` : ''}${fate}  ${e.bytes} bytes  sha256:${e.hash.slice(0, 12)}  ${e.target}:${e.configPath}\n`);
         }
         return;
       }

@@ -6,7 +6,7 @@ import type { Remote } from './remote';
 import { DISARM } from './scripts';
 import { tail } from './shell';
 
-export type DisarmResult = { outcome: 'confirmed' } | { outcome: 'none' } | { outcome: 'too-late'; firedAt?: number; rc?: number };
+export type DisarmResult = { outcome: 'confirmed' } | { outcome: 'none' } | { outcome: 'too-late'; firedAt?: number; rc?: number; hash?: string };
 
 export async function disarmTimer(remote: Remote): Promise<DisarmResult> {
   const p = remote.paths;
@@ -17,7 +17,8 @@ export async function disarmTimer(remote: Remote): Promise<DisarmResult> {
   if (first === 'TOO-LATE') {
     const at = /^firedAt=(\d+)$/m.exec(r.stdout);
     const rc = /^rc=(\d+)$/m.exec(r.stdout);
-    return { outcome: 'too-late', firedAt: at ? Number(at[1]) * 1000 : undefined, rc: rc ? Number(rc[1]) : undefined };
+    const hash = /^hash=([0-9a-f]+)$/m.exec(r.stdout);
+    return { outcome: 'too-late', firedAt: at ? Number(at[1]) * 1000 : undefined, rc: rc ? Number(rc[1]) : undefined, hash: hash?.[1] };
   }
   throw new Error(`confirm failed on the appliance: ${tail(r.stderr || r.stdout) || `exit ${r.code}`}`);
 }

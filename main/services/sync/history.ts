@@ -1,7 +1,7 @@
 // Every version pushed to (or pulled from) an appliance, in the user's data folder:
 // history/<appliance>/<id>.cfg with a <id>.json record beside it (one record per file, so
 // concurrent writers never lose an entry). Viewable and restorable (push it again).
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
 import { sha256 } from './remote';
@@ -23,6 +23,7 @@ export interface RecordInput {
   configPath: string;
   outcome?: PushOutcome;
   workspace?: string;
+  confirm?: 'pending';
 }
 
 export async function recordHistory(dir: string, input: RecordInput): Promise<HistoryEntry> {
@@ -36,11 +37,26 @@ export async function recordHistory(dir: string, input: RecordInput): Promise<Hi
     target: input.target, configPath: input.configPath,
     ...(input.outcome ? { outcome: input.outcome } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
+    ...(input.confirm ? { confirm: input.confirm } : {}),
   };
   await writeFile(join(folder, `${id}.cfg`), input.data, { mode: 0o600 });
   await writeFile(join(folder, `${id}.json`), `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 });
   await prune(folder);
   return entry;
+}
+
+/**
+ * Records how a commit-confirmed push ended, on its entry (the newest still pending with this
+ * hash): `push:applied` there would otherwise stand for a config the appliance took back.
+ */
+export async function settleConfirm(dir: string, appliance: string, hash: string | undefined, fate: 'confirmed' | 'rolled-back', at = Date.now()): Promise<void> {
+  if (!hash) return;
+  const entry = (await listHistory(dir, appliance)).reverse().find((e) => e.hash === hash && e.confirm === 'pending');
+  if (!entry) return;
+  const next: HistoryEntry = { ...entry, confirm: fate, settledAt: at, ...(fate === 'rolled-back' ? { outcome: 'rolled-back' as const } : {}) };
+  const file = join(applianceDir(dir, appliance), `${entry.id}.json`);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
 }
 
 /** Entries kept per appliance: each is a whole config, and a busy appliance is pushed daily. */

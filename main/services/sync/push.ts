@@ -7,7 +7,7 @@ import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
-import { hasHistoryHash, recordHistory } from './history';
+import { hasHistoryHash, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, sha256, type Inspection } from './remote';
@@ -124,6 +124,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     if (ins.fired) {
       const when = ins.fired.at ? new Date(ins.fired.at * 1000).toISOString() : 'an unknown time';
       notes.push(`the commit-confirmed push ${short(ins.fired.hash)} was not confirmed: the appliance restored the previous config at ${when} (reload exit ${ins.fired.rc ?? '?'})`);
+      await settleConfirm(dir, target.appliance, ins.fired.hash, 'rolled-back', ins.fired.at ? ins.fired.at * 1000 : undefined).catch(() => undefined);
     }
     if (ins.pending) {
       const until = new Date(ins.pending.deadline * 1000).toISOString();
@@ -274,7 +275,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     begin('record');
     await saveRemote({ hash, inflight: undefined, pending: pending ? { hash, backupHash: b.backupHash ?? null, deadline: pending.deadline } : undefined });
     if (ins.fired) await acknowledgeFired(remote);
-    const h = await recordHistory(dir, { appliance: target.appliance, kind: opts.kind ?? 'push', data, target: label, configPath: target.configPath, outcome: 'applied', workspace: target.workspace });
+    const h = await recordHistory(dir, { appliance: target.appliance, kind: opts.kind ?? 'push', data, target: label, configPath: target.configPath, outcome: 'applied', workspace: target.workspace, ...(pending ? { confirm: 'pending' as const } : {}) });
     historyId = h.id;
     emit('record', 'ok', h.id);
     const confirmNote = pending ? `; confirm before ${new Date(pending.deadline).toISOString()} or the appliance restores the previous config` : '';

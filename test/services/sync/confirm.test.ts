@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
-import { confirmPush, pushConfig } from '../../../main/services/sync';
+import { confirmPush, listHistory, pushConfig } from '../../../main/services/sync';
 import { makeAppliance, testOptions, waitFor, type TestAppliance } from './fixture';
 
 if (!haveSshd) console.warn('skipping commit-confirmed tests: /usr/sbin/sshd is not installed');
@@ -58,6 +58,9 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     expect(next.outcome, next.reason).toBe('applied');
     expect(next.notes.join()).toMatch(/was not confirmed: the appliance restored the previous config/);
     expect((await confirmPush(app.target, opts)).outcome).toBe('none');
+    // The history says so too: the v2 push is rolled back, not "applied".
+    const pushes = (await listHistory(opts.dataDir!, app.target.appliance)).filter((e) => e.kind === 'push');
+    expect(pushes.map((e) => [e.outcome, e.confirm])).toEqual([['rolled-back', 'rolled-back'], ['applied', undefined]]);
   });
 
   it('a service the rollback\'s reload starts does not keep the push lock (the next push goes through)', async () => {
@@ -104,6 +107,24 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     expect(app.reloads()).toBe(1);
     expect(app.extras().sort()).toEqual(['.app.cfg.lbdesk-lkg', '.app.cfg.lbdesk-lock']);
     expect((await confirmPush(app.target, opts)).outcome).toBe('none');
+    const [entry] = (await listHistory(opts.dataDir!, app.target.appliance)).filter((e) => e.kind === 'push');
+    expect([entry?.outcome, entry?.confirm]).toEqual(['applied', 'confirmed']);
+  });
+
+  it('confirm after the timer fired says too late, and the history records the rollback', async () => {
+    const app = makeAppliance(sshd, 'late', root);
+    writeFileSync(app.live, 'ok v1\n');
+    const opts = testOptions(sshd, app.dir);
+    expect((await pushConfig(app.target, 'ok v2\n', { ...opts, confirmWithinMs: 1000 })).outcome).toBe('applied');
+    expect((await listHistory(opts.dataDir!, app.target.appliance)).find((e) => e.kind === 'push')?.confirm).toBe('pending');
+    expect(await waitFor(() => app.read() === 'ok v1\n' && app.reloads() === 2, 8000)).toBe(true);
+    expect(await waitFor(() => timers(app).length === 0, 3000)).toBe(true);
+    const c = await confirmPush(app.target, opts);
+    expect(c.outcome).toBe('too-late');
+    expect(c.reason).toMatch(/^too late: the appliance restored the previous config at /);
+    const entry = (await listHistory(opts.dataDir!, app.target.appliance)).find((e) => e.kind === 'push');
+    expect([entry?.outcome, entry?.confirm]).toEqual(['rolled-back', 'rolled-back']);
+    expect(typeof entry?.settledAt).toBe("number");
   });
 
   it('refuses a second push while one is pending', async () => {
