@@ -5,7 +5,7 @@ import {
   applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
   type Workspace,
 } from './schema';
-import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type Problem } from './problem';
+import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type PathSegment, type Problem } from './problem';
 import { zodIssues, type Issue } from './issues';
 import { crossCheck, type LooseWorkspace } from './crossref';
 import { locate, pathAt, positionOf } from './locate';
@@ -41,16 +41,67 @@ export function checkData(data: unknown): { workspace?: Workspace; issues: Issue
     return { workspace: issues.some((i) => i.severity === 'error') ? undefined : r.data, issues };
   }
   const issues = zodIssues(r.error.issues, data, workspaceSchema);
-  // Cross-check what did parse, so one typo does not hide every other finding.
-  issues.push(...crossCheck(loose(data), data));
+  // Cross-check what did parse, so one typo does not hide every other finding; what was set
+  // aside to get an entry through is already reported, so nothing more is said about it.
+  const set: PathSegment[][] = [];
+  const under = (p: PathSegment[]) => set.some((q) => q.length <= p.length && q.every((x, i) => x === p[i]));
+  issues.push(...crossCheck(loose(data, set), data).filter((i) => !under(i.path)));
   return { issues };
 }
 
-function loose(data: unknown): LooseWorkspace {
+interface ZodLike<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { code: string; path: PropertyKey[]; keys?: string[] }[] } };
+}
+
+/**
+ * An entry with a bad field, checked again without that field (a target set whose one weight
+ * is out of range still has its address families compared): the objects they were taken from
+ * are added to `set` (under `at`). Undefined when it still does not parse.
+ */
+function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: PathSegment[][]): T | undefined {
+  const first = schema.safeParse(value);
+  if (first.success) return first.data;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const copy = structuredClone(value) as Record<string, unknown>;
+  const removed: PathSegment[][] = [];
+  for (const issue of first.error.issues) {
+    const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys ?? []) if (drop(copy, [...path, k])) removed.push([...path, k]);
+      continue;
+    }
+    // A list entry goes with its list (taking it out would renumber the rest).
+    const field = path.length && typeof path[path.length - 1] === 'number' ? path.slice(0, -1) : path;
+    while (field.length && typeof field[field.length - 1] === 'number') field.pop();
+    if (!field.length || !drop(copy, field)) return undefined;
+    removed.push(field);
+  }
+  const again = schema.safeParse(copy);
+  if (!again.success) return undefined;
+  // The object a field was taken from is not judged further: with its type gone, a health
+  // check reads as `auto`, and its http options would be said not to apply.
+  for (const p of removed) set.push([...at, ...p.slice(0, -1)]);
+  return again.data;
+}
+
+/** Deletes the field at `path` in plain data; false when it is not there. */
+function drop(obj: Record<string, unknown>, path: PathSegment[]): boolean {
+  let cur: unknown = obj;
+  for (const k of path.slice(0, -1)) {
+    if (cur === null || typeof cur !== 'object') return false;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  const last = path[path.length - 1]!;
+  if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, last)) return false;
+  delete (cur as Record<string | number, unknown>)[last];
+  return true;
+}
+
+function loose(data: unknown, set: PathSegment[][]): LooseWorkspace {
   const obj = (data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
-  const each = <T>(key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }): (T | undefined)[] => {
+  const each = <T>(key: string, schema: ZodLike<T>): (T | undefined)[] => {
     const list = obj[key];
-    return Array.isArray(list) ? list.map((v) => schema.safeParse(v).data) : [];
+    return Array.isArray(list) ? list.map((v, i) => salvage(schema, v, [key, i], set)) : [];
   };
   const timers = healthTimersSchema.safeParse(obj.healthTimers);
   return {

@@ -169,3 +169,18 @@ describe('one broken field, one error that names it', () => {
     expect(mine.col).toBeGreaterThan(0);
   });
 });
+
+describe('an error in one field hides nothing else', () => {
+  it("an out-of-range weight does not hide another server's address family", () => {
+    let ws = edit(base(), [...TS, 'servers', 1, 'weight'], 65536);
+    ws = edit(ws, [...TS, 'servers', 0, 'address'], '::1');
+    expect(errorsOf(problemsOf(ws)).map((p) => p.path).sort()).toEqual(['targetSets[0].servers[0].address', 'targetSets[0].servers[1].weight']);
+  });
+  it('a quoted port does not hide an unknown server in the same group', () => {
+    let ws = edit(base(), ['groups', 0, 'members', 1, 'port'], '8081');
+    ws = edit(ws, ['groups', 0, 'members', 0, 'server'], 'zz');
+    const errors = errorsOf(problemsOf(ws));
+    expect(errors.map((p) => p.path).sort()).toEqual(['groups[0].members[0].server', 'groups[0].members[1].port']);
+    expect(errors.find((p) => p.path === 'groups[0].members[0].server')!.message).toMatch(/unknown server "zz"/);
+  });
+});
