@@ -78,6 +78,13 @@ describe('lbdesk demo', () => {
     expect(existedWhenPrinted).toBe(true);
     expect(readFileSync(printedPath, 'utf8')).toBe(readFileSync(join(ROOT, 'assets', 'demo', 'lab-site-a.yaml'), 'utf8'));
     expect(out).toContain('lbdesk UI (browser mode), not opened (output is not a terminal); open:\n');
+    // The demo's backends answer its checks: only dir1 (none on purpose, said so) and the
+    // disabled dns1 are down.
+    expect(out).toContain('demo backends: web1 http://127.0.0.21:8081, web2 http://127.0.0.22:8081, DA-MP 1 tcp://127.0.0.51:3868, DA-MP 2 tcp://127.0.0.52:3868\n');
+    expect(out).toContain('dir1 (LDAP, 127.0.0.31:1389) has no demo backend');
+    const check = await runCli(['check', printedPath, '--json'], { env, timeoutMs: 30_000 });
+    const states = Object.fromEntries((JSON.parse(check.stdout) as { members: { server: string; state: string; reason: string }[] }).members.map((m) => [m.server, m.reason === 'disabled' ? 'disabled' : m.state]));
+    expect(states).toEqual({ web1: 'available', web2: 'available', dir1: 'unavailable', dns1: 'disabled', '127.0.0.51': 'available', '127.0.0.52': 'available' });
     const code = await new Promise<number | null>((done) => {
       child.once('exit', (c) => done(c));
       child.kill('SIGTERM');

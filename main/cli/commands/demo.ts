@@ -35,7 +35,8 @@ export function register(program: Command): void {
         const demoPath = (demo.result as { path: string }).path;
         backends = await startDemoBackends();
         for (const f of backends.failed) process.stderr.write(`lbdesk: demo backend not started: ${f}\n`);
-        process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} http://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
+        process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} ${b.kind ?? 'http'}://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
+        process.stdout.write('dir1 (LDAP, 127.0.0.31:1389) has no demo backend: it stays unavailable, to show a server that is down and why\n');
         process.stdout.write(`demo workspace: ${demoPath}\n`);
         cleanup = await showUrl(ui.url, opts.open);
         await stopped;
