@@ -83,6 +83,8 @@ export const contract = {
   'lab.status': method<LabStatus>()(none),
   'lab.history': method<MemberHistory>()(z.strictObject({ key: z.string().min(1).max(600) })),
   'lab.session': method<LabSession>()(none),
+  /** What would make a push to each appliance refused before it connects (driver, paths). */
+  'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.diff': method<DiffResult>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.push': method<PushResult>()(z.strictObject({

@@ -140,6 +140,30 @@ describe('workspace store', () => {
     expect(ws.lastSavedAt).toBeUndefined();
   });
 
+  it('a push the appliance would refuse is a problem like the others, found after edits pause', async () => {
+    const ws = useWorkspace();
+    await ws.openDemo();
+    // Serving everything, the demo's HAProxy would get the UDP service and target set 1 (least-load): no push.
+    ws.set(['appliances', 0, 'include'], undefined);
+    await settled();
+    const found = async () => {
+      for (let i = 0; i < 50; i++) {
+        const p = ws.errors.find((e) => e.path === 'appliances[0]');
+        if (p) return p;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return undefined;
+    };
+    const p = await found();
+    expect(p?.message).toBe("a push to lab-haproxy would be refused: service dns-vip: HAProxy does not load-balance UDP; target set 1: HAProxy has no IPFE least-load (it needs load reports from the servers); use algorithm hash");
+    expect(ws.byItem.get('appliances.0')?.errors).toBe(1);
+    // Undone: gone again.
+    await ws.undo();
+    await settled();
+    for (let i = 0; i < 50 && ws.errors.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(ws.errors).toEqual([]);
+  });
+
   it('reports a file changed on disk, and a save over it as a conflict in words', async () => {
     const ws = useWorkspace();
     await ws.openDemo();

@@ -2,7 +2,7 @@
 // answered by the UI), confirm, pull and history, on the same sync services as the CLI.
 // `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
 import { randomUUID } from 'node:crypto';
-import { ApiError, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { loadSource } from '../lab/source';
@@ -79,6 +79,19 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
   });
 
   return {
+    'appliance.problems': async (src) => {
+      const { workspace, path, where } = await loadSource(src);
+      const out: ApiProblem[] = [];
+      workspace.appliances.forEach((a, i) => {
+        const { errors } = prepareAppliance(workspace, a, path);
+        if (!errors.length) return;
+        const at = where(['appliances', i]);
+        const own = `appliance ${a.name}: `;
+        const why = [...new Set(errors.map((e) => (e.startsWith(own) ? e.slice(own.length) : e)))].join('; ');
+        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}]`, message: `a push to ${a.name} would be refused: ${why}` });
+      });
+      return out;
+    },
     'appliance.render': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };

@@ -34,6 +34,9 @@ export function configureWorkspace(o: WorkspaceOptions): void {
 /** Optional mappings whose absence reads like an empty one (their fields all have defaults). */
 const EMPTY_MEANS_ABSENT = new Set(['healthTimers', 'peerNodeAware']);
 
+/** After the last validation, how long before main is asked what a push would refuse. */
+const PUSH_CHECK_DELAY_MS = 600;
+
 export const useWorkspace = defineStore('workspace', () => {
   const api = useApi();
   let engine: Promise<EngineClient> | undefined;
@@ -56,10 +59,13 @@ export const useWorkspace = defineStore('workspace', () => {
   const fileProblems = shallowRef<KeyedProblem[]>([]);
   /** Items edited since: their own quick check stands in for them until the engine catches up. */
   const quick = shallowRef(new Map<string, KeyedProblem[]>());
+  /** Pushes the file cannot make (asked of main after each clean validation): problems too. */
+  const pushProblems = shallowRef<KeyedProblem[]>([]);
   const problems = computed<KeyedProblem[]>(() => {
-    if (!quick.value.size) return fileProblems.value;
+    if (!quick.value.size && !pushProblems.value.length) return fileProblems.value;
     const out = fileProblems.value.filter((p) => !quick.value.has(p.itemKey));
     for (const list of quick.value.values()) out.push(...list);
+    out.push(...pushProblems.value);
     return out;
   });
   const pendingCount = ref(0);
@@ -118,10 +124,36 @@ export const useWorkspace = defineStore('workspace', () => {
   let renaming: { key: string; session: RenameSession } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  // A push refused before it connects (HAProxy has no IPFE least-load, a relative configPath)
+  // shows in Problems with the rest, not only when Push is pressed. Main renders for each
+  // appliance, so it is asked once edits pause, and only of a file with appliances and no errors.
+  let pushCheck: ReturnType<typeof setTimeout> | undefined;
+  let pushCheckSeq = 0;
+  function schedulePushCheck(): void {
+    clearTimeout(pushCheck);
+    const seq = ++pushCheckSeq;
+    const apps = raw.value.appliances;
+    if (!loaded.value || !Array.isArray(apps) || !apps.length || fileProblems.value.some((p) => p.severity === 'error')) {
+      pushProblems.value = [];
+      return;
+    }
+    pushCheck = setTimeout(() => {
+      void (async () => {
+        try {
+          const found = await api.call('appliance.problems', { path: path.value, text: dirty.value ? await text() : undefined });
+          if (seq === pushCheckSeq) pushProblems.value = keyed(found);
+        } catch {
+          if (seq === pushCheckSeq) pushProblems.value = [];
+        }
+      })();
+    }, PUSH_CHECK_DELAY_MS);
+  }
+
   function take(st: EngineState | undefined): void {
     if (!st) return;
     state.value = st;
     fileProblems.value = keyed(st.problems);
+    schedulePushCheck();
     if (!pending.length && inFlight.value <= 1) quick.value = new Map();
     if (st.raw) {
       // The engine's word wins; edits made since it was asked are replayed on top.
