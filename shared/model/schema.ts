@@ -2,7 +2,7 @@
 // Types are inferred from it (z.input = what the file holds, z.output = what engines use).
 import { z } from 'zod';
 import { parseDuration, formatDuration } from './duration';
-import { ipfeMate } from './ipfe';
+import { ipfeMate, normaliseFactorValues } from './ipfe';
 import { isIpAddress } from './address';
 
 export const CHECK_TYPES = [
@@ -197,6 +197,9 @@ export const targetSetSchema = z.strictObject({
 /** A target set as engines see it: the standby is always the active IPFE's mate (seed 003). */
 export const targetSetResolvedSchema = targetSetSchema.transform((t) => ({
   ...t,
+  // What the target set means is what a save writes (Fm + Fc normalised to 100, seed 003): the
+  // lab, `serve` and every driver use that, not the unsaved 30 + 30.
+  leastLoad: { ...t.leastLoad, ...normaliseFactorValues(t.leastLoad.mpsFactor, t.leastLoad.connectionFactor) },
   standbyIpfe: ipfeMate(t.activeIpfe),
   secondaryStandbyIpfe: t.secondaryActiveIpfe === undefined ? undefined : ipfeMate(t.secondaryActiveIpfe),
 }));

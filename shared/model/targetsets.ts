@@ -68,7 +68,13 @@ export function checkTargetSet(t: TargetSet, index: number, raw: unknown): Issue
     warn(['deleteAge'], `${t.deleteAge} s is below the default ${DEFAULT_DELETE_AGE_S} s: idle connections are dropped sooner, which the vendor advises against`);
   }
 
-  const { mpsFactor: fm, connectionFactor: fc } = t.leastLoad;
+  // As written (the parsed target set holds them normalised already).
+  const written = (key: string, parsed: number) => {
+    const v = valueAt(raw, [...base, 'leastLoad', key]);
+    return typeof v === 'number' ? v : parsed;
+  };
+  const fm = written('mpsFactor', t.leastLoad.mpsFactor);
+  const fc = written('connectionFactor', t.leastLoad.connectionFactor);
   const normal = normaliseFactorValues(fm, fc);
   if (!normal) err(['leastLoad'], 'mpsFactor and connectionFactor cannot both be 0 (Fm + Fc is normalised to 100)');
   else if (fm + fc !== 100) {

@@ -45,6 +45,15 @@ describe('lbdesk driver', () => {
     expect(parseWorkspaceText(out.text).targetSets[0]!.heartbeat).toEqual(hb.targetSets[0]!.heartbeat);
   });
 
+  it('writes Fm + Fc as saved (normalised to 100), not 30 + 30 that validate says are saved as 50 + 50', () => {
+    const ll = workspace({
+      targetSets: [{ number: 1, address: '192.0.2.50', ports: [3868], leastLoad: { mpsFactor: 30, connectionFactor: 30 }, servers: [{ address: '192.0.2.51' }] }],
+      appliances: [{ name: 'd', host: '192.0.2.1', driver: 'lbdesk', include: ['ts1'] }],
+    });
+    const out = renderForAppliance(ll, ll.appliances[0]!, ctx);
+    expect((parse(out.text) as { targetSets: { leastLoad: unknown }[] }).targetSets[0]!.leastLoad).toMatchObject({ mpsFactor: 50, connectionFactor: 50 });
+  });
+
   it('writes nothing the appliance\'s validate warns of (defaults that have no effect)', async () => {
     const plain = workspace({
       servers: [{ name: 'a', address: '192.0.2.21' }],

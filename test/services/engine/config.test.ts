@@ -48,7 +48,8 @@ describe('buildConfig', () => {
       ['tcp:127.0.5.40:3868', false], ['tcp:127.0.5.45:3868', true], ['tcp:127.0.5.40:3869', false], ['tcp:127.0.5.45:3869', true],
     ]);
     const ts = cfg.pools[0]!;
-    expect(ts).toMatchObject({ id: 'ts:1', kind: 'targetSet', algorithm: 'least-load', idleTimeoutMs: 30_000, leastLoad: { fm: 30, fc: 10, deviation: 7 }, peerThreshold: 2, heartbeat: { address: '127.0.5.40', port: 9100, ttlMs: 5000 } });
+    // Fm 30 + Fc 10 run as saved: normalised to 75 + 25 (seed 003), as render and save write them.
+    expect(ts).toMatchObject({ id: 'ts:1', kind: 'targetSet', algorithm: 'least-load', idleTimeoutMs: 30_000, leastLoad: { fm: 75, fc: 25, deviation: 7 }, peerThreshold: 2, heartbeat: { address: '127.0.5.40', port: 9100, ttlMs: 5000 } });
     expect(ts.members[0]).toMatchObject({ key: 'ts:1/127.0.5.41', secondaryAddress: '127.0.5.46', weight: 300, capacity: { mps: 5000, connections: DEFAULT_CAPACITY.connections } });
     expect(ts.members[1]!.port).toBeUndefined();
     const notices = cfg.notices.map((n) => n.message);
