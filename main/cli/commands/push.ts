@@ -72,6 +72,7 @@ export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspac
 }
 
 export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
+  if (all && names?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   if (all) {
     if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
     return ws.appliances;
