@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import type { Pinia } from 'pinia';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { useApp } from '../../renderer/src/stores/app';
 import { realApi, type RealApi } from './helpers/api';
 import { mountWith, settled, storeContext } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
@@ -25,6 +27,27 @@ describe('App', () => {
   afterEach(async () => {
     w.unmount();
     await real.close();
+  });
+
+  it('Reload from disk with unsaved edits asks to discard them, never to save over the change on disk', async () => {
+    const ws = useWorkspace();
+
+    ws.set(['name'], 'mine');
+    await settled();
+    writeFileSync(ws.path, readFileSync(ws.path, 'utf8').replace(/^name: .*$/m, 'name: theirs'));
+    const app = useApp();
+    const done = app.reload();
+    await flushPromises();
+    const dialog = w.find('dialog');
+    expect(dialog.text()).toContain('Reload from disk?');
+    expect(w.find('[data-testid="choice-save"]').exists()).toBe(false);
+    // The safe answer has the focus.
+    expect(document.activeElement).toBe(w.find('[data-testid="choice-cancel"]').element);
+    await w.find('[data-testid="choice-reload"]').trigger('click');
+    expect(await done).toBe(true);
+    await settled();
+    expect(ws.name).toBe('theirs');
+    expect(ws.dirty).toBe(false);
   });
 
   it('opens the demo workspace on first start and shows its name', () => {

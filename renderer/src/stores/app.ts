@@ -185,9 +185,23 @@ export const useApp = defineStore('app', () => {
     return ws.open(target);
   }
 
+  /**
+   * Shows the file as it is on disk. With unsaved edits the choices are to drop them or keep
+   * them in another file first: Save here would overwrite what changed on disk (or stop at the
+   * conflict and come back to this question).
+   */
   async function reload(): Promise<boolean> {
-    if (!(await settleDirty())) return false;
-    return ws.reload();
+    const file = ws.path;
+    if (ws.dirty) {
+      const answer = await ask('Reload from disk?', `${baseName(file) || 'This workspace'} on disk is not what you have here: reloading shows the file on disk and drops your unsaved changes.`, [
+        { id: 'reload', label: 'Discard mine and reload', danger: true },
+        { id: 'saveAs', label: 'Save mine as…' },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ]);
+      if (answer === 'saveAs') return (await saveAs()) && ws.open(file);
+      if (answer !== 'reload') return false;
+    }
+    return ws.open(file);
   }
 
   return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload, applyToLab };
