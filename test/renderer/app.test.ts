@@ -50,6 +50,26 @@ describe('App', () => {
     expect(ws.dirty).toBe(false);
   });
 
+  it('Add member (and a target set\'s Add server) puts the focus on the new row', async () => {
+    key('3', { ctrlKey: true }, 'Digit3');
+    await flushPromises();
+    useNav().select('groups', 0);
+    await flushPromises();
+    await w.find('[data-testid="add-member"]').trigger('click');
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(document.activeElement).toBe(w.find('[data-field="groups.0.members.2.server"] input').element);
+    // And a target set's Add server on the new server's address.
+    key('5', { ctrlKey: true }, 'Digit5');
+    await flushPromises();
+    useNav().select('targetSets', 0);
+    await flushPromises();
+    await w.find('[data-testid="add-target-server"]').trigger('click');
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(document.activeElement).toBe(w.find('[data-field="targetSets.0.servers.2.address"] input').element);
+  });
+
   it('opens the demo workspace on first start and shows its name', () => {
     expect(w.find('[data-testid="workspace-name"]').text()).toBe('lab-site-a');
     expect(w.find('[data-testid="topology"]').text()).toContain('web-vip');
@@ -67,6 +87,9 @@ describe('App', () => {
     await flushPromises();
     expect((ws.raw.servers as unknown[]).length).toBe(5);
     expect(w.find('[data-testid="dirty"]').exists()).toBe(true);
+    // The new server's address has the focus: type it at once.
+    await new Promise((r) => setTimeout(r, 30));
+    expect(document.activeElement).toBe(w.find('[data-field="servers.4.address"] input').element);
     key('z', { ctrlKey: true }, 'KeyZ');
     await settled();
     expect((ws.raw.servers as unknown[]).length).toBe(4);
