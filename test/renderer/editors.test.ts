@@ -34,6 +34,20 @@ describe('editors', () => {
     w.unmount();
   });
 
+  it('server: a pasted address with spaces around it is the address (the field keeps what was typed)', async () => {
+    const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
+    const input = w.find('[data-field="servers.0.address"] input');
+    await input.setValue(' 127.0.0.29 ');
+    await settled();
+    expect(useWorkspace().get(['servers', 0, 'address'])).toBe('127.0.0.29');
+    expect((input.element as HTMLInputElement).value).toBe(' 127.0.0.29 ');
+    expect(useWorkspace().problemsAt('servers.0.address')).toEqual([]);
+    // A description keeps its spaces.
+    await w.find('[data-field="servers.0.description"] input').setValue('rack 2 ');
+    expect(useWorkspace().get(['servers', 0, 'description'])).toBe('rack 2 ');
+    w.unmount();
+  });
+
   it('server: renaming follows its group members', async () => {
     const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     expect(w.text()).toContain('Renaming also updates 1 reference.');

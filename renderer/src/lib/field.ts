@@ -74,8 +74,12 @@ export function useFieldModel(path: () => Path, codec: Codec, write?: (value: un
 }
 
 /** Text: empty removes an optional field. */
-export const textCodec = (optional = true): Codec => ({
-  parse: (t) => (t === '' && optional ? undefined : t),
+export const textCodec = (optional = true, trim = false): Codec => ({
+  // `trim`: addresses, hosts, paths and commands, where a pasted " 127.0.0.1" means the address.
+  parse: (t) => {
+    const s = trim ? t.trim() : t;
+    return s === '' && optional ? undefined : s;
+  },
   format: (v) => (v === undefined || v === null ? '' : String(v)),
 });
 
