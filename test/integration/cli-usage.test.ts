@@ -28,10 +28,12 @@ describe('lbdesk usage errors', () => {
 
   it('--confirm-within outside 10s-24h is refused before anything is read or dialled', async () => {
     // 1ms "applied" a push its own timer had already rolled back; 99999999h armed a timer forever.
-    const [short, long] = await Promise.all([
+    const [short, long, zero] = await Promise.all([
       runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '1ms']),
       runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '99999999h']),
+      runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '0']),
     ]);
+    expect(zero).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 0 must be more than 0\n' });
     expect(short).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 1ms is out of range: from 10s (time for the push and the confirm) to 24h\n' });
     expect(long).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 99999999h is out of range: from 10s (time for the push and the confirm) to 24h\n' });
   });

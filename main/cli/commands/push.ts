@@ -108,7 +108,8 @@ export function refuseConfirmForCli(prepared: PreparedAppliance[], what: string)
 function durationOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) throw new CliError(`${flag} "${value}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)`, 2);
+  if (ms === undefined) throw new CliError(`${flag} "${value}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)`, 2);
+  if (ms <= 0) throw new CliError(`${flag} ${value} must be more than 0`, 2);
   return ms;
 }
 

@@ -41,7 +41,9 @@ async function keyMethod(ctx: AuthContext, file: string, required: boolean): Pro
     data = await readFile(file);
   } catch (err) {
     if (!required) return undefined;
-    throw new SshError('config', `cannot read key file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (code ?? 'error');
+    throw new SshError('config', `cannot read key file ${file}: ${why}`);
   }
   const plain = utils.parseKey(data);
   if (!(plain instanceof Error)) return { type: 'publickey', username: ctx.username, key: data };

@@ -48,6 +48,13 @@ describe('auth steps that cannot be attempted', () => {
     expect(await firstMethod([{ kind: 'key', file: encrypted.path, required: true }, { kind: 'key', file: plain.path, required: false }], state)).toBe(false);
     expect(state.failure?.message).toMatch(/no terminal to ask for it/);
   });
+
+  it('a key file that is not there is said in words (--identity /nonexistent said "ENOENT")', async () => {
+    const state: { failure?: SshError; tried: string[] } = { tried: [] };
+    const missing = join(dir, 'no-such-key');
+    expect(await firstMethod([{ kind: 'key', file: missing, required: true }], state)).toBe(false);
+    expect(state.failure?.message).toBe(`cannot read key file ${missing}: no such file`);
+  });
 });
 
 describe('a stored appliance password goes only to the host it was first used with', () => {
