@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe, type ProbeContext } from '../../../main/services/health/probes';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
+import { tlsWords } from '../../../main/services/health/probes/conn';
 import type { HealthCheck } from '../../../shared/model/schema';
 import { freePort, selfSignedCert, startBannerServer, startHttpServer, startHttpsServer, type HttpServer, type Running } from '../../helpers/servers';
 
@@ -149,7 +150,17 @@ describe.skipIf(noOpenssl !== '')(`HTTPS and SSL (TLS handshake)${noOpenssl}`, (
   it('ssl against a plain-text server fails the handshake', async () => {
     const r = await runProbe('ssl', ctx(web.port, { type: 'ssl' }));
     expect(r.ok).toBe(false);
-    expect(r.reason).toMatch(/^TLS handshake failed|connection closed/);
+    // In words, not OpenSSL's "C0D7…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number".
+    expect(r.reason).toMatch(/^TLS handshake failed: the port does not speak TLS \(it answered in plain text, e\.g\. HTTP\)$|connection closed/);
+  });
+
+  it('OpenSSL failures in words', () => {
+    const e = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+    expect(tlsWords(e('C0D7E4F1:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'ERR_SSL_WRONG_VERSION_NUMBER'))).toBe('the port does not speak TLS (it answered in plain text, e.g. HTTP)');
+    expect(tlsWords(e('x:error:0A000102:SSL routines:tls_process_server_hello:unsupported protocol', 'ERR_SSL_UNSUPPORTED_PROTOCOL'))).toBe('no TLS version in common with the server');
+    expect(tlsWords(e('x:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure', 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE'))).toBe('the server refused the handshake (no cipher suite or certificate in common)');
+    expect(tlsWords(e('80:error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed'))).toBe('certificate verify failed');
+    expect(tlsWords(e('socket hang up', 'ECONNRESET'))).toBe('the server reset the connection');
   });
 
   it('sends SNI only for names, never for IP addresses', async () => {

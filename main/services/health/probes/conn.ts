@@ -159,7 +159,7 @@ export class Conn {
   private describe(err: Error): ProbeFailure {
     if (this.phase === 'in the TLS handshake') {
       const code = (err as NodeJS.ErrnoException).code;
-      return new ProbeFailure(`TLS handshake failed: ${err.message}`, code ? { errno: code } : {});
+      return new ProbeFailure(`TLS handshake failed: ${tlsWords(err)}`, code ? { errno: code } : {});
     }
     const { reason, evidence } = errnoReason(err, 'socket');
     return new ProbeFailure(this.connectMs === undefined || reason.startsWith('connect') ? reason : `${reason} ${this.phase}`, evidence);
@@ -215,4 +215,20 @@ export async function dialogue<T extends { ok: boolean }>(
     if (c.socket.destroyed) c.abort(new ProbeFailure('closed'));
     else c.end();
   }
+}
+
+/**
+ * An OpenSSL failure in words: "C0D7…:error:0A00010B:SSL routines:ssl3_get_record:wrong version
+ * number" means the port does not speak TLS at all (most often plain HTTP).
+ */
+export function tlsWords(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const text = err.message;
+  if (/WRONG_VERSION_NUMBER/.test(code) || /wrong version number|packet length too long|http request/i.test(text)) return 'the port does not speak TLS (it answered in plain text, e.g. HTTP)';
+  if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/.test(code) || /unsupported protocol|protocol version/i.test(text)) return 'no TLS version in common with the server';
+  if (/HANDSHAKE_FAILURE/.test(code) || /handshake failure/i.test(text)) return 'the server refused the handshake (no cipher suite or certificate in common)';
+  if (code === 'ECONNRESET') return 'the server reset the connection';
+  // Otherwise the last part of OpenSSL's line, without its codes.
+  const m = /(?:^|:)error:[0-9A-F]+:[^:]*:(?:[^:]*:)?([^:\n]+)\s*$/i.exec(text);
+  return m ? m[1]!.trim() : text;
 }
