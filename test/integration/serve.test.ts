@@ -385,6 +385,16 @@ services:
     expect(bad.stderr).toMatch(/^lbdesk: .*--ui-port.*a port is a whole number from 0 to 65535/);
   });
 
+  it('with nothing to forward it says so instead of looking hung, and still stops with exit 0', async () => {
+    const file = join(tempDir(), 'empty.yaml');
+    writeFileSync(file, 'lbdesk: 1\nname: empty\nservers: [{ name: a, address: 127.0.6.90 }]\n');
+    const s = serve(file);
+    const notice = await s.wait('notice', (e) => e.message.startsWith('nothing to forward'));
+    expect(notice.message).toBe(`nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)`);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
   it('refuses an invalid workspace (exit 1, the problem at file:line:col) and an unreadable one (exit 2)', async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.yaml');

@@ -65,6 +65,10 @@ export function register(program: Command): void {
         await runner.stop();
         throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
       }
+      // Running with nothing to listen on looks like a hang: say so (SIGHUP once there is).
+      if (!ws.services.some((s) => s.enabled) && !ws.targetSets.some((t) => !t.disabled)) {
+        print({ ts: new Date().toISOString(), type: 'notice', message: `nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)` });
+      }
       await session.stopped;
     });
 }
