@@ -49,6 +49,14 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   expect(rb.x + rb.width).toBeLessThanOrEqual(sb.x + sb.width);
   await interval.fill('30s');
 
+  // Every section's name in the side bar is whole on one line, also when it is the one shown (bold).
+  for (const id of ['servers', 'groups', 'services', 'targetSets', 'appliances', 'problems', 'history', 'overview'] as const) {
+    await app.section(id);
+    const label = page.getByTestId(`nav-${id}`).locator('.label');
+    await notCut(label);
+    expect((await label.boundingBox())!.height).toBeLessThan(24);
+  }
+
   // Workspace name and file are readable.
   await notCut(app.name);
   await notCut(page.getByTestId('workspace-file'));
