@@ -7,6 +7,8 @@ import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';
 import ApplianceEditor from '../../renderer/src/editors/ApplianceEditor.vue';
 import ServersView from '../../renderer/src/views/ServersView.vue';
 import ProblemsView from '../../renderer/src/views/ProblemsView.vue';
+import OverviewView from '../../renderer/src/views/OverviewView.vue';
+import type { MemberStatus } from '../../shared/api/types';
 import { flushPromises } from '@vue/test-utils';
 
 describe('editors', () => {
@@ -136,6 +138,32 @@ describe('Problems', () => {
     // The clash names the other item the same way.
     expect(text).toMatch(/Duplicate server name "web1" \(first defined at server web1 \(no\. 1\)\)/);
     expect(w.find('button[title="servers[1].address"]').exists()).toBe(true);
+    w.unmount();
+  });
+});
+
+describe('Overview shares', () => {
+  const t = withDemo();
+  const member = (server: string, state: MemberStatus['state']): MemberStatus => ({
+    key: `g:web/${server}:8081`, group: 'web', server, address: '127.0.0.21', port: 8081, check: 'http', layer: 7,
+    state, score: 5, reason: '', since: 1, consecutiveFailures: 0, consecutivePasses: 1,
+  });
+  it('with the lab running, a member out of the tier shows 0 % now and the others its share', async () => {
+    const w = mountWith(OverviewView, t.real.api, t.pinia);
+    await flushPromises();
+    const share = (server: string) => w.find(`[data-member="g:web/${server}:8081"] [data-testid="share"]`);
+    // Off: the weights' promise (100 : 200).
+    expect(share('web1').text()).toBe('w 100 · 33 %');
+    t.real.services.events.emit('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'available')], notes: [] });
+    await flushPromises();
+    expect(share('web1').text()).toBe('w 100 · 0 %');
+    expect(share('web2').text()).toBe('w 200 · 100 %');
+    expect(share('web1').attributes('title')).toMatch(/^0 % of new connections now .*weight 100: 33\.3 % of new connections when all are$/);
+    // Only degraded ones left: they share by weight.
+    t.real.services.events.emit('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'unavailable')], notes: [] });
+    await flushPromises();
+    expect(share('web1').text()).toBe('w 100 · 100 %');
+    expect(share('web2').text()).toBe('w 200 · 0 %');
     w.unmount();
   });
 });

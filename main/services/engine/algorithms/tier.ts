@@ -1,20 +1,2 @@
-// Which servers may take a new connection (seed 002): available ones first, degraded ones only
-// when none is available, never unavailable, unknown (not yet checked) or disabled ones.
-// Weight 0 means "no new connections" for every algorithm (IPFE: a 0 share).
-import type { Candidate } from './types';
-
-export function isUsable(c: Candidate): boolean {
-  return c.weight > 0 && (c.state === 'available' || c.state === 'degraded');
-}
-
-/** The available servers, else the degraded ones, in configuration order; empty when none can serve. */
-export function usableTier<T extends Candidate>(members: readonly T[]): T[] {
-  const available: T[] = [];
-  const degraded: T[] = [];
-  for (const m of members) {
-    if (m.weight <= 0) continue;
-    if (m.state === 'available') available.push(m);
-    else if (m.state === 'degraded') degraded.push(m);
-  }
-  return available.length > 0 ? available : degraded;
-}
+// The usable tier is shared with the window (its live shares): shared/model/tier.ts.
+export { isUsable, usableTier } from '../../../../shared/model/tier';
