@@ -51,23 +51,18 @@ describe('App', () => {
   });
 
   it('Add member (and a target set\'s Add server) puts the focus on the new row', async () => {
-    key('3', { ctrlKey: true }, 'Digit3');
-    await flushPromises();
-    useNav().select('groups', 0);
-    await flushPromises();
-    await w.find('[data-testid="add-member"]').trigger('click');
-    await flushPromises();
-    await new Promise((r) => setTimeout(r, 30));
-    expect(document.activeElement).toBe(w.find('[data-field="groups.0.members.2.server"] input').element);
-    // And a target set's Add server on the new server's address.
-    key('5', { ctrlKey: true }, 'Digit5');
-    await flushPromises();
-    useNav().select('targetSets', 0);
-    await flushPromises();
-    await w.find('[data-testid="add-target-server"]').trigger('click');
-    await flushPromises();
-    await new Promise((r) => setTimeout(r, 30));
-    expect(document.activeElement).toBe(w.find('[data-field="targetSets.0.servers.2.address"] input').element);
+    const addIn = async (digit: string, list: 'groups' | 'targetSets', button: string, field: string) => {
+      key(digit, { ctrlKey: true }, `Digit${digit}`);
+      await flushPromises();
+      useNav().select(list, 0);
+      await flushPromises();
+      await w.find(`[data-testid="${button}"]`).trigger('click');
+      await flushPromises();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(document.activeElement).toBe(w.find(`[data-field="${field}"] input`).element);
+    };
+    await addIn('3', 'groups', 'add-member', 'groups.0.members.2.server');
+    await addIn('5', 'targetSets', 'add-target-server', 'targetSets.0.servers.2.address');
   });
 
   it('opens the demo workspace on first start and shows its name', () => {
