@@ -65,6 +65,22 @@ describe('App', () => {
     await addIn('5', 'targetSets', 'add-target-server', 'targetSets.0.servers.2.address');
   });
 
+  it("a member's Edit member and Edit server put the focus in that row's field", async () => {
+    const nav = useNav();
+    const press = async (label: string, field: string) => {
+      nav.go('overview');
+      nav.member = 'g:web/web2:8081';
+      await flushPromises();
+      const button = w.findAll('button').find((b) => b.text() === label)!;
+      await button.trigger('click');
+      await flushPromises();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(document.activeElement, label).toBe(w.find(`[data-field="${field}"] input`).element);
+    };
+    await press('Edit member', 'groups.0.members.1.server');
+    await press('Edit server', 'servers.1.address');
+  });
+
   it('opens the demo workspace on first start and shows its name', () => {
     expect(w.find('[data-testid="workspace-name"]').text()).toBe('lab-site-a');
     expect(w.find('[data-testid="topology"]').text()).toContain('web-vip');
