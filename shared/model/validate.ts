@@ -54,9 +54,18 @@ interface ZodLike<T> {
 }
 
 /**
- * An entry with a bad field, checked again without that field (a target set whose one weight
- * is out of range still has its address families compared): the objects they were taken from
- * are added to `set` (under `at`). Undefined when it still does not parse.
+ * Fields whose value nothing else reads (no default steers another check): an entry with only
+ * such a field wrong is cross-checked without it. Taking out a `protocol`, `type` or `port`
+ * would put a default in its place, and other checks would judge that default (a service with
+ * `protocol: tcpx` would clash as tcp with another one).
+ */
+const SET_ASIDE = new Set(['weight', 'description']);
+
+/**
+ * An entry with a bad field that nothing else reads, checked again without it (a target set
+ * whose one server weight is out of range still has its address families compared; a member
+ * with an unknown key still has its server looked up): the fields taken out go into `set`
+ * (under `at`). Undefined when another kind of field is wrong, or it still does not parse.
  */
 function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: PathSegment[][]): T | undefined {
   const first = schema.safeParse(value);
@@ -70,17 +79,13 @@ function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: 
       for (const k of issue.keys ?? []) if (drop(copy, [...path, k])) removed.push([...path, k]);
       continue;
     }
-    // A list entry goes with its list (taking it out would renumber the rest).
-    const field = path.length && typeof path[path.length - 1] === 'number' ? path.slice(0, -1) : path;
-    while (field.length && typeof field[field.length - 1] === 'number') field.pop();
-    if (!field.length || !drop(copy, field)) return undefined;
-    removed.push(field);
+    const last = path[path.length - 1];
+    if (typeof last !== 'string' || !SET_ASIDE.has(last) || !drop(copy, path)) return undefined;
+    removed.push(path);
   }
   const again = schema.safeParse(copy);
   if (!again.success) return undefined;
-  // The object a field was taken from is not judged further: with its type gone, a health
-  // check reads as `auto`, and its http options would be said not to apply.
-  for (const p of removed) set.push([...at, ...p.slice(0, -1)]);
+  for (const p of removed) set.push([...at, ...p]);
   return again.data;
 }
 

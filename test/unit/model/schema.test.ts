@@ -176,11 +176,19 @@ describe('an error in one field hides nothing else', () => {
     ws = edit(ws, [...TS, 'servers', 0, 'address'], '::1');
     expect(errorsOf(problemsOf(ws)).map((p) => p.path).sort()).toEqual(['targetSets[0].servers[0].address', 'targetSets[0].servers[1].weight']);
   });
-  it('a quoted port does not hide an unknown server in the same group', () => {
-    let ws = edit(base(), ['groups', 0, 'members', 1, 'port'], '8081');
+  it('an unknown key or a bad weight does not hide an unknown server, even in the same member', () => {
+    let ws = edit(base(), ['groups', 0, 'members', 1, 'weight'], 70000);
     ws = edit(ws, ['groups', 0, 'members', 0, 'server'], 'zz');
+    ws = edit(ws, ['groups', 0, 'members', 0, 'bogus'], 1);
     const errors = errorsOf(problemsOf(ws));
-    expect(errors.map((p) => p.path).sort()).toEqual(['groups[0].members[0].server', 'groups[0].members[1].port']);
+    expect(errors.map((p) => p.path).sort()).toEqual(['groups[0].members[0].bogus', 'groups[0].members[0].server', 'groups[0].members[1].weight']);
     expect(errors.find((p) => p.path === 'groups[0].members[0].server')!.message).toMatch(/unknown server "zz"/);
+  });
+  it('a field others read (protocol, type) is not replaced by its default to judge the rest: no made-up clashes', () => {
+    // services[1] on web-vip's address and port, as tcpx: not "already used" as tcp.
+    let ws = edit(base(), ['services', 1, 'address'], '127.0.0.10');
+    ws = edit(ws, ['services', 1, 'port'], 8080);
+    ws = edit(ws, ['services', 1, 'protocol'], 'tcpx');
+    expect(errorsOf(problemsOf(ws)).map((p) => p.path)).toEqual(['services[1].protocol']);
   });
 });
