@@ -15,6 +15,9 @@ export const INITIATOR_PORT_RANGE = { min: 16384, max: 49151 } as const;
  * Fm and Fc as the vendor stores them: "the total Fm + Fc will be normalized to 100 on commit".
  * Integers, Fm rounded, Fc the rest; undefined when both are 0 (nothing to apportion).
  */
+/** Fm and Fc when not given (seed 003). */
+export const DEFAULT_FACTOR = 50;
+
 export function normaliseFactorValues(mpsFactor: number, connectionFactor: number): { mpsFactor: number; connectionFactor: number } | undefined {
   const sum = mpsFactor + connectionFactor;
   if (!(sum > 0)) return undefined;

@@ -2,7 +2,7 @@
 // Types are inferred from it (z.input = what the file holds, z.output = what engines use).
 import { z } from 'zod';
 import { parseDuration, formatDuration } from './duration';
-import { ipfeMate, normaliseFactorValues } from './ipfe';
+import { DEFAULT_FACTOR, ipfeMate, normaliseFactorValues } from './ipfe';
 import { isIpAddress } from './address';
 
 export const CHECK_TYPES = [
@@ -174,8 +174,8 @@ export const targetSetSchema = z.strictObject({
   algorithm: z.enum(['hash', 'least-load']).default('least-load'),
   leastLoad: z
     .strictObject({
-      mpsFactor: int(0, 100).default(50),
-      connectionFactor: int(0, 100).default(50),
+      mpsFactor: int(0, 100).default(DEFAULT_FACTOR),
+      connectionFactor: int(0, 100).default(DEFAULT_FACTOR),
       allowedDeviation: int(0, 50).default(5),
     })
     .prefault({}),

@@ -4,7 +4,7 @@ import type { PathSegment } from './problem';
 import type { Issue } from './issues';
 import { valueAt } from './issues';
 import { familyOf, normalAddress } from './address';
-import { INITIATOR_PORT_RANGE, ipfeMate, normaliseFactorValues } from './ipfe';
+import { DEFAULT_FACTOR, INITIATOR_PORT_RANGE, ipfeMate, normaliseFactorValues } from './ipfe';
 
 /** Target set Delete Age default (seed 003), in seconds. */
 const DEFAULT_DELETE_AGE_S = 600;
@@ -68,13 +68,14 @@ export function checkTargetSet(t: TargetSet, index: number, raw: unknown): Issue
     warn(['deleteAge'], `${t.deleteAge} s is below the default ${DEFAULT_DELETE_AGE_S} s: idle connections are dropped sooner, which the vendor advises against`);
   }
 
-  // As written (the parsed target set holds them normalised already).
-  const written = (key: string, parsed: number) => {
+  // As written, a factor left out counting as its default 50 (the parsed target set holds them
+  // normalised already).
+  const written = (key: string) => {
     const v = valueAt(raw, [...base, 'leastLoad', key]);
-    return typeof v === 'number' ? v : parsed;
+    return typeof v === 'number' ? v : DEFAULT_FACTOR;
   };
-  const fm = written('mpsFactor', t.leastLoad.mpsFactor);
-  const fc = written('connectionFactor', t.leastLoad.connectionFactor);
+  const fm = written('mpsFactor');
+  const fc = written('connectionFactor');
   const normal = normaliseFactorValues(fm, fc);
   if (!normal) err(['leastLoad'], 'mpsFactor and connectionFactor cannot both be 0 (Fm + Fc is normalised to 100)');
   else if (fm + fc !== 100) {

@@ -93,6 +93,9 @@ const warnings: [string, Change[], string, RegExp][] = [
   ['member weight 0', [[[...G0, 'members', 0, 'weight'], 0]], 'groups[0].members[0].weight', /weight 0: this server never receives new connections/],
   ['target set server weight 0', [[[...TS, 'servers', 0, 'weight'], 0]], 'targetSets[0].servers[0].weight', /weight 0/],
   ['Fm + Fc not 100', [[[...TS, 'leastLoad', 'mpsFactor'], 30]], 'targetSets[0].leastLoad', /Fm \+ Fc = 80: saved as mpsFactor 38, connectionFactor 62/],
+  // One factor written: the other is its default 50, as the save and the engine take it.
+  ['only Fm written', [[[...TS, 'leastLoad'], { mpsFactor: 30 }]], 'targetSets[0].leastLoad', /^Fm \+ Fc = 80: saved as mpsFactor 38, connectionFactor 62/],
+  ['only Fc written, 0', [[[...TS, 'leastLoad'], { connectionFactor: 0 }]], 'targetSets[0].leastLoad', /^Fm \+ Fc = 50: saved as mpsFactor 100, connectionFactor 0/],
   ['least-load settings with hash', [[[...TS, 'algorithm'], 'hash'], [[...TS, 'peerNodeAware'], undefined]], 'targetSets[0].leastLoad', /no effect with algorithm hash/],
   ['layer on a UDP-only group', [[['groups', 2, 'healthCheck', 'layer'], 7]], 'groups[2].healthCheck.layer', /no effect on UDP ports/],
   ['degradedAbove not below the timeout', [[[...G0, 'healthCheck', 'degradedAbove'], '5s']], 'groups[0].healthCheck.degradedAbove', /not below the probe timeout \(5s\)/],
