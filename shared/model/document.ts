@@ -21,6 +21,8 @@ export function createDocument(text: string): Document {
   const lines = new LineCounter();
   // logLevel 'error': yaml would otherwise print Node warnings (e.g. for collection keys) to stderr.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  // A byte-order mark is no column: line 1 starts after it, as an editor shows it.
+  if (text.charCodeAt(0) === 0xfeff && lines.lineStarts[0] === 0) lines.lineStarts[0] = 1;
   STATE.set(doc, { text, lines });
   return doc;
 }

@@ -24,7 +24,11 @@ export interface Target {
 type Json = unknown;
 
 
-const lineStart = (text: string, pos: number) => text.lastIndexOf('\n', pos - 1) + 1;
+/** Where the line holding `pos` starts; line 1 after a byte-order mark (it is no column). */
+const lineStart = (text: string, pos: number) => {
+  const at = text.lastIndexOf('\n', pos - 1) + 1;
+  return at === 0 && text.charCodeAt(0) === 0xfeff && pos > 0 ? 1 : at;
+};
 /** Just past the newline that ends the line holding `pos` (or the end of the text). */
 function lineEndIncl(text: string, pos: number): number {
   if (pos > 0 && text[pos - 1] === '\n') return pos;

@@ -282,7 +282,9 @@ function loneCr(text: string): { line: number; col: number } | undefined {
   const before = text.slice(0, at);
   const breaks = before.match(/\r\n?|\n/g) ?? [];
   const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
-  return { line: breaks.length + 1, col: at - lineStart + 1 };
+  // A byte-order mark is no column.
+  const bom = lineStart === 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return { line: breaks.length + 1, col: at - lineStart - bom + 1 };
 }
 
 export function parseWorkspace(text: string, file: string, opts: ParseOptions = {}): ParseResult {

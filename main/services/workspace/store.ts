@@ -29,7 +29,10 @@ export function firstNonUtf8(bytes: Uint8Array): { line: number; col: number; by
     const before = text.slice(0, i);
     const at = Buffer.byteLength(before);
     if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) continue;
-    return { line: before.split('\n').length, col: i - before.lastIndexOf('\n'), byte: bytes[at]! };
+    const line = before.split('\n').length;
+    // A byte-order mark is no column.
+    const bom = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    return { line, col: i - before.lastIndexOf('\n') - bom, byte: bytes[at]! };
   }
   return { line: 1, col: 1, byte: bytes[0] ?? 0 };
 }

@@ -220,6 +220,9 @@ describe('validateFile', () => {
     // Line 3, after a real U+FFFD (text, not a bad byte) on line 2 and an é on line 3.
     writeFileSync(f, Buffer.concat([Buffer.from('lbdesk: 1\n# \uFFFD kept\nname: \u00e9t', 'utf8'), Buffer.from([0xc3]), Buffer.from('\n')]));
     expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ line: 3, col: 9, message: msg })] });
+    // A byte-order mark is no column.
+    writeFileSync(f, Buffer.concat([Buffer.from('\uFEFFlbdesk: 1 ', 'utf8'), Buffer.from([0xff])]));
+    expect(await validateFile(f)).toEqual({ exitCode: 1, problems: [expect.objectContaining({ line: 1, col: 11, message: msg })] });
   });
 });
 

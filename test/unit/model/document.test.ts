@@ -108,6 +108,13 @@ describe('text details', () => {
     expect(out).toBe('lbdesk: 1\r\nname: a   # n\r\nservers:\r\n  - name: s\r\n    address: 127.0.0.2\r\n    enabled: false\r\n  - name: t\r\n    address: 127.0.0.3\r\n');
   });
 
+  it('a file with a byte-order mark keeps it, and its edits are splices like any other', () => {
+    const doc = createDocument('\uFEFFlbdesk: 1\nname: x   # site\nservers: []\n');
+    setField(doc, ['description'], 'hello');
+    setField(doc, ['name'], 'y');
+    expect(documentToText(doc)).toBe('\uFEFFlbdesk: 1\nname: y   # site\ndescription: hello\nservers: []\n');
+  });
+
   it('a file without a final newline', () => {
     const doc = createDocument('lbdesk: 1\nname: a');
     setField(doc, ['description'], 'b');

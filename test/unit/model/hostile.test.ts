@@ -46,6 +46,14 @@ describe('hostile input', () => {
     expect(dq.problems).toEqual([expect.objectContaining({ line: 3, col: 14, message: 'this quoted value is never closed: add the closing " (the file ends inside it)' })]);
   });
 
+  it('a byte-order mark is no column: line 1 positions are as an editor shows them', () => {
+    const at = (text: string) => parseWorkspace(`\uFEFF${text}`, 'bom.yaml').problems.map((p) => `${p.line}:${p.col}`)[0];
+    expect(at('lbdesk: 1\r')).toBe('1:10');
+    expect(at('bogus: 1\n')).toBe('1:1');
+    expect(at('lbdesk: 2\n')).toBe('1:9');
+    expect(at('{lbdesk: 1, name: x, bogus: 2}\n')).toBe('1:22');
+  });
+
   it('a collection used as a key is named at that key', () => {
     const r = parseWorkspace(`${HEAD}? [a, b]\n: 1\n`, 'k.yaml');
     expect(r.problems).toEqual([expect.objectContaining({ line: 3, col: 3, message: 'unknown key "[ a, b ]"' })]);
