@@ -154,6 +154,13 @@ describe.skipIf(noOpenssl !== '')(`HTTPS and SSL (TLS handshake)${noOpenssl}`, (
     expect(r.reason).toMatch(/^TLS handshake failed: the port does not speak TLS \(it answered in plain text, e\.g\. HTTP\)$|connection closed/);
   });
 
+  it('ssl against a server that accepts and never answers: a timeout in the handshake, not "closed"', async () => {
+    const mute = await startBannerServer(H, { greeting: null });
+    open.push(mute);
+    const r = await runProbe('ssl', ctx(mute.port, { type: 'ssl' }, { timeoutMs: 300 }));
+    expect(r).toMatchObject({ ok: false, reason: 'timeout after 300 ms in the TLS handshake' });
+  });
+
   it('OpenSSL failures in words', () => {
     const e = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
     expect(tlsWords(e('C0D7E4F1:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'ERR_SSL_WRONG_VERSION_NUMBER'))).toBe('the port does not speak TLS (it answered in plain text, e.g. HTTP)');

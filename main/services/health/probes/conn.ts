@@ -59,7 +59,8 @@ export class Conn {
       });
       this.socket.on('close', () => {
         this.eof = true;
-        reject(new ProbeFailure(`connection closed ${this.phase}`));
+        // Closed by our own deadline (a server that never answers the handshake): that reason.
+        reject(this.failure ?? new ProbeFailure(`connection closed ${this.phase}`));
         this.pump();
       });
     });
