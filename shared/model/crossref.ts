@@ -192,6 +192,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     // The file push replaces and reloads; a vendor CLI's (driver cli) is read over SCP, where a
     // relative name (runConfig) is the box's own.
     if (a.driver !== 'cli' && a.configPath !== undefined && !a.configPath.startsWith('/')) err([...base, 'configPath'], `must be an absolute path on the appliance (starting with "/") with driver ${a.driver}`);
+    else if (a.configPath?.endsWith('/')) err([...base, 'configPath'], 'must name a file, not a folder (it ends with "/")');
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
     if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);

@@ -236,9 +236,15 @@ export const cliSchema = z.strictObject({
 });
 
 /** What ssh takes as a host: an address, a DNS name, or a Host alias of ~/.ssh/config. */
-const sshHost = z.string().refine((h) => isIpAddress(h) || /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/.test(h), {
+const sshHost = z.string().refine((h) => isIpAddress(h) || isHostName(h), {
   message: 'must be an IP address, a host name or an alias from ~/.ssh/config (letters, digits, ".", "_", "-")',
 });
+/** Labels of letters, digits, "_" and "-", none empty; all digits only as an IPv4 address (999.1.1.1 is a typo). */
+function isHostName(h: string): boolean {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/.test(h)) return false;
+  const labels = h.replace(/\.$/, '').split('.');
+  return labels.every((l) => l.length > 0 && l.length <= 63) && !labels.every((l) => /^\d+$/.test(l));
+}
 const sshUser = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}\$?$/, 'must be a login name (letters, digits, ".", "_", "-", "@"; up to 64)');
 /** A file on the appliance, on one line (absolute for every driver but cli: see crossref). */
 const appliancePath = z.string().min(1).refine((p) => !/[\0\r\n]/.test(p), { message: 'must be one path, on one line' });

@@ -64,6 +64,9 @@ const errors: [string, Change[], string, RegExp, [string, RegExp]?][] = [
   // push refused it later, with no line or column
   ['a relative configPath (driver haproxy)', [[['appliances', 0, 'configPath'], 'etc/haproxy.cfg']], 'appliances[0].configPath', /must be an absolute path on the appliance \(starting with "\/"\) with driver haproxy/],
   ['a host ssh cannot take', [[['appliances', 0, 'host'], 'lb1;rm -rf /']], 'appliances[0].host', /must be an IP address, a host name or an alias/],
+  ['an address typo that is no address', [[['appliances', 0, 'host'], '999.1.1.1']], 'appliances[0].host', /must be an IP address/],
+  ['a host name with an empty label', [[['appliances', 0, 'host'], 'lb..example']], 'appliances[0].host', /must be an IP address/],
+  ['a configPath that is a folder', [[['appliances', 0, 'configPath'], '/etc/haproxy/']], 'appliances[0].configPath', /must name a file, not a folder/],
   ['a login name with a shell character', [[['appliances', 0, 'user'], 'u;x']], 'appliances[0].user', /must be a login name/],
 ];
 
