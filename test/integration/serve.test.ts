@@ -391,6 +391,10 @@ services:
     const s = serve(file);
     const notice = await s.wait('notice', (e) => e.message.startsWith('nothing to forward'));
     expect(notice.message).toBe(`nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)`);
+    // Said again after a reload that leaves nothing to forward (here: the same file).
+    s.child.kill('SIGHUP');
+    await s.wait('reload');
+    await until(() => s.events.filter((e) => e.type === 'notice' && e.message.startsWith('nothing to forward')).length === 2 || undefined, 10_000, 'a second notice');
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);
   });

@@ -65,12 +65,15 @@ export function register(program: Command): void {
         await runner.stop();
         throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
       }
-      // Running with nothing to listen on looks like a hang: say so (SIGHUP once there is).
-      if (!ws.services.some((s) => s.enabled) && !ws.targetSets.some((t) => !t.disabled)) {
-        print({ ts: new Date().toISOString(), type: 'notice', message: `nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)` });
-      }
+      sayIfIdle(ws, file, print);
       await session.stopped;
     });
+}
+
+/** Running with nothing to listen on looks like a hang: say so (at start and after a reload). */
+function sayIfIdle(ws: Workspace, file: string, print: (e: EngineEvent) => void): void {
+  if (ws.services.some((s) => s.enabled) || ws.targetSets.some((t) => !t.disabled)) return;
+  print({ ts: new Date().toISOString(), type: 'notice', message: `nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)` });
 }
 
 function positive(v: string, name: string): number {
@@ -193,7 +196,8 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
         return;
       }
       // The engine reports the outcome as a `reload` event.
-      await runner.apply(loaded.workspace);
+      const applied = await runner.apply(loaded.workspace);
+      if (applied.ok) sayIfIdle(loaded.workspace, shown, print);
     });
   const timer = opts.stats
     ? setInterval(() => {
