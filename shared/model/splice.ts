@@ -148,7 +148,15 @@ export function insertPair(text: string, map: YAMLMap, inFlow: boolean, key: str
   if (map.flow || inFlow) {
     const entry = `${keyText(key, true)}: ${flowText(value)}`;
     if (items.length === 0) return { at: start(map), end: map.range![1], text: `{ ${entry} }` };
-    if (beforeKey?.range) return { at: start(beforeKey), end: start(beforeKey), text: `${entry}, ` };
+    if (beforeKey?.range) {
+      // A flow mapping written one entry per line: a line of its own, above the next one's comments.
+      if (onlySpaceBefore(text, start(beforeKey))) {
+        const col = colOf(text, start(beforeKey));
+        const at = aboveOwnComments(text, lineStart(text, start(beforeKey)), col);
+        return { at, end: at, text: `${' '.repeat(col)}${entry},${eol}` };
+      }
+      return { at: start(beforeKey), end: start(beforeKey), text: `${entry}, ` };
+    }
     const at = pairEnd(items[items.length - 1]!);
     return { at, end: at, text: `, ${entry}` };
   }

@@ -181,6 +181,10 @@ describe('text details', () => {
     expect(documentToText(block)).toBe('services:\n  - name: v\n    description: front\n    address: 127.0.0.10\n    port: 80\n    # the web tier\n    group: web\n    enabled: true\n');
     // The first field of a `- ` entry stays first (nothing goes between the dash and it); a
     // field the schema does not know, or one that comes last, goes at the end.
+    // A flow mapping one entry per line: the new entry gets a line of its own, above weight's comment.
+    const lines = createDocument('groups:\n  - name: web\n    members:\n      - {\n          server: web1,\n          # heavier box\n          weight: 100\n        }\n');
+    setField(lines, ['groups', 0, 'members', 0, 'port'], 8081);
+    expect(documentToText(lines)).toBe('groups:\n  - name: web\n    members:\n      - {\n          server: web1,\n          port: 8081,\n          # heavier box\n          weight: 100\n        }\n');
     const first = createDocument('servers:\n  - address: 127.0.0.1\n');
     setField(first, ['servers', 0, 'name'], 'a');
     setField(first, ['servers', 0, 'zzz'], 1);
