@@ -1,9 +1,9 @@
 // The real `lbdesk` CLI: each expected failure is one plain line, said once, in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli';
+import { ROOT, runCli } from '../helpers/cli';
 import { about, unprefixed } from '../../main/cli/errors';
 
 let dir: string;
@@ -100,6 +100,14 @@ describe('lbdesk messages', () => {
     const confirm = await runCli(['confirm', file, '--appliance', 'lb', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
     expect(confirm.code).toBe(2);
     expect(confirm.stderr).toMatch(/^lbdesk: lb: .*(refused|ECONNREFUSED).*\(not confirmed: a pending push there still rolls back when its time is up\)\n$/);
+    // confirm --all passes over a vendor CLI appliance (nothing to confirm there) and still
+    // tries the others, instead of refusing them all.
+    const mixed = join(dir, 'mixed.yaml');
+    writeFileSync(mixed, readFileSync(file, 'utf8').replace('appliances: [', `appliances: [{ name: adx, host: 192.0.2.250, driver: cli, template: ${join(ROOT, 'assets/templates/adx-example.njk')} }, `));
+    const all = await runCli(['confirm', mixed, '--all', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
+    expect(all.code).toBe(2);
+    expect(all.stderr).toContain('lbdesk: adx: skipped: driver cli has no commit-confirmed rollback timer\n');
+    expect(all.stderr).toMatch(/lbdesk: lb: .*(refused|ECONNREFUSED).*\(not confirmed/);
     // Invalid: 2, not 1 ("changes"), which a script would take as a reason to push.
     const invalid = join(dir, 'invalid-diff.yaml');
     writeFileSync(invalid, '');

@@ -34,6 +34,9 @@ describe('lbdesk usage errors', () => {
       runCli(['push', 'no-such.yaml', '--appliance', 'x', '--confirm-within', '0']),
     ]);
     expect(zero).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 0 must be more than 0\n' });
+    // --all with --appliance: a usage error before the (here missing) workspace is read.
+    const both = await runCli(['push', 'no-such.yaml', '--all', '--appliance', 'x']);
+    expect(both).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --all and --appliance name the appliances twice: give one of them\n' });
     expect(short).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 1ms is out of range: from 10s (time for the push and the confirm) to 24h\n' });
     expect(long).toMatchObject({ code: 2, stdout: '', stderr: 'lbdesk: --confirm-within 99999999h is out of range: from 10s (time for the push and the confirm) to 24h\n' });
   });

@@ -18,8 +18,8 @@ describe('pickAppliances', () => {
     expect(pickAppliances(ws, ['lb1', 'lb1'], false, false).map((a) => a.name)).toEqual(['lb1']);
     expect(() => pickAppliances(ws, ['lb1', 'lb2'], false, false)).toThrow('one --appliance only for this command');
   });
-  it('--all with --appliance is a usage error, not all of them silently', () => {
-    expect(() => pickAppliances(ws, ['lb1'], true, true)).toThrow('--all and --appliance name the appliances twice: give one of them');
+  it('an unknown name is named before "one --appliance only" (lb1,LB1 is a typo)', () => {
+    expect(() => pickAppliances(ws, ['lb1', 'LB1'], false, false)).toThrow('unknown appliance "LB1" (known: lb1, lb2)');
     expect(pickAppliances(ws, undefined, true, true).map((a) => a.name)).toEqual(['lb1', 'lb2']);
   });
 });

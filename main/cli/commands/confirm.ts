@@ -13,8 +13,14 @@ export function register(program: Command): void {
     .description('confirm a pending commit-confirmed push (exit 0 confirmed, 1 nothing pending, 2 appliance not reached)')
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, true).action(async (file: string, o: SshCliOptions) => {
-    const { prepared } = await prepareForSync(file, o, true);
-    refuseConfirmForCli(prepared, 'confirm');
+    const { prepared: named } = await prepareForSync(file, o, true);
+    // With --all, a vendor CLI appliance (no rollback timer, so nothing to confirm) is passed
+    // over, not a reason to leave the others unconfirmed; named, it is an error.
+    let prepared = named;
+    if (o.all) {
+      prepared = named.filter((p) => !p.cli);
+      for (const p of named.filter((x) => x.cli)) process.stderr.write(`lbdesk: ${p.appliance.name}: skipped: driver cli has no commit-confirmed rollback timer\n`);
+    } else refuseConfirmForCli(prepared, 'confirm');
     const ssh = sshOptionsFrom(o);
     let all = true;
     let unreached = false;

@@ -72,7 +72,6 @@ export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspac
 }
 
 export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
-  if (all && names?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   if (all) {
     if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
     return ws.appliances;
@@ -80,8 +79,8 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
   if (!names || names.length === 0) throw new CliError(`--appliance is required${many ? ' (or --all)' : ''}`, 2);
   // `--appliance lb1,lb1` (or twice): each appliance once, or the second push finds the first's lock.
   const unique = [...new Set(names)];
-  if (!many && unique.length > 1) throw new CliError('one --appliance only for this command', 2);
-  return unique.map((n) => {
+  // An unknown name first: `lb1,LB1` is a typo to name, not "one --appliance only".
+  const picked = unique.map((n) => {
     const a = ws.appliances.find((x) => x.name === n);
     if (!a) {
       const known = ws.appliances.map((x) => x.name);
@@ -89,10 +88,14 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
     }
     return a;
   });
+  if (!many && picked.length > 1) throw new CliError('one --appliance only for this command', 2);
+  return picked;
 }
 
 /** Prepares (renders) every named appliance, printing driver warnings. */
 export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; prepared: PreparedAppliance[] }> {
+  // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
+  if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   const { ws, path } = await loadWorkspaceForSync(file);
   const prepared = pickAppliances(ws, o.appliance, o.all, many).map((a) => prepareAppliance(ws, a, path));
   for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
@@ -109,7 +112,7 @@ function durationOption(value: string | undefined, flag: string): number | undef
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
   if (ms === undefined) throw new CliError(`${flag} "${value}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)`, 2);
-  if (ms <= 0) throw new CliError(`${flag} ${value} must be more than 0`, 2);
+  if (ms <= 0) throw new CliError(/[1-9]/.test(value) ? `${flag} ${value} is shorter than 1ms` : `${flag} ${value} must be more than 0`, 2);
   return ms;
 }
 
