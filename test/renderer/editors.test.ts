@@ -36,7 +36,7 @@ describe('editors', () => {
     w.unmount();
   });
 
-  it('server: a pasted address with spaces around it is the address (the field keeps what was typed)', async () => {
+  it('server: a pasted address with spaces around it is the address (shown as stored once the field is left)', async () => {
     const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     const input = w.find('[data-field="servers.0.address"] input');
     await input.setValue(' 127.0.0.29 ');
@@ -44,6 +44,9 @@ describe('editors', () => {
     expect(useWorkspace().get(['servers', 0, 'address'])).toBe('127.0.0.29');
     expect((input.element as HTMLInputElement).value).toBe(' 127.0.0.29 ');
     expect(useWorkspace().problemsAt('servers.0.address')).toEqual([]);
+    // Left, it shows what is stored.
+    await input.trigger('blur');
+    expect((input.element as HTMLInputElement).value).toBe('127.0.0.29');
     // A description keeps its spaces.
     await w.find('[data-field="servers.0.description"] input').setValue('rack 2 ');
     expect(useWorkspace().get(['servers', 0, 'description'])).toBe('rack 2 ');

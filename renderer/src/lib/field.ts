@@ -22,6 +22,8 @@ export interface FieldModel {
   value: ComputedRef<unknown>;
   draft: Ref<string>;
   input(text: string): void;
+  /** Leaving the field: it shows the value as stored (a pasted " 127.0.0.1 " without its spaces). */
+  blur(): void;
   problems: ComputedRef<KeyedProblem[]>;
   invalid: ComputedRef<boolean>;
 }
@@ -63,6 +65,9 @@ export function useFieldModel(path: () => Path, codec: Codec, write?: (value: un
     draft,
     problems,
     invalid,
+    blur() {
+      if (same(codec.parse(draft.value), value.value)) draft.value = codec.format(value.value);
+    },
     input(text: string) {
       draft.value = text;
       const next = codec.parse(text);
