@@ -92,6 +92,36 @@ describe('lbdesk demo', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('an edited demo copy is kept, and said to be edited (its addresses may not be the backends\' any more)', async () => {
+    const copy = join(dir, 'data', 'demo', 'lab-site-a.yaml');
+    const original = readFileSync(copy, 'utf8');
+    writeFileSync(copy, original.replace('address: 127.0.0.21', 'address: 127.0.9.21'));
+    try {
+      const child = startCli(['demo', '--ui-port', '0'], { env: { ...env, CI: '' } });
+      running.push(child);
+      let out = '';
+      await new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no URL in time:\n${out}`)), 45_000);
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d;
+          if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(out)) {
+            clearTimeout(timer);
+            done();
+          }
+        });
+      });
+      expect(out).toContain(`demo workspace: ${copy} (edited since it was first copied; delete it to start again from ${join(ROOT, 'assets', 'demo', 'lab-site-a.yaml')})\n`);
+      expect(readFileSync(copy, 'utf8')).toContain('address: 127.0.9.21');
+      const code = await new Promise<number | null>((done) => {
+        child.once('exit', (c) => done(c));
+        child.kill('SIGTERM');
+      });
+      expect(code).toBe(0);
+    } finally {
+      writeFileSync(copy, original);
+    }
+  }, 60_000);
+
   it.skipIf(!findOnPath('script'))('on a terminal with a desktop opener: opens the URL with it (a fake xdg-open)', async () => {
     const bin = join(dir, 'bin');
     mkdirSync(bin, { recursive: true });

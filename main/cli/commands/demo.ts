@@ -4,6 +4,8 @@ import { dispatch } from '../../services/api/dispatch';
 import { startDemoBackends } from '../../services/demo/backends';
 import { CliError } from '../errors';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { packageRoot } from '../root';
 import { dataDir } from '../../services/paths';
 import { browserOpener, launcherPage, openInBrowser } from '../open';
 import { parsePort } from '../options';
@@ -32,12 +34,16 @@ export function register(program: Command): void {
         // The page opens the demo workspace through this same call; the file exists before it is named.
         const demo = await dispatch(ui.services.handlers, 'workspace.demo', {});
         if (!demo.ok) throw new CliError(`cannot create the demo workspace: ${demo.error.message}`, 2);
-        const demoPath = (demo.result as { path: string }).path;
+        const { path: demoPath, text: demoText } = demo.result as { path: string; text: string };
         backends = await startDemoBackends();
         for (const f of backends.failed) process.stderr.write(`lbdesk: demo backend not started: ${f}\n`);
         process.stdout.write(`demo backends: ${backends.started.map((b) => `${b.name} ${b.kind ?? 'http'}://${b.address}:${b.port}`).join(', ') || 'none'}\n`);
         process.stdout.write('dir1 (LDAP, 127.0.0.31:1389) has no demo backend: it stays unavailable, to show a server that is down and why\n');
-        process.stdout.write(`demo workspace: ${demoPath}\n`);
+        // A copy edited in an earlier session is kept (it is the user's), but said: its addresses
+        // may no longer be the sample backends'.
+        const original = join(packageRoot(), 'assets', 'demo', 'lab-site-a.yaml');
+        const edited = await readFile(original, 'utf8').then((t) => t !== demoText, () => false);
+        process.stdout.write(`demo workspace: ${demoPath}${edited ? ` (edited since it was first copied; delete it to start again from ${original})` : ''}\n`);
         cleanup = await showUrl(ui.url, opts.open);
         await stopped;
       } finally {
