@@ -61,7 +61,13 @@ export interface PushResult {
   /** Epoch ms when an armed commit-confirmed timer rolls back, if armed. */
   confirmBy?: number;
 }
-export interface DiffResult { appliance: string; changed: boolean; diff: string; remotePath: string }
+export interface DiffResult {
+  appliance: string; changed: boolean; diff: string; remotePath: string;
+  /** A commit-confirmed push waiting on the appliance: when it rolls back unless confirmed (epoch ms). */
+  confirmBy?: number;
+  /** The appliance's timer restored the previous config (epoch ms when known; 0 when not). */
+  rolledBackAt?: number;
+}
 export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }

@@ -154,4 +154,8 @@ export interface DiffReport {
   encoding?: 'latin1';
   remoteHash?: string;
   hash: string;
+  /** A commit-confirmed push waiting on the appliance (epoch ms deadline). */
+  pending?: PendingConfirm;
+  /** The appliance's timer restored the previous config: that push was not confirmed in time. */
+  rolledBack?: { at?: number; hash?: string };
 }

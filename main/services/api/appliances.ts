@@ -73,7 +73,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
   const toResult = (r: PushReport, diff: string): PushResult => ({
     appliance: r.appliance,
     outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
-    reason: [r.reason, ...r.notes].join(' '),
+    // Sentences, each ended: the notes ran into the reason ("…the previous config the commit-…").
+    reason: [r.reason, ...r.notes].map((t) => t.trim().replace(/[.\s]*$/, '.')).join(' '),
     diff,
     confirmBy: r.pending?.deadline,
   });
@@ -101,7 +102,9 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
       const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, opts);
-      return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath };
+      const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
+      const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
+      return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
     },
     'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => {
       const p = await prepared(src, appliance);
@@ -133,7 +136,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       return { text: r.data.toString('utf8'), remotePath: p.target.configPath };
     },
     'appliance.history': async ({ appliance }) =>
-      (await listHistory(historyDir, appliance)).map((h) => ({
+      // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
+      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map((h) => ({
         appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
       })),
     'hostKey.answer': async ({ id, accept }) => {

@@ -4,7 +4,7 @@ import { redactPatch } from '../vendor/redact';
 import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
-import { hasHistoryHash, listHistory, recordHistory } from './history';
+import { hasHistoryHash, listHistory, recordHistory, settleConfirm } from './history';
 import { remotePaths } from './paths';
 import { Remote, sha256 } from './remote';
 import { loadState, saveState, syncDataDir } from './state';
@@ -54,7 +54,17 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
   const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
   return withRemote(target, opts, async (remote) => {
     const current = await remote.readLive();
-    return diffTexts(target, current, next);
+    const d = diffTexts(target, current, next);
+    // What commit-confirmed left on the appliance: a push still waiting, or one taken back (the
+    // history learns it here too, not only at the next push).
+    const state = await remote.confirmState().catch(() => undefined);
+    if (state?.pending?.alive) d.pending = { deadline: state.pending.deadline * 1000, hash: state.pending.hash };
+    if (state?.fired && !state.fired.running) {
+      const at = state.fired.at ? state.fired.at * 1000 : undefined;
+      d.rolledBack = { ...(at ? { at } : {}), ...(state.fired.hash ? { hash: state.fired.hash } : {}) };
+      await settleConfirm(syncDataDir(opts.dataDir), target.appliance, state.fired.hash, 'rolled-back', at).catch(() => undefined);
+    }
+    return d;
   });
 }
 

@@ -91,11 +91,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
   let step: PushStep = 'connect';
 
   const begin = (s: PushStep, message?: string) => { step = s; emit(s, 'start', message); };
-  const refuse = async (reason: string): Promise<PushReport> => {
+  const refuse = async (reason: string, extra: Partial<PushReport> = {}): Promise<PushReport> => {
     emit(step, 'fail', reason);
     if (remote && temp) await remote.remove(temp);
     if (remote && armed) await disarmTimer(remote).catch(() => undefined);
-    return report('refused', reason);
+    return report('refused', reason, extra);
   };
   const saveRemote = (patch: Partial<RemoteState>) =>
     saveState(dir, { appliance: target.appliance, target: label, configPath: target.configPath, hash: ins?.hash ?? null, ...state, ...patch, updatedAt: Date.now() });
@@ -128,9 +128,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     }
     if (ins.pending) {
       const until = new Date(ins.pending.deadline * 1000).toISOString();
+      // The pending push goes with the refusal, so the window can show its countdown and Confirm.
+      const waiting = { pending: { deadline: ins.pending.deadline * 1000, hash: ins.pending.hash } };
       return await refuse(ins.pending.alive
         ? `a commit-confirmed push (${short(ins.pending.hash)}) is pending until ${until}: run lbdesk confirm, or wait for the appliance to roll it back`
-        : `a commit-confirmed marker exists but its timer is gone (appliance restarted?): run lbdesk confirm to keep the current config`);
+        : `a commit-confirmed marker exists but its timer is gone (appliance restarted?): run lbdesk confirm to keep the current config`, waiting);
     }
     const known = knownHashes(state, ins);
     const current = ins.hash ?? null;

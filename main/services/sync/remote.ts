@@ -6,7 +6,7 @@ import type { SshConnection, ExecResult } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
 import { shScript, tail } from './shell';
-import { EXEC_UPLOAD, INSPECT, PREPARE, PROBE, RESTORE, TIMER } from './scripts';
+import { CONFIRM_STATE, EXEC_UPLOAD, INSPECT, PREPARE, PROBE, RESTORE, TIMER } from './scripts';
 import { readIfExists, scpPut, scpTransfer } from '../transfer';
 
 export function sha256(data: Buffer | string): string {
@@ -102,6 +102,14 @@ export class Remote {
       };
     }
     return out;
+  }
+
+  /** A pending commit-confirmed push and a fired timer, read without the lock (nothing swept). */
+  async confirmState(): Promise<Pick<Inspection, 'pending' | 'fired'>> {
+    const p = this.paths;
+    const r = await this.run(CONFIRM_STATE, [p.pending, p.fired]);
+    const { pending, fired } = this.parseInspection(`exists=0\n${r.stdout}`);
+    return { ...(pending ? { pending } : {}), ...(fired ? { fired } : {}) };
   }
 
   /** The live file's bytes, or undefined when it does not exist. */

@@ -61,6 +61,21 @@ fi
 `;
 
 /**
+ * The commit-confirmed state alone, read-only (diff runs it without the push lock, so it sweeps
+ * nothing): the pending marker with its timer's liveness, and a fired timer's record.
+ * $1 pending, $2 fired.
+ */
+export const CONFIRM_STATE = `if [ -e "$1" ]; then
+  sed 's/^/pending./' "$1"
+  pid=$(sed -n 's/^pid=//p' "$1")
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "pending.alive=1"; else echo "pending.alive=0"; fi
+fi
+[ -e "$2.tmp" ] && echo "fired.running=1"
+[ -e "$2" ] && sed 's/^/fired./' "$2"
+:
+`;
+
+/**
  * The commit-confirmed timer, run detached. $1 live, $2 backup, $3 pending, $4 fired, $5 lock,
  * $6 seconds, $7 reload command, $8 restore temp, $9 pushed hash. It waits for a running push
  * to finish (same flock), and restores only if the pushed file actually went live (a push cut

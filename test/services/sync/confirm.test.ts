@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
-import { confirmPush, listHistory, pushConfig } from '../../../main/services/sync';
+import { confirmPush, diffConfig, listHistory, pushConfig } from '../../../main/services/sync';
 import { makeAppliance, testOptions, waitFor, type TestAppliance } from './fixture';
 
 if (!haveSshd) console.warn('skipping commit-confirmed tests: /usr/sbin/sshd is not installed');
@@ -119,6 +119,11 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     expect((await listHistory(opts.dataDir!, app.target.appliance)).find((e) => e.kind === 'push')?.confirm).toBe('pending');
     expect(await waitFor(() => app.read() === 'ok v1\n' && app.reloads() === 2, 8000)).toBe(true);
     expect(await waitFor(() => timers(app).length === 0, 3000)).toBe(true);
+    // A diff (read-only, no lock) already learns it, and the history with it.
+    const d = await diffConfig(app.target, 'ok v2\n', opts);
+    expect(d.rolledBack).toMatchObject({ at: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(d.pending).toBeUndefined();
+    expect((await listHistory(opts.dataDir!, app.target.appliance)).find((e) => e.kind === 'push')?.outcome).toBe('rolled-back');
     const c = await confirmPush(app.target, opts);
     expect(c.outcome).toBe('too-late');
     expect(c.reason).toMatch(/^too late: the appliance restored the previous config at /);
@@ -134,6 +139,13 @@ describe.skipIf(!haveSshd)('commit-confirmed', () => {
     const r = await pushConfig(app.target, 'ok v2\n', opts);
     expect(r.outcome).toBe('refused');
     expect(r.reason).toMatch(/commit-confirmed push .* is pending until/);
+    // The pending push comes with the refusal (the window shows its countdown and Confirm from it).
+    expect(r.pending).toEqual({ deadline: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(r.pending!.deadline).toBeGreaterThan(Date.now());
+    // A diff says so too (the window brings back the countdown and Confirm from it).
+    const d = await diffConfig(app.target, 'ok v2\n', opts);
+    expect(d.pending).toEqual(r.pending);
+    expect(d.rolledBack).toBeUndefined();
     expect(app.read()).toBe('ok v1\n');
     expect((await confirmPush(app.target, opts)).outcome).toBe('confirmed');
     expect((await pushConfig(app.target, 'ok v2\n', opts)).outcome).toBe('applied');
