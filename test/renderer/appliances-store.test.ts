@@ -82,6 +82,38 @@ describe('appliances store', () => {
     expect([apps.diffError, apps.pushError]).toEqual(['', '']);
   });
 
+  it('the commit-confirmed window is 10 s to 24 h, said, and kept while the user moves around', async () => {
+    const apps = useAppliances();
+    expect([apps.useConfirm, apps.confirmSeconds, apps.windowError]).toEqual([true, 120, '']);
+    for (const bad of [5, 100_000, 12.5, '']) {
+      apps.confirmSeconds = bad;
+      expect(apps.windowError, String(bad)).toBe('A whole number of seconds from 10 to 86400 (24 h).');
+    }
+    apps.useConfirm = false;
+    expect(apps.windowError).toBe('');
+    apps.useConfirm = true;
+    apps.confirmSeconds = 15;
+    expect(apps.windowError).toBe('');
+    // The panel: Push stays off while a push waits for Confirm, or the window is wrong.
+    const { mountWith } = await import('./helpers/mount');
+    const PushPanel = (await import('../../renderer/src/appliance/PushPanel.vue')).default;
+    const { getActivePinia } = await import('pinia');
+    const w = mountWith(PushPanel, real.api, getActivePinia()!);
+    apps.confirmBy = Date.now() + 60_000;
+    await flushPromises();
+    expect(w.find('[data-testid="push-button"]').attributes('disabled')).toBeDefined();
+    expect(w.find('[data-testid="push-button"]').attributes('title')).toMatch(/waiting for Confirm/);
+    apps.confirmBy = undefined;
+    apps.confirmSeconds = 5;
+    await flushPromises();
+    expect(w.find('[data-testid="window-error"]').text()).toBe('Commit-confirmed window: A whole number of seconds from 10 to 86400 (24 h).');
+    w.unmount();
+    // Mounted again (the user came back): still 5, not 120.
+    const again = mountWith(PushPanel, real.api, getActivePinia()!);
+    expect((again.find('[data-testid="confirm-seconds"]').element as HTMLInputElement).value).toBe('5');
+    again.unmount();
+  });
+
   it('counts down a commit-confirmed window', async () => {
     const apps = useAppliances();
     apps.confirmBy = Date.now() + 5_000;

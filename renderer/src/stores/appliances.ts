@@ -3,6 +3,9 @@
 import { defineStore } from 'pinia';
 import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult } from '../../../shared/api/contract';
+
+/** After a confirm window runs out, how long before the appliance is asked what it did. */
+const ROLLBACK_CHECK_MS = 4000;
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { useWorkspace } from './workspace';
@@ -67,7 +70,36 @@ export const useAppliances = defineStore('appliances', () => {
     pushError.value = '';
   });
 
+  /** The commit-confirmed window the user chose: kept while they move around the window. */
+  const useConfirm = ref(true);
+  const confirmSeconds = ref<number | string>(120);
+  /** Why the window cannot be used as typed (the contract takes 10 s to 24 h), else ''. */
+  const windowError = computed(() => {
+    if (!useConfirm.value) return '';
+    const s = confirmSeconds.value;
+    return typeof s === 'number' && Number.isInteger(s) && s >= 10 && s <= 86_400 ? '' : 'A whole number of seconds from 10 to 86400 (24 h).';
+  });
+
   const secondsLeft = computed(() => (confirmBy.value === undefined ? undefined : Math.max(0, Math.ceil((confirmBy.value - now.value) / 1000))));
+
+  /**
+   * What the appliance says of commit-confirmed (read with every diff): a push still waiting
+   * brings back its countdown and Confirm; a timer that fired means the push was not
+   * confirmed, said in the past tense and in the report.
+   */
+  function followConfirm(d: DiffResult): void {
+    if (d.confirmBy !== undefined) {
+      confirmBy.value = d.confirmBy;
+      return;
+    }
+    if (d.rolledBackAt === undefined) return;
+    confirmBy.value = undefined;
+    const when = d.rolledBackAt ? ` at ${new Date(d.rolledBackAt).toLocaleTimeString()}` : '';
+    const said = `Not confirmed in time: the appliance restored its previous configuration${when}.`;
+    confirmMessage.value = said;
+    if (result.value?.outcome === 'pending-confirm') result.value = { ...result.value, outcome: 'rolled-back', reason: said, confirmBy: undefined };
+    if (selected.value) void loadHistory(selected.value);
+  }
 
   let ticker: ReturnType<typeof setInterval> | undefined;
   watch(confirmBy, (at) => {
@@ -80,9 +112,13 @@ export const useAppliances = defineStore('appliances', () => {
       if (now.value >= at) {
         clearInterval(ticker);
         ticker = undefined;
-        confirmMessage.value = 'The confirm window ran out: the appliance restores its previous configuration by itself.';
+        confirmMessage.value = 'The confirm window ran out: the appliance is restoring its previous configuration; checking…';
         confirmBy.value = undefined;
-        if (selected.value) void loadHistory(selected.value);
+        // Ask the appliance a moment later (its timer restores and reloads): the diff says.
+        const which = selected.value;
+        setTimeout(() => {
+          if (which && which === selected.value) void loadDiff(which);
+        }, ROLLBACK_CHECK_MS);
       }
     }, 250);
   });
@@ -107,8 +143,10 @@ export const useAppliances = defineStore('appliances', () => {
     diffBusy.value = true;
     diffError.value = '';
     try {
-      diff.value = await api.call('appliance.diff', { ...(await src()), appliance });
-      return diff.value;
+      const d = await api.call('appliance.diff', { ...(await src()), appliance });
+      diff.value = d;
+      if (appliance === selected.value) followConfirm(d);
+      return d;
     } catch (e) {
       diff.value = undefined;
       diffError.value = errorSentence(e, `compare with ${appliance}`);
@@ -130,7 +168,8 @@ export const useAppliances = defineStore('appliances', () => {
     try {
       const r = await api.call('appliance.push', { ...(await src()), appliance, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs });
       result.value = r;
-      confirmBy.value = r.outcome === 'pending-confirm' ? r.confirmBy : undefined;
+      // Also for a push refused because one is still pending: its countdown and Confirm come back.
+      confirmBy.value = r.confirmBy;
       void loadHistory(appliance);
       return r;
     } catch (e) {
@@ -183,6 +222,6 @@ export const useAppliances = defineStore('appliances', () => {
 
   return {
     names, selected, selectedIndex, diff, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
-    secondsLeft, history, historyError, hostKeys, loadDiff, push, confirm, loadHistory, answerHostKey,
+    secondsLeft, history, historyError, hostKeys, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey,
   };
 });
