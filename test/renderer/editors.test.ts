@@ -141,6 +141,9 @@ describe('Problems', () => {
     // The clash names the other item the same way.
     expect(text).toMatch(/Duplicate server name "web1" \(first defined at server web1 \(no\. 1\)\)/);
     expect(w.find('button[title="servers[1].address"]').exists()).toBe(true);
+    // A long message is cut to the row's width: whole in its tooltip.
+    const msg = w.findAll('[data-testid="problem"]').map((b) => [b.text(), b.attributes('title')]);
+    for (const [text, title] of msg) expect(title).toBe(text);
     w.unmount();
   });
 });

@@ -148,7 +148,7 @@ describe('workspace store', () => {
     await settled();
     const found = async () => {
       for (let i = 0; i < 50; i++) {
-        const p = ws.errors.find((e) => e.path === 'appliances[0]');
+        const p = ws.errors.find((e) => e.path === 'appliances[0].driver');
         if (p) return p;
         await new Promise((r) => setTimeout(r, 100));
       }

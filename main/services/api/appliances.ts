@@ -86,10 +86,12 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       workspace.appliances.forEach((a, i) => {
         const { errors } = prepareAppliance(workspace, a, path);
         if (!errors.length) return;
-        const at = where(['appliances', i]);
+        // At the field to change: what it serves (include) when given, else its driver.
+        const field = a.include !== undefined ? 'include' : 'driver';
+        const at = where(['appliances', i, field]);
         const own = `appliance ${a.name}: `;
         const why = [...new Set(errors.map((e) => (e.startsWith(own) ? e.slice(own.length) : e)))].join('; ');
-        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}]`, message: `a push to ${a.name} would be refused: ${why}` });
+        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}].${field}`, message: `a push to ${a.name} would be refused: ${why}` });
       });
       return out;
     },

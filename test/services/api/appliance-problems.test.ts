@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const svc = createAppServices({ shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
 
 describe('appliance.problems', () => {
-  it('names each appliance a push would refuse, at its line, and why; the others pass', async () => {
+  it('names each appliance a push would refuse, at its driver (or what it serves), and why; the others pass', async () => {
     const path = join(dir, 'site.yaml');
     const text = [
       'lbdesk: 1',
@@ -33,12 +33,15 @@ describe('appliance.problems', () => {
     writeFileSync(path, text);
     const problems = await callDirect(svc.handlers, 'appliance.problems', { path });
     expect(problems).toEqual([
-      { severity: 'error', file: path, line: 6, col: 5, path: 'appliances[0]', message: 'a push to edge would be refused: target set 1: HAProxy has no IPFE least-load (it needs load reports from the servers); use algorithm hash' },
-      { severity: 'error', file: path, line: 9, col: 5, path: 'appliances[1]', message: 'a push to lvs would be refused: target set 1: IPVS has no IPFE least-load (it needs load reports from the servers); use algorithm hash' },
+      { severity: 'error', file: path, line: 8, col: 13, path: 'appliances[0].driver', message: 'a push to edge would be refused: target set 1: HAProxy has no IPFE least-load (it needs load reports from the servers); use algorithm hash' },
+      { severity: 'error', file: path, line: 11, col: 13, path: 'appliances[1].driver', message: 'a push to lvs would be refused: target set 1: IPVS has no IPFE least-load (it needs load reports from the servers); use algorithm hash' },
     ]);
     // Unsaved text is judged as it is: served by lbdesk itself, edge is fine.
     const fixed = await callDirect(svc.handlers, 'appliance.problems', { path, text: text.replace('driver: haproxy', 'driver: lbdesk') });
-    expect(fixed.map((p) => p.path)).toEqual(['appliances[1]']);
+    expect(fixed.map((p) => p.path)).toEqual(['appliances[1].driver']);
+    // Serving a list: the problem is on that list (where the fix is).
+    const listed = await callDirect(svc.handlers, 'appliance.problems', { path, text: text.replace('    driver: haproxy', '    driver: haproxy\n    include: [ts1]') });
+    expect(listed[0]).toMatchObject({ path: 'appliances[0].include', line: 9 });
     // The demo pushes fine.
     expect(await callDirect(svc.handlers, 'appliance.problems', { path: join(ROOT, 'assets/demo/lab-site-a.yaml') })).toEqual([]);
   });
