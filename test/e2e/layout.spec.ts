@@ -113,6 +113,18 @@ test('1024×700: a group member\'s port and weight show five digits', async ({ p
   expect(app.errors).toEqual([]);
 });
 
+test('1024×700: the push panel gives the diff the whole width (it was squeezed to a few characters)', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await app.section('appliances');
+  const left = page.locator('.push .left');
+  const panel = page.locator('.push');
+  const lb = (await left.boundingBox())!;
+  const pb = (await panel.boundingBox())!;
+  expect(lb.width).toBeGreaterThan(pb.width * 0.8);
+  expect(app.errors).toEqual([]);
+});
+
 test('1440×900 (a common laptop): the overview keeps its connections column', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new LbdeskPage(page);

@@ -94,9 +94,17 @@ test('push to a loopback sshd: host key, diff, push, confirm, report', async ({ 
   expect(existsSync(live)).toBe(true);
   expect(readFileSync(live, 'utf8')).toContain(`${VIP}:${vipPort}`);
 
-  // A second diff has nothing left to change.
-  await page.getByTestId('diff-button').click();
+  // The diff on screen follows the push by itself: nothing left to change.
   await expect(page.getByTestId('no-change')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('diff-stale')).toHaveCount(0);
+  // An edit makes it out of date: said, and Push waits for a fresh one.
+  await page.keyboard.press('Control+1');
+  await page.getByLabel('Description', { exact: true }).fill('edited after the push');
+  await page.keyboard.press('Control+6');
+  await expect(page.getByTestId('diff-stale')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('push-button')).toBeDisabled();
+  await page.getByTestId('diff-button').click();
+  await expect(page.getByTestId('diff-stale')).toHaveCount(0, { timeout: 15_000 });
   app.expectNoErrors();
 });
 

@@ -43,6 +43,9 @@ export const useAppliances = defineStore('appliances', () => {
   }, { immediate: true, flush: 'sync' });
 
   const diff = shallowRef<DiffResult>();
+  /** The workspace revision the diff was made from: edited since, it is out of date. */
+  const diffRev = ref(-1);
+  const diffStale = computed(() => diff.value !== undefined && diffRev.value !== ws.rev);
   const diffBusy = ref(false);
   const diffError = ref('');
 
@@ -143,8 +146,10 @@ export const useAppliances = defineStore('appliances', () => {
     diffBusy.value = true;
     diffError.value = '';
     try {
+      const rev = ws.rev;
       const d = await api.call('appliance.diff', { ...(await src()), appliance });
       diff.value = d;
+      diffRev.value = rev;
       if (appliance === selected.value) followConfirm(d);
       return d;
     } catch (e) {
@@ -171,6 +176,8 @@ export const useAppliances = defineStore('appliances', () => {
       // Also for a push refused because one is still pending: its countdown and Confirm come back.
       confirmBy.value = r.confirmBy;
       void loadHistory(appliance);
+      // The appliance changed (or may have): the diff on screen is the one before the push.
+      if (!opts.dryRun && r.outcome !== 'refused') void loadDiff(appliance);
       return r;
     } catch (e) {
       pushError.value = errorSentence(e, opts.dryRun ? `try a dry run on ${appliance}` : `push to ${appliance}`);
@@ -221,7 +228,7 @@ export const useAppliances = defineStore('appliances', () => {
   }
 
   return {
-    names, selected, selectedIndex, diff, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
+    names, selected, selectedIndex, diff, diffStale, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
     secondsLeft, history, historyError, hostKeys, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey,
   };
 });
