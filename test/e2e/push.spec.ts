@@ -79,6 +79,10 @@ test('push to a loopback sshd: host key, diff, push, confirm, report', async ({ 
   const diff = page.getByTestId('diff');
   await expect(diff).toBeVisible({ timeout: 15_000 });
   await expect(diff).toContainText('web-vip');
+  // The accepted key is pinned in the workspace (hostKey), as the workspace example says; that
+  // edit changes nothing pushed, so the diff is not out of date for it.
+  await expect(page.getByLabel('Pinned host key', { exact: true })).toHaveValue(sshd!.hostKey.fingerprint);
+  await expect(page.getByTestId('diff-stale')).toHaveCount(0);
   await app.screenshot('push-diff');
 
   await page.getByTestId('push-button').click();

@@ -46,6 +46,8 @@ export const useAppliances = defineStore('appliances', () => {
   /** The workspace revision the diff was made from: edited since, it is out of date. */
   const diffRev = ref(-1);
   const diffStale = computed(() => diff.value !== undefined && diffRev.value !== ws.rev);
+  /** The revisions before and after pinning a host key (see pinHostKey). */
+  let pinned: { from: number; to: number } | undefined;
   const diffBusy = ref(false);
   const diffError = ref('');
 
@@ -149,7 +151,7 @@ export const useAppliances = defineStore('appliances', () => {
       const rev = ws.rev;
       const d = await api.call('appliance.diff', { ...(await src()), appliance });
       diff.value = d;
-      diffRev.value = rev;
+      diffRev.value = pinned && pinned.from === rev ? pinned.to : rev;
       if (appliance === selected.value) followConfirm(d);
       return d;
     } catch (e) {
@@ -219,12 +221,34 @@ export const useAppliances = defineStore('appliances', () => {
   }
 
   async function answerHostKey(id: string, accept: boolean): Promise<void> {
+    const prompt = hostKeys.value.find((p) => p.id === id);
     hostKeys.value = hostKeys.value.filter((p) => p.id !== id);
     try {
       await api.call('hostKey.answer', { id, accept });
+      if (accept && prompt) pinHostKey(prompt);
     } catch (e) {
       pushError.value = errorSentence(e, 'answer the host key question');
     }
+  }
+  /**
+   * The key the user accepted goes into the appliance's `hostKey` (the workspace example: "pinned
+   * on first connection after the user confirms it"), so the file carries it to every laptop
+   * and the CLI; a key already pinned is never replaced from here.
+   */
+  function pinHostKey(p: HostKeyPrompt): void {
+    const list = Array.isArray(ws.raw.appliances) ? (ws.raw.appliances as Record<string, unknown>[]) : [];
+    let i = list.findIndex((a) => a?.host === p.host && (typeof a?.port === 'number' ? a.port : 22) === p.port);
+    // An ssh_config alias resolves to another name: the appliance being worked on is the one.
+    if (i < 0 && (diffBusy.value || pushing.value)) i = selectedIndex.value ?? -1;
+    if (i < 0 || list[i]?.hostKey) return;
+    // The pin changes nothing a push writes: the diff it comes with is not out of date for it.
+    const from = ws.rev;
+    ws.set(['appliances', i, 'hostKey'], p.fingerprint);
+    void ws.settle().then(() => {
+      pinned = { from, to: ws.rev };
+      if (diffRev.value === from) diffRev.value = ws.rev;
+    });
+    ws.notice = `Pinned the host key of ${String(list[i]?.name ?? p.host)} in the workspace (hostKey); save to keep it.`;
   }
 
   return {
