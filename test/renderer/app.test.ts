@@ -65,6 +65,16 @@ describe('App', () => {
     await addIn('5', 'targetSets', 'add-target-server', 'targetSets.0.servers.2.address');
   });
 
+  it('with the lab off, a member says so once, not also "not checked yet" (Check now may have checked it)', async () => {
+    const nav = useNav();
+    nav.go('overview');
+    nav.member = 'g:web/web2:8081';
+    await flushPromises();
+    const why = w.find('[data-testid="why"]').text();
+    expect(why).toContain('The lab is not running: start it (F5) to check this member live, or Check now for one result.');
+    expect(why).not.toContain('not been checked yet');
+  });
+
   it("a member's Edit member and Edit server put the focus in that row's field", async () => {
     const nav = useNav();
     const press = async (label: string, field: string) => {
