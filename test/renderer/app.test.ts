@@ -75,6 +75,19 @@ describe('App', () => {
     expect(why).not.toContain('not been checked yet');
   });
 
+  it('with the lab running on older edits, the member\'s timers are said to be the edited ones', async () => {
+    const nav = useNav();
+    const ws = useWorkspace();
+    nav.go('overview');
+    nav.member = 'g:web/web2:8081';
+    real.services.events.emit('lab.status', { running: true, path: ws.path, listening: [], members: [], notes: [] });
+    await flushPromises();
+    expect(w.find('[data-testid="timers-not-applied"]').exists()).toBe(false);
+    ws.set(['healthTimers', 'interval'], '6s');
+    await settled();
+    expect(w.find('[data-testid="timers-not-applied"]').text()).toBe('As edited: the lab runs the timers it started with until you apply the edits (Shift+F5).');
+  });
+
   it("a member's Edit member and Edit server put the focus in that row's field", async () => {
     const nav = useNav();
     const press = async (label: string, field: string) => {
