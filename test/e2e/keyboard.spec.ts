@@ -22,3 +22,19 @@ test('Tab and Shift+Tab wrap inside the Open dialog; Escape closes it', async ({
   await expect(dialog).toHaveCount(0);
   expect(app.errors).toEqual([]);
 });
+
+test('a dialog closed gives the focus back to what opened it; F1 says Ctrl+N is the desktop app\'s', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  const open = page.getByRole('button', { name: 'Open (Ctrl+O)' });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('dialog[open]')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('dialog[open]')).toHaveCount(0);
+  await expect(open).toBeFocused();
+  await page.keyboard.press('F1');
+  await expect(page.locator('dialog[open]')).toContainText('New workspace… (desktop app; in a browser tab: Open → New workspace)');
+  await page.keyboard.press('Escape');
+  expect(app.errors).toEqual([]);
+});
