@@ -2,7 +2,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { PathSegment } from './problem';
 
-export interface Found {
+interface Found {
   /** The node at the path, when all of it exists. */
   node?: Node;
   /** The map pair whose value is `node` (or whose key is the last segment found). */
@@ -22,15 +22,10 @@ function keyMatches(pair: Pair, key: PathSegment): boolean {
 }
 
 /**
- * Follows `path` through maps and lists (and through aliases to their anchors). The offset past
- * an alias stays at the alias: that is where the user wrote this entry (a second `*s` of a
- * server is a duplicate where `*s` is, not at the anchor).
+ * Follows `path` through maps and lists (and through aliases to their anchors). `aliasAt` is the
+ * first alias passed: a problem past it is placed there, where the user wrote the entry (a second
+ * `*s` of a server is a duplicate where `*s` is, not at the anchor).
  */
-export function findNode(doc: Document, path: readonly PathSegment[]): Found {
-  const found = follow(doc, path);
-  return found.aliasAt === undefined ? found : { ...found, offset: found.aliasAt };
-}
-
 function follow(doc: Document, path: readonly PathSegment[]): Found & { aliasAt?: number } {
   let node = doc.contents as Node | null;
   let pair: Pair | undefined;

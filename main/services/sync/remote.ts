@@ -82,34 +82,14 @@ export class Remote {
       if (!h || !/^[0-9a-f]{64}$/.test(h)) throw new SshError('connect', `cannot hash ${p.live} on the appliance (unreadable, or no sha256sum/openssl/shasum)`);
       out.hash = h;
     }
-    if (m.has('pending.deadline') || m.has('pending.hash')) {
-      out.pending = {
-        deadline: num(m.get('pending.deadline')) ?? 0,
-        hash: m.get('pending.hash') ?? '',
-        backupHash: m.get('pending.backupHash') ?? '',
-        pid: num(m.get('pending.pid')),
-        alive: m.get('pending.alive') === '1',
-      };
-    }
-    if (m.has('fired.running') || m.has('fired.firedAt')) {
-      out.fired = {
-        running: m.get('fired.running') === '1',
-        at: num(m.get('fired.firedAt')),
-        rc: num(m.get('fired.rc')),
-        hash: m.get('fired.hash'),
-        backupHash: m.get('fired.backupHash'),
-        deadline: num(m.get('fired.deadline')),
-      };
-    }
+    Object.assign(out, confirmFields(m));
     return out;
   }
 
   /** A pending commit-confirmed push and a fired timer, read without the lock (nothing swept). */
   async confirmState(): Promise<Pick<Inspection, 'pending' | 'fired'>> {
     const p = this.paths;
-    const r = await this.run(CONFIRM_STATE, [p.pending, p.fired]);
-    const { pending, fired } = this.parseInspection(`exists=0\n${r.stdout}`);
-    return { ...(pending ? { pending } : {}), ...(fired ? { fired } : {}) };
+    return confirmFields(kv((await this.run(CONFIRM_STATE, [p.pending, p.fired])).stdout));
   }
 
   /** The live file's bytes, or undefined when it does not exist. */
@@ -245,4 +225,29 @@ else chmod 644 -- "$1"; fi && echo lbdesk-mode-ok`, [path, this.paths.live]);
     const r = await this.run(PROBE, [address, String(port)], 10_000);
     return r.code === 0 ? 0 : r.code === 2 ? 2 : 1;
   }
+}
+
+/** The commit-confirmed part of an inspection (INSPECT and CONFIRM_STATE print it alike). */
+function confirmFields(m: Map<string, string>): Pick<Inspection, 'pending' | 'fired'> {
+  const out: Pick<Inspection, 'pending' | 'fired'> = {};
+  if (m.has('pending.deadline') || m.has('pending.hash')) {
+    out.pending = {
+      deadline: num(m.get('pending.deadline')) ?? 0,
+      hash: m.get('pending.hash') ?? '',
+      backupHash: m.get('pending.backupHash') ?? '',
+      pid: num(m.get('pending.pid')),
+      alive: m.get('pending.alive') === '1',
+    };
+  }
+  if (m.has('fired.running') || m.has('fired.firedAt')) {
+    out.fired = {
+      running: m.get('fired.running') === '1',
+      at: num(m.get('fired.firedAt')),
+      rc: num(m.get('fired.rc')),
+      hash: m.get('fired.hash'),
+      backupHash: m.get('fired.backupHash'),
+      deadline: num(m.get('fired.deadline')),
+    };
+  }
+  return out;
 }

@@ -42,6 +42,22 @@ echo "BUSY $(cat "$d/owner" 2>/dev/null) (lock directory $d; remove it if no pus
 `;
 
 /**
+ * The pending marker with its timer's liveness, and a fired timer's record, as `key=value`
+ * lines (pending.*, fired.*); `pending` and `fired` are the script's arguments that hold them.
+ */
+function confirmPart(pending: string, fired: string): string {
+  return `if [ -e "${pending}" ]; then
+  sed 's/^/pending./' "${pending}"
+  pid=$(sed -n 's/^pid=//p' "${pending}")
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "pending.alive=1"; else echo "pending.alive=0"; fi
+fi
+[ -e "${fired}.tmp" ] && echo "fired.running=1"
+[ -e "${fired}" ] && sed 's/^/fired./' "${fired}"
+:
+`;
+}
+
+/**
  * Under the lock: sweep stale temps, report the live file and any commit-confirmed state.
  * $1 live, $2 pending marker, $3 fired record, $4 prefix of lbdesk's files.
  */
@@ -50,30 +66,13 @@ n=0
 for f in "$4"-tmp-*; do [ -e "$f" ] && rm -f -- "$f" && n=$((n+1)); done
 echo "swept=$n"
 if [ -e "$1" ]; then echo "hash=$(h "$1")"; echo "exists=1"; else echo "exists=0"; fi
-if [ -e "$2" ]; then
-  sed 's/^/pending./' "$2"
-  pid=$(sed -n 's/^pid=//p' "$2")
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "pending.alive=1"; else echo "pending.alive=0"; fi
-fi
-[ -e "$3.tmp" ] && echo "fired.running=1"
-[ -e "$3" ] && sed 's/^/fired./' "$3"
-:
-`;
+${confirmPart('$2', '$3')}`;
 
 /**
  * The commit-confirmed state alone, read-only (diff runs it without the push lock, so it sweeps
- * nothing): the pending marker with its timer's liveness, and a fired timer's record.
- * $1 pending, $2 fired.
+ * nothing). $1 pending, $2 fired.
  */
-export const CONFIRM_STATE = `if [ -e "$1" ]; then
-  sed 's/^/pending./' "$1"
-  pid=$(sed -n 's/^pid=//p' "$1")
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "pending.alive=1"; else echo "pending.alive=0"; fi
-fi
-[ -e "$2.tmp" ] && echo "fired.running=1"
-[ -e "$2" ] && sed 's/^/fired./' "$2"
-:
-`;
+export const CONFIRM_STATE = confirmPart('$1', '$2');
 
 /**
  * The commit-confirmed timer, run detached. $1 live, $2 backup, $3 pending, $4 fired, $5 lock,

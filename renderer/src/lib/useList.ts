@@ -39,17 +39,12 @@ export function useList(list: ListSection, opts: ListOptions) {
   const current = computed(() => (selected.value === undefined ? undefined : items.value[selected.value]));
   const base = computed<Path | undefined>(() => (selected.value === undefined ? undefined : [list, selected.value]));
 
-  function focusField(key: string): void {
-    nav.focusKey = key;
-    nav.focusSeq++;
-  }
-
   function add(): void {
     const { item, focus } = opts.create();
     const at = ws.insert([list], item);
     if (at < 0) return;
     selected.value = at;
-    if (focus) void nextTick(() => focusField(`${list}.${at}.${focus}`));
+    if (focus) void nextTick(() => nav.focus([list, at, focus]));
   }
   function duplicate(): void {
     const i = selected.value;

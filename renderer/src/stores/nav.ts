@@ -41,9 +41,13 @@ export const useNav = defineStore('nav', () => {
     } else if (head === 'healthTimers' || head === 'name' || head === 'description' || head === 'lbdesk') {
       section.value = 'overview';
     }
-    focusKey.value = pathKey(p);
+    focus(p);
+  }
+  /** Focuses the field at `path` once it is on screen (App.vue), without changing section. */
+  function focus(path: Path | string): void {
+    focusKey.value = pathKey(parsePath(path));
     focusSeq.value++;
   }
 
-  return { section, selected, focusKey, focusSeq, member, shortcutsOpen, listActions, problemCursor, go, goIndex, select, jumpTo };
+  return { section, selected, focusKey, focusSeq, member, shortcutsOpen, listActions, problemCursor, go, goIndex, select, jumpTo, focus };
 });

@@ -1,7 +1,7 @@
 // Server choice: pure functions over a snapshot of states and counters (see docs/engine.md).
 export type { Candidate, Memory } from './types';
 export { newMemory } from './types';
-export { isUsable, usableTier } from './tier';
+export { isUsable, usableTier } from '../../../../shared/model/tier';
 export { roundRobin } from './round-robin';
 export { smoothWeighted, pruneCurrent } from './weighted';
 export { leastConnections } from './least-connections';

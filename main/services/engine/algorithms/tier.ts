@@ -1,2 +1,0 @@
-// The usable tier is shared with the window (its live shares): shared/model/tier.ts.
-export { isUsable, usableTier } from '../../../../shared/model/tier';
