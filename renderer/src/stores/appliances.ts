@@ -3,12 +3,12 @@
 import { defineStore } from 'pinia';
 import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult } from '../../../shared/api/contract';
-
-/** After a confirm window runs out, how long before the appliance is asked what it did. */
-const ROLLBACK_CHECK_MS = 4000;
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { useWorkspace } from './workspace';
+
+/** After a confirm window runs out, how long before the appliance is asked what it did. */
+const ROLLBACK_CHECK_MS = 4000;
 
 export const useAppliances = defineStore('appliances', () => {
   const api = useApi();
