@@ -173,7 +173,8 @@ function unclosedQuote(text: string, end: number): { at: number; quote: string }
   let found: { at: number; quote: string } | undefined;
   for (const token of new Lexer().lex(text)) {
     if (offset > end) break;
-    if (token === '\x02' || token === '\x18' || token === '\x1f' || token === '\u{FEFF}') continue;
+    // Control tokens are not in the source; a byte-order mark is (one character).
+    if (token === '\x02' || token === '\x18' || token === '\x1f') continue;
     const q = token[0];
     if (q === '"' && !/^"(?:[^"\\]|\\[\s\S])*"$/.test(token)) found = { at: offset, quote: '"' };
     else if (q === "'" && !/^'(?:[^']|'')*'$/.test(token)) found = { at: offset, quote: "'" };

@@ -52,6 +52,7 @@ describe('hostile input', () => {
     expect(at('bogus: 1\n')).toBe('1:1');
     expect(at('lbdesk: 2\n')).toBe('1:9');
     expect(at('{lbdesk: 1, name: x, bogus: 2}\n')).toBe('1:22');
+    expect(at('lbdesk: 1\nname: "abc\n')).toBe('2:7');
   });
 
   it('a collection used as a key is named at that key', () => {
