@@ -70,7 +70,7 @@ describe('lbdesk messages', () => {
     expect(JSON.parse(missing.stdout)).toEqual({ error: `cannot read ${join(dir, 'nope.yaml')}: no such file`, members: [] });
     expect(missing.stderr).toBe(`lbdesk: cannot read ${join(dir, 'nope.yaml')}: no such file\n`);
     expect(bad.code).toBe(3);
-    expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace: nothing checked`, members: [] });
+    expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace (1 error)`, members: [] });
     expect(bad.stderr).toMatch(/invalid\.yaml:5:14: servers\[0\]\.address: /);
     expect(group.code).toBe(3);
     expect(JSON.parse(group.stdout)).toEqual({ error: 'unknown group "nope" (known: web, directory, resolvers, ts1)', members: [] });
@@ -113,7 +113,7 @@ describe('lbdesk messages', () => {
     writeFileSync(invalid, '');
     const bad = await runCli(['diff', invalid, '--appliance', 'lb'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n').at(-1)).toBe(`lbdesk: ${invalid} is not a valid workspace`);
+    expect(bad.stderr.trim().split('\n').at(-1)).toBe(`lbdesk: ${invalid} is not a valid workspace (1 error)`);
   });
 
   it('about() names the subject once', () => {

@@ -9,15 +9,14 @@ import { resolve } from 'node:path';
 import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/sync';
 import { formatDuration, parseDuration } from '../../../shared/model/duration';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/model/limits';
-import { formatProblem } from '../../../shared/model/problem';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
 import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
 import { pushCli } from '../../services/vendor';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
+import { readWorkspace } from '../workspace';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -57,20 +56,6 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
   };
 }
 
-export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspace; path: string }> {
-  const path = resolve(file);
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(path);
-  } catch (err) {
-    if (err instanceof WorkspaceFileError) throw new CliError(err.message, 2);
-    throw err;
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem({ ...p, file })}\n`);
-  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace`, 1);
-  return { ws: loaded.workspace, path };
-}
-
 export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
   if (all) {
     if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
@@ -96,7 +81,7 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
 export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; prepared: PreparedAppliance[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
-  const { ws, path } = await loadWorkspaceForSync(file);
+  const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
   const prepared = pickAppliances(ws, o.appliance, o.all, many).map((a) => prepareAppliance(ws, a, path));
   for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
   return { path, prepared };

@@ -1,12 +1,9 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
-import type { Workspace } from '../../../shared/model/schema';
-import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { renderForAppliance, type DriverProblem } from '../../services/drivers';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
+import { readWorkspace } from '../workspace';
 
 interface RenderOptions {
   appliance: string;
@@ -21,8 +18,7 @@ export function register(program: Command): void {
     .requiredOption('--appliance <name>', 'the appliance to render for')
     .option('--out <file>', 'write the config to FILE instead of stdout')
     .action(async (file: string, opts: RenderOptions) => {
-      const path = resolve(file);
-      const ws = await loadWorkspace(file);
+      const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
       const appliance = ws.appliances.find((a) => a.name === opts.appliance);
       if (!appliance) {
         const known = ws.appliances.map((a) => a.name);
@@ -55,18 +51,4 @@ export function grouped(problems: DriverProblem[]): string[] {
 /** Distinct (subject, message) pairs: what "N problems" counts. */
 function distinct(problems: DriverProblem[]): number {
   return new Set(problems.map((p) => `${p.subject}\n${p.message}`)).size;
-}
-
-/** Reads and validates the workspace: exit 2 when unreadable, 1 (each problem printed) when invalid. */
-async function loadWorkspace(file: string): Promise<Workspace> {
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(file);
-  } catch (e) {
-    if (!(e instanceof WorkspaceFileError)) throw e;
-    throw new CliError(e.message, e.code === 'unreadable' || e.code === 'not-a-file' ? 2 : 1);
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
-  if (!loaded.workspace || hasErrors(loaded.problems)) throw new CliError(`${file} is not a valid workspace`, 1);
-  return loaded.workspace;
 }

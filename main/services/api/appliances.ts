@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
-import { loadSource } from '../lab/source';
+import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
 import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, syncDataDir } from '../sync';

@@ -25,6 +25,8 @@ export interface AppServicesOptions {
   /** SSH files for appliance pushes (tests point these at temp files). */
   knownHostsFile?: string;
   sshConfigFile?: string;
+  /** Socket layer of the lab's forwarding engine (default: its own). */
+  io?: 'uv' | 'net';
 }
 
 export interface AppServices {
@@ -40,7 +42,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const events = new EventBus();
   // The page drives everything below: stored secrets go only to the hosts they were first used with.
   const secrets = new BoundSecretStore(opts.secrets, join(opts.dataDir, 'secret-hosts.json'));
-  const lab = new Lab({ secrets, emit: events.emit });
+  const lab = new Lab({ secrets, emit: events.emit, ...(opts.io ? { io: opts.io } : {}) });
   const handlers = createHandlers({
     shell: opts.shell,
     dataDir: opts.dataDir,

@@ -5,7 +5,7 @@ import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
 import type { Handlers } from '../api/dispatch';
 import { Lab } from './index';
-import { loadSource } from './source';
+import { loadSource } from '../workspace/source';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): Partial<Handlers> {
   /** The workspace, with the hosts its checks send secrets to made known to a binding store. */
