@@ -106,7 +106,7 @@ describe('lbdesk messages', () => {
     writeFileSync(mixed, readFileSync(file, 'utf8').replace('appliances: [', `appliances: [{ name: adx, host: 192.0.2.250, driver: cli, template: ${join(ROOT, 'assets/templates/adx-example.njk')} }, `));
     const all = await runCli(['confirm', mixed, '--all', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
     expect(all.code).toBe(2);
-    expect(all.stderr).toContain('lbdesk: adx: skipped: driver cli has no commit-confirmed rollback timer\n');
+    expect(all.stderr).toContain('lbdesk: adx: skipped: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)\n');
     expect(all.stderr).toMatch(/lbdesk: lb: .*(refused|ECONNREFUSED).*\(not confirmed/);
     // Invalid: 2, not 1 ("changes"), which a script would take as a reason to push.
     const invalid = join(dir, 'invalid-diff.yaml');

@@ -8,7 +8,7 @@ import { EventBus } from './events';
 import type { Handlers } from './dispatch';
 import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
-import { labHandlers } from '../lab/handlers';
+import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
 
 export interface AppServicesOptions {

@@ -1,11 +1,10 @@
 // The live lab: the health engine and the forwarding engine running a workspace on this machine,
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
-import type { LabSession, LabStatus } from '../../../shared/api/contract';
+import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contract';
 import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
-import type { EventSink } from '../api/dispatch';
 import { ForwardingEngine } from '../engine';
 import { HealthEngine } from '../health';
 import type { SecretStore } from '../secrets/types';
