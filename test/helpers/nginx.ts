@@ -14,6 +14,8 @@ export const nginxMissing = nginxPath ? undefined : 'nginx is not installed (apt
 export interface Nginx {
   host: string;
   port: number;
+  /** The single nginx process (master_process off): SIGSTOP freezes it, SIGCONT resumes it. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -57,8 +59,10 @@ export async function startNginx(host: string, files: Record<string, string>, lo
   return {
     host,
     port,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
+        child.kill('SIGCONT');
         const gone = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await gone;
