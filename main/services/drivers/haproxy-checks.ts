@@ -30,6 +30,9 @@ const BANNER_SEQUENCES: Partial<Record<Resolved, string[]>> = {
 /** What `observe layer4 … on-error fastinter` cannot mirror of lbdesk's passive → active. */
 export const PASSIVE_WARNING = 'passive detection: after a failed connection HAProxy checks the server within fastinter (the retry interval), lbdesk at once';
 
+/** HAProxy schedules checks from the end of the previous one, the Px procedure from its start. */
+export const TIMING_WARNING = 'check timing: HAProxy starts each check inter/fastinter/downinter after the previous one ended, lbdesk after it started: while checks time out (a frozen or slow server) each retry comes up to the check timeout later';
+
 /** Checks HAProxy cannot run: a TCP connect to the same port stands in (weaker, never stricter). */
 const CONNECT_INSTEAD: Partial<Record<Resolved, string>> = {
   ping: 'HAProxy has no ICMP check',
@@ -91,7 +94,7 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
   } else if (CONNECT_INSTEAD[type]) {
     warnings.push({ subject, message: `${CONNECT_INSTEAD[type]} (check ${type}): a TCP connect check to the member port is used instead` });
   }
-  warnings.push({ subject, message: PASSIVE_WARNING });
+  warnings.push({ subject, message: PASSIVE_WARNING }, { subject, message: TIMING_WARNING });
   const degraded = degradedWarning(subject, hc, 'HAProxy');
   if (degraded) warnings.push(degraded);
 
