@@ -94,15 +94,9 @@ export class Backend {
     const p = this.opts.personality;
     if (p !== 'http') {
       const [ok, wrong, reply, bye] = GREETING[p];
-      this.later(() => {
-        if (s.destroyed) return;
-        // A server refusing service says so and closes, as 421/554/-ERR/BYE greetings do.
-        if (this.mode === 'wrong-content') s.end(`${wrong} ${MARKER}${this.id} not available\r\n`);
-        else s.write(`${ok} ${MARKER}${this.id} ready\r\n`);
-      });
+      let greeted = false;
       let buf = '';
-      s.on('data', (d: Buffer) => {
-        buf += d.toString('latin1');
+      const answer = () => {
         let i: number;
         while ((i = buf.indexOf('\n')) >= 0) {
           const line = buf.slice(0, i).trim();
@@ -113,6 +107,23 @@ export class Backend {
           }
           if (line) s.write(`${reply}\r\n`);
         }
+      };
+      this.later(() => {
+        if (s.destroyed) return;
+        // A server refusing service says so and closes, as 421/554/-ERR/BYE greetings do:
+        // a client gets no service from it.
+        if (this.mode === 'wrong-content') {
+          s.end(`${wrong} service not available\r\n`);
+          return;
+        }
+        s.write(`${ok} ${MARKER}${this.id} ready\r\n`);
+        greeted = true;
+        answer();
+      });
+      // What the client says before the greeting waits for it, as on a real server.
+      s.on('data', (d: Buffer) => {
+        buf += d.toString('latin1');
+        if (greeted) answer();
       });
       return;
     }

@@ -2,7 +2,7 @@
 // software, started locally on loopback with the rendered config.
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import type { CompareReport } from '../../../shared/api/compare';
+import type { CompareReport, FaultKind } from '../../../shared/api/compare';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { renderForAppliance } from '../drivers';
 import { Backend } from './backends';
@@ -22,6 +22,8 @@ export interface CompareOptions {
   timeScale?: number;
   /** ms between new client connections per service (default 40). */
   gapMs?: number;
+  /** The faults to run (default: stopped, slowed, wrong-content, refusing). */
+  faults?: FaultKind[];
 }
 
 async function freePort(address: string): Promise<number> {
@@ -71,7 +73,7 @@ export async function compareWithAppliance(ws: Workspace, appliance: Appliance, 
       : 3 * s.timers.timeout;
     backends.set(b.id, new Backend({ ...b, slowMs }));
   }
-  const run: RunOptions = { gapMs: opts.gapMs ?? 40, clientDeadlineMs: 3 * maxTimeout + 1000, slackMs: 500 };
+  const run: RunOptions = { gapMs: opts.gapMs ?? 40, clientDeadlineMs: 3 * maxTimeout + 1000, slackMs: 500, ...(opts.faults ? { faults: opts.faults } : {}) };
   try {
     for (const b of backends.values()) await b.start();
     const lab = await runSide(labSide(plan), plan, backends, run);

@@ -31,6 +31,8 @@ function timeTolerance(s: PlanService, phase: 'down' | 'up'): number {
   return (phase === 'down' ? t.interval : t.retryInterval) + 150 + 0.1 * Math.max(t.failAfter, t.restoreAfter) * t.retryInterval;
 }
 
+const timing = (warnings: DriverProblem[], service: string) => warningFor(warnings, service, (m) => m === TIMING_WARNING);
+
 function compareFault(s: PlanService, member: string, fault: FaultComparison['fault'], lab: FaultTiming, app: FaultTiming, warnings: DriverProblem[]): Difference[] {
   const out: Difference[] = [];
   const tol = timeTolerance(s, 'down');
@@ -83,7 +85,7 @@ export function compare(plan: Plan, lab: SideResult, app: SideResult, warnings: 
     const victim = victimOf(s);
     const serviceDiffs: Difference[] = [];
     for (const fault of FAULTS) {
-      if (!victim) break;
+      if (!victim || !lab.faults.has(`${s.name}/${fault}`)) continue;
       const l = lab.faults.get(`${s.name}/${fault}`) ?? {};
       const a = app.faults.get(`${s.name}/${fault}`) ?? {};
       faults.push({ service: s.name, member: victim.server, fault, lab: l, appliance: a });
@@ -109,7 +111,11 @@ export function compare(plan: Plan, lab: SideResult, app: SideResult, warnings: 
     const e = errors.at(-1)!;
     const errTol = 3 + 0.02 * Math.max(e.attempts.lab, e.attempts.appliance);
     if (Math.abs(e.errors.lab - e.errors.appliance) > errTol) {
-      serviceDiffs.push({ service: s.name, what: 'connection errors', lab: String(e.errors.lab), appliance: String(e.errors.appliance), explainedBy: timingCause });
+      // Clients keep reaching a broken member until it is taken out: the side that took longer
+      // (summed over the faults) sends more of them there.
+      const later = faults.filter((f) => f.service === s.name).reduce((sum, f) => sum + ((f.appliance.downMs ?? 0) - (f.lab.downMs ?? 0)), 0);
+      const why = (later > 0) === (e.errors.appliance > e.errors.lab) ? timingCause ?? timing(warnings, s.name) : undefined;
+      serviceDiffs.push({ service: s.name, what: 'connection errors', lab: String(e.errors.lab), appliance: String(e.errors.appliance), explainedBy: why });
     }
     differences.push(...serviceDiffs);
   }

@@ -25,6 +25,8 @@ export interface RunOptions {
   clientDeadlineMs: number;
   /** Extra time allowed past the worst detection time before a member counts as staying in. */
   slackMs: number;
+  /** The faults to run, in order (default all). */
+  faults?: FaultKind[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,13 +62,14 @@ export async function runSide(side: Side, plan: Plan, backends: Map<string, Back
       t.start();
     }
     await sleep(opts.gapMs * 10);
-    for (const fault of FAULTS) {
+    for (const fault of opts.faults ?? FAULTS) {
       const victims = plan.services.map((s) => ({ s, m: victimOf(s) })).filter((v) => v.m !== undefined);
       const hurt = new Set(victims.map((v) => v.m!.id));
       const t0 = performance.now();
       for (const id of hurt) await backends.get(id)!.set(fault);
       const timing = new Map(victims.map((v) => [v.s.name, {} as FaultTiming]));
-      const downBound = Math.max(...victims.map((v) => detectionTimes(v.s.timers).failure.worstMs)) + opts.slackMs;
+      // The lab's worst case, plus what HAProxy adds (a retry interval per check, timed from its end).
+      const downBound = Math.max(...victims.map((v) => detectionTimes(v.s.timers).failure.worstMs + v.s.timers.failAfter * v.s.timers.retryInterval)) + opts.slackMs;
       await until(() => {
         for (const v of victims) {
           const t = timing.get(v.s.name)!;
@@ -78,7 +81,7 @@ export async function runSide(side: Side, plan: Plan, backends: Map<string, Back
       }, downBound);
       const t1 = performance.now();
       for (const id of hurt) await backends.get(id)!.set('ok');
-      const upBound = Math.max(...victims.map((v) => detectionTimes(v.s.timers).recovery.worstMs)) + opts.slackMs;
+      const upBound = Math.max(...victims.map((v) => detectionTimes(v.s.timers).recovery.worstMs + v.s.timers.restoreAfter * v.s.timers.retryInterval)) + opts.slackMs;
       await until(() => {
         for (const v of victims) {
           const t = timing.get(v.s.name)!;
