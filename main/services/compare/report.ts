@@ -108,6 +108,15 @@ export function compare(plan: Plan, lab: SideResult, app: SideResult, warnings: 
         serviceDiffs.push({ service: s.name, member: m.server, what: 'share of connections', lab: `${share.lab.toFixed(1)} %`, appliance: `${share.appliance.toFixed(1)} %`, explainedBy: scaled ?? noDegraded ?? timingCause });
       }
     }
+    // A refusing member is the lab's promise: redispatched, no client sees it. Any client
+    // error on the appliance in that window while the lab had none is a difference.
+    const refusedErrors = (side: CompareSide) => {
+      const w = sides[side].windows?.get('refusing');
+      return w ? (sides[side].traffic.get(s.name) ?? []).filter((o) => o.backend === undefined && o.at >= w[0] && o.at <= w[1]).length : 0;
+    };
+    if (victim && refusedErrors('lab') === 0 && refusedErrors('appliance') > 0) {
+      serviceDiffs.push({ service: s.name, member: victim.server, what: 'refusing: connection errors', lab: '0', appliance: String(refusedErrors('appliance')) });
+    }
     const e = errors.at(-1)!;
     const errTol = 3 + 0.02 * Math.max(e.attempts.lab, e.attempts.appliance);
     if (Math.abs(e.errors.lab - e.errors.appliance) > errTol) {

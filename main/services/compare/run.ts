@@ -16,6 +16,8 @@ export interface SideResult {
   traffic: Map<string, Outcome[]>;
   /** `service/fault` -> timing. */
   faults: Map<string, FaultTiming>;
+  /** fault -> [start, end] on the performance clock: from the fault until every member is back. */
+  windows?: Map<FaultKind, [number, number]>;
 }
 
 export interface RunOptions {
@@ -48,6 +50,7 @@ async function until(pred: () => boolean, ms: number): Promise<boolean> {
 export async function runSide(side: Side, plan: Plan, backends: Map<string, Backend>, opts: RunOptions): Promise<SideResult> {
   const faults = new Map<string, FaultTiming>();
   const traffic = new Map<string, Outcome[]>();
+  const windows = new Map<FaultKind, [number, number]>();
   await side.start();
   const loops: Traffic[] = [];
   try {
@@ -91,6 +94,7 @@ export async function runSide(side: Side, plan: Plan, backends: Map<string, Back
       }, upBound);
       // The next fault starts from a clean slate: every member available again.
       await until(allUp, upBound);
+      windows.set(fault, [t0, performance.now()]);
       for (const v of victims) faults.set(`${v.s.name}/${fault}`, timing.get(v.s.name)!);
     }
   } finally {
@@ -98,5 +102,5 @@ export async function runSide(side: Side, plan: Plan, backends: Map<string, Back
     await side.stop();
     for (const b of backends.values()) await b.set('ok');
   }
-  return { traffic, faults };
+  return { traffic, faults, windows };
 }
