@@ -4,7 +4,7 @@ import { Client, type ClientChannel, type SFTPWrapper } from 'ssh2';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HostKeyPrompt, SecretPrompt } from '../../../shared/api/sync';
+import type { HostKeyPrompt, InteractivePrompt, SecretPrompt } from '../../../shared/api/sync';
 import type { SecretStore } from '../secrets/types';
 import { algorithmsFor } from './algorithms';
 import { destination } from '../secrets/bound';
@@ -42,6 +42,8 @@ export interface SshOptions {
   agentSocket?: string;
   secrets?: SecretStore;
   askSecret?: (p: SecretPrompt) => Promise<string | undefined>;
+  /** keyboard-interactive rounds other than a lone password prompt (OTP): CLI terminal, app dialog. */
+  answerPrompts?: (p: InteractivePrompt) => Promise<string[] | undefined>;
   /** Unknown host keys are refused unless this says yes (CLI: --accept-new; UI: a dialog). */
   confirmHostKey?: (p: HostKeyPrompt) => Promise<boolean>;
   onHostKeyRefused?: (p: HostKeyPrompt) => void;
@@ -175,7 +177,7 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
           verify(false);
         });
       },
-      authHandler: authHandler({ appliance: endpoint.appliance, host: destination(r.hostName, r.port), username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
+      authHandler: authHandler({ appliance: endpoint.appliance, host: destination(r.hostName, r.port), username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret, answerPrompts: opts.answerPrompts, label }, authState),
       algorithms: algorithmsFor(endpoint.legacyAlgorithms === true, known) as never,
       keepaliveInterval: opts.keepaliveIntervalMs ?? (r.serverAliveIntervalS ? r.serverAliveIntervalS * 1000 : 15_000),
       keepaliveCountMax: opts.keepaliveCountMax ?? r.serverAliveCountMax ?? 3,
