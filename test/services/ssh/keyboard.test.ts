@@ -3,16 +3,19 @@
 // against ssh2's server for a second round (a one-time code) the user must answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Server } from 'ssh2';
+import { askOnTerminal } from '../../../main/services/secrets/prompt';
 import type { InteractivePrompt } from '../../../shared/api/sync';
 import { connectSsh, SshConfigSet, type SshEndpoint, type SshOptions } from '../../../main/services/ssh';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { secretName } from '../../../main/services/secrets/types';
 import { createUser, haveRoot, haveUseradd, type TestUser } from '../../helpers/boxes';
 import { haveSshd, keygen, SSHD, startSshd, type Sshd } from '../../helpers/sshd';
+import { HAPROXY, pushSequence, Site } from '../sync/box-site';
 
 const pamUnix = ['/usr/lib/x86_64-linux-gnu/security/pam_unix.so', '/lib/x86_64-linux-gnu/security/pam_unix.so', '/usr/lib/aarch64-linux-gnu/security/pam_unix.so'].some(existsSync);
 const why = !haveRoot ? 'not root (useradd, /etc/pam.d)' : !haveUseradd ? 'no useradd' : !haveSshd ? 'no sshd' : !pamUnix ? 'no pam_unix.so' : '';
@@ -42,7 +45,9 @@ describe.skipIf(why !== '')('keyboard-interactive through PAM (real sshd)', () =
     sshd = await startSshd({ host: '127.0.9.21', pam: true, binary });
   }, 30_000);
 
+  let site: Site | undefined;
   afterAll(async () => {
+    await site?.stop();
     await sshd?.stop();
     if (pamFile) rmSync(pamFile, { force: true });
     user?.remove();
@@ -79,6 +84,19 @@ describe.skipIf(why !== '')('keyboard-interactive through PAM (real sshd)', () =
     const c = await connectSsh(ep(), opts({ secrets: new MemorySecretStore(), askSecret: async () => password }));
     c.close();
   });
+
+  it.skipIf(!existsSync(HAPROXY))('pushes to a HAProxy over that login: diff, push, rollback, confirm, pull, refused push, mode kept', async () => {
+    chmodSync(root, 0o755);
+    const dir = join(user.home, 'etc');
+    mkdirSync(dir);
+    chownSync(dir, user.uid, user.gid);
+    site = new Site({
+      addresses: ['127.0.9.23', '127.0.9.24', '127.0.9.25'], dir, uid: user.uid, gid: user.gid, mode: 0o640,
+      appliance: { host: sshd.host, port: sshd.port, user: user.name, auth: 'password' },
+    });
+    await site.start();
+    await pushSequence(site, { ...opts({ secrets: await storeWith('box', password) }), dataDir: join(root, 'data') });
+  }, 90_000);
 });
 
 describe('keyboard-interactive rounds the user answers (ssh2 server)', () => {
@@ -124,5 +142,21 @@ describe('keyboard-interactive rounds the user answers (ssh2 server)', () => {
   it('without a terminal or window to answer, says what was asked', async () => {
     const err = await connectSsh(ep(), { ...base(), secrets: await storeWith('otp-lb', password) }).catch((e: Error) => e);
     expect(String(err)).toMatch(/asks "Verification code:" \(keyboard-interactive\) and there is no terminal or window here to answer it/);
+  });
+});
+
+describe('keyboard-interactive on the terminal (CLI)', () => {
+  it('shows the title and instructions, echoes a visible code, hides a hidden answer', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const asked = askOnTerminal({ host: 'admin@lb1', name: 'Two-step', instructions: 'Open your app.', prompts: [{ prompt: 'Code: ', echo: true }, { prompt: 'PIN: ', echo: false }] }, input, output);
+    input.write('12x\u007f3\r');
+    await new Promise((r) => setTimeout(r, 20));
+    input.write('9876\r');
+    expect(await asked).toEqual(['123', '9876']);
+    expect(shown).toContain('(admin@lb1) Two-step\nOpen your app.\nCode: 12x\b \b3');
+    expect(shown).not.toContain('9876');
   });
 });
