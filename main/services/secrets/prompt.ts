@@ -30,6 +30,7 @@ export interface PromptOptions {
 export function promptText(name: string): string {
   const [kind, subject, what] = name.split('/');
   if (kind === 'appliance' && subject && what === 'password') return `SSH password for appliance ${subject}: `;
+  if (kind === 'appliance' && subject && what === 'sudo-password') return `sudo password for appliance ${subject}: `;
   if (kind === 'key' && what === 'passphrase') return `Passphrase for key ${name.slice(4, -'/passphrase'.length)}: `;
   return `Secret ${name}: `;
 }

@@ -105,11 +105,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     conn = opts.connection ?? await connectSsh(target.endpoint, opts);
     label = conn.label;
     emit('connect', 'ok', label);
-    remote = new Remote(conn, paths, target.transfer);
+    remote = Remote.for(conn, target, opts);
 
     begin('lock');
     try {
-      lock = await acquireLock(conn, paths, holder(), remote.inspectScript());
+      lock = await acquireLock(conn, paths, holder(), remote.inspectScript(), remote.sudo);
     } catch (err) {
       return await refuse((err as Error).message);
     }

@@ -6,7 +6,10 @@ import type { SshConnection, ExecResult } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
 import { shScript, tail } from './shell';
-import { CAPS, CONFIRM_STATE, EXEC_UPLOAD, INSPECT, KEEP_MODE, PREPARE, PROBE, RESTORE, TIMER } from './scripts';
+import { CAPS, CONFIRM_STATE, EXEC_UPLOAD, INSPECT, INSTALL, KEEP_MODE, PREPARE, PROBE, RESTORE, TIMER, USER_UPLOAD } from './scripts';
+import { Sudo, type SudoOptions } from './sudo';
+import type { SyncTarget } from './target';
+import { remotePaths } from './paths';
 import { readIfExists, scpPut, scpTransfer } from '../transfer';
 import { keepNote } from '../transfer/shell';
 
@@ -78,15 +81,24 @@ export class Remote {
   private sftpOk?: boolean;
   private caps?: Capabilities;
 
-  constructor(readonly conn: SshConnection, readonly paths: RemotePaths, private readonly transfer: 'auto' | 'sftp' | 'exec' | 'scp' = 'auto') {}
+  constructor(readonly conn: SshConnection, readonly paths: RemotePaths, private readonly transfer: 'auto' | 'sftp' | 'exec' | 'scp' = 'auto', readonly sudo?: Sudo) {}
 
-  async run(script: string, args: string[], timeoutMs = 60_000): Promise<ExecResult> {
-    return this.conn.exec(shScript(script, args), { timeoutMs });
+  /** The Remote for a target: its paths, its transfer, and sudo when it says `become: sudo`. */
+  static for(conn: SshConnection, target: SyncTarget, opts: SudoOptions): Remote {
+    const sudo = target.become === 'sudo' ? new Sudo(conn, target.appliance, opts) : undefined;
+    return new Remote(conn, remotePaths(target.configPath), target.transfer, sudo);
   }
 
-  /** SFTP if the server has it (and transfer allows), else undefined: callers use exec. */
+  /** A script with its arguments, as root through sudo where the target says so. */
+  async run(script: string, args: string[], timeoutMs = 60_000): Promise<ExecResult> {
+    if (!this.sudo) return this.conn.exec(shScript(script, args), { timeoutMs });
+    const w = await this.sudo.wrap(script, args);
+    return this.conn.exec(w.command, { timeoutMs, ...(w.stdin ? { stdin: w.stdin } : {}) });
+  }
+
+  /** SFTP if the server has it (and transfer allows), else undefined: callers use exec. With sudo never: SFTP runs as the login user. */
   async sftp(): Promise<SFTPWrapper | undefined> {
-    if (this.transfer === 'exec' || this.transfer === 'scp' || this.sftpOk === false) return undefined;
+    if (this.sudo || this.transfer === 'exec' || this.transfer === 'scp' || this.sftpOk === false) return undefined;
     try {
       const s = await this.conn.sftp();
       this.sftpOk = true;
@@ -149,12 +161,12 @@ export class Remote {
         });
       }));
     }
-    if (this.transfer === 'scp') {
+    if (this.transfer === 'scp' && !this.sudo) {
       return readIfExists(scpTransfer(this.conn), this.paths.live, { timeoutMs: 60_000 }).catch((err: Error) => {
         throw new SshError('connect', `cannot read ${this.paths.live}: ${err.message}`);
       });
     }
-    const r = await this.conn.exec(shScript('[ -e "$1" ] || exit 3; exec cat -- "$1"', [this.paths.live]), { timeoutMs: 60_000 });
+    const r = await this.run('[ -e "$1" ] || exit 3; exec cat -- "$1"', [this.paths.live]);
     if (r.code === 3) return undefined;
     if (r.code !== 0) throw new SshError('connect', `cannot read ${this.paths.live}: ${tail(r.stderr)}`);
     return r.raw;
@@ -165,6 +177,7 @@ export class Remote {
    * Returns notes (an owner that could not be kept).
    */
   async upload(path: string, data: Buffer): Promise<string[]> {
+    if (this.sudo) return this.uploadBecome(path, data);
     const sftp = await this.sftp();
     if (!sftp) return this.transfer === 'scp' ? this.uploadScp(path, data) : this.uploadExec(path, data);
     const call = <T>(fn: (cb: (err: Error | null | undefined, v?: T) => void) => void, what: string) =>
@@ -210,6 +223,16 @@ export class Remote {
   private async uploadExec(path: string, data: Buffer): Promise<string[]> {
     const r = await this.conn.exec(shScript(EXEC_UPLOAD, [path, this.paths.live]), { stdin: data, timeoutMs: 120_000 });
     return this.kept(r, path, 'cannot upload to');
+  }
+
+  /** `become`: into the login user's temp folder, then installed beside the live file as root. */
+  private async uploadBecome(path: string, data: Buffer): Promise<string[]> {
+    const up = await this.conn.exec(shScript(USER_UPLOAD, []), { stdin: data, timeoutMs: 120_000 });
+    const userTemp = up.stdout.trim().split('\n').pop() ?? '';
+    if (up.code !== 0 || !userTemp.startsWith('/')) throw new SshError('connect', `cannot upload to the login user's temp folder: ${tail(up.stderr) || `exit ${up.code}`}`);
+    const r = await this.run(INSTALL, [userTemp, path, this.paths.live], 120_000);
+    if (r.code !== 0 && r.code !== 3) await this.conn.exec(shScript('rm -f -- "$1"', [userTemp])).catch(() => undefined);
+    return this.kept(r, path, 'cannot install the upload as');
   }
 
   /** Exit 0 or 3 of KEEP_FN (3: a note about the owner); anything else refuses the upload. */

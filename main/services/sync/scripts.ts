@@ -224,3 +224,25 @@ keep "$1" "$2" 644; rc=$?
 sync -- "$1" 2>/dev/null || sync
 exit "$rc"
 `;
+
+/** `become`: stdin into a new file only the login user can read, in its temp folder; prints the path. */
+export const USER_UPLOAD = `umask 077
+t=$(mktemp "\${TMPDIR:-/tmp}/.lbdesk-up-XXXXXX") || { echo "cannot create a temp file in \${TMPDIR:-/tmp}" >&2; exit 7; }
+cat > "$t" || { rm -f -- "$t"; exit 6; }
+echo "$t"
+`;
+
+/**
+ * `become`, as root: the login user's upload becomes the candidate beside the live file, with
+ * the live file's mode, owner and group; the user's copy goes. $1 user temp, $2 candidate, $3 live.
+ */
+export const INSTALL = `umask 077
+[ ! -e "$2" ] || { echo "temp file exists" >&2; exit 5; }
+cp -- "$1" "$2" || { rm -f -- "$2" "$1"; exit 6; }
+rm -f -- "$1"
+${KEEP_FN}
+keep "$2" "$3" 644; rc=$?
+[ "$rc" -eq 4 ] && { echo "cannot copy the mode of $3 (no stat -c, no chmod --reference)" >&2; exit 4; }
+sync -- "$2" 2>/dev/null || sync
+exit "$rc"
+`;

@@ -76,6 +76,13 @@ export class Site {
 
   target(): SyncTarget { return this.prepared('a').target; }
 
+  /** The same running site, pushed to as another appliance entry (another login user). */
+  as(appliance: Record<string, unknown>): Site {
+    const view = Object.create(this) as Site;
+    Object.defineProperty(view, 'o', { value: { ...this.o, appliance } });
+    return view;
+  }
+
   /** The rendered config, minus chroot/user/group: this HAProxy runs as the box's own user. */
   text(server: 'a' | 'b'): string {
     return this.prepared(server).render.text.replace(/^ {4}(chroot|user|group) .*\n/gm, '');
