@@ -10,6 +10,7 @@ import type { SecretStore } from '../secrets/types';
 import { secretName, secretToSend } from '../secrets/types';
 import { SecretRefusedError } from '../secrets/bound';
 import { SshError } from './errors';
+import type { RsaSignatures } from './rsa-signatures';
 
 export type AuthStep =
   | { kind: 'agent'; socket: string }
@@ -28,7 +29,10 @@ export interface AuthContext {
   answerPrompts?: (p: InteractivePrompt) => Promise<string[] | undefined>;
   /** `user@host:port`, for prompts. */
   label?: string;
+  /** Which signatures an RSA user key makes (see rsa-signatures.ts). */
+  rsa?: RsaSignatures;
 }
+
 
 /** Keys OpenSSH tries when no IdentityFile is given. */
 export const DEFAULT_KEY_FILES = ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((n) => join(homedir(), '.ssh', n));
@@ -142,12 +146,27 @@ export function describeStep(s: AuthStep): string {
  * An ssh2 auth handler walking `steps` in order. A step that cannot even be attempted
  * (wrong passphrase, missing secret) stops the walk and is kept in `failure` for the report.
  */
+function isRsaKey(m: AnyAuthMethod): boolean {
+  if (m.type !== 'publickey') return false;
+  const k = utils.parseKey(m.key as Buffer, (m as { passphrase?: string }).passphrase);
+  return !(k instanceof Error) && k.type === 'ssh-rsa';
+}
+
 export function authHandler(ctx: AuthContext, state: { failure?: SshError; tried: string[] }): AuthHandlerMiddleware {
   let i = 0;
   let keyboard = false;
+  /** An RSA key tried with each of its signature algorithms in turn. */
+  let rsaRetry: { method: AnyAuthMethod; algos: string[]; label: string } | undefined;
   return (left, _partial, next) => {
     const done = next as (m: AnyAuthMethod | false) => void;
     const advance = async (): Promise<void> => {
+      if (rsaRetry?.algos.length && (!left || left.includes('publickey'))) {
+        const algo = rsaRetry.algos.shift()!;
+        ctx.rsa!.use(algo);
+        state.tried.push(`${rsaRetry.label} (${algo})`);
+        return done(rsaRetry.method);
+      }
+      rsaRetry = undefined;
       // A password step also answers keyboard-interactive (PAM logins), once the server says it takes that.
       if (keyboard && left?.includes('keyboard-interactive')) {
         keyboard = false;
@@ -164,6 +183,13 @@ export function authHandler(ctx: AuthContext, state: { failure?: SshError; tried
         }
         const method = await methodFor(ctx, step);
         if (step.kind === 'password') keyboard = true;
+        if (method && ctx.rsa && isRsaKey(method)) {
+          const algos = ctx.rsa.plan();
+          if (!algos.length) continue;
+          rsaRetry = { method, algos, label: describeStep(step) };
+          return advance();
+        }
+        if (method && ctx.rsa && method.type === 'agent') ctx.rsa.use(ctx.rsa.plan()[0] ?? 'rsa-sha2-512');
         if (method) {
           state.tried.push(describeStep(step));
           return done(method);
