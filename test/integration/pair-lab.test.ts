@@ -50,8 +50,10 @@ describe('lab pair through serve --events', () => {
   const events: (EngineEvent & { at: number })[] = [];
   let err = '';
   const pairEvents = () => events.filter((e): e is Extract<EngineEvent, { type: 'pair' }> & { at: number } => e.type === 'pair');
-  const waitPair = (change: string, after: number, ms = 15_000) =>
-    until(() => pairEvents().find((e) => e.change === change && e.at >= after), ms, `pair ${change} (stderr: ${err})`);
+  const waitPair = async (change: string, after: number, ms = 15_000) => {
+    const found = await until(() => pairEvents().find((e) => e.change === change && e.at >= after), ms, `pair ${change} (stderr: ${err})`);
+    return found!;
+  };
 
   beforeAll(async () => {
     backend = await startBackend('ds1', SERVER);
