@@ -9,6 +9,7 @@ import { ForwardingEngine } from '../engine';
 import { HealthEngine } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
+import { LabPairs } from './pairs';
 
 const STATS_EVERY_MS = 1000;
 /** What lab.session hands a window that looks late: the newest so many. */
@@ -33,6 +34,7 @@ export interface LabOptions {
 export class Lab {
   private health: HealthEngine | undefined;
   private engine: ForwardingEngine | undefined;
+  private pairs: LabPairs | undefined;
   private path: string | undefined;
   private listening = new Map<string, LabStatus['listening'][number]>();
   /** Runtime errors, the last 20. */
@@ -68,6 +70,7 @@ export class Lab {
       this.health = health;
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
+      this.pairs = new LabPairs({ health, emit: onEvent, ...(this.deps.io ? { io: this.deps.io } : {}) });
       engine.on('event', onEvent);
       this.offs = [
         () => engine.off('event', onEvent),
@@ -79,10 +82,11 @@ export class Lab {
         health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
       ];
     }
-    const result = await this.engine!.apply(ws);
-    if (!result.ok) {
+    const result = await this.engine!.apply(ws, { listen: LabPairs.mainFilter(ws) });
+    const paired = result.ok ? await this.pairs!.apply(ws) : result;
+    if (!paired.ok) {
       if (fresh) await this.stop();
-      throw new Error(result.reason ?? 'the engine refused the workspace');
+      throw new Error(paired.reason ?? 'the engine refused the workspace');
     }
     this.health!.apply(ws);
     if (fresh) {
@@ -103,10 +107,12 @@ export class Lab {
 
   async stop(): Promise<LabStatus> {
     clearInterval(this.timer);
-    const { engine, health } = this;
+    const { engine, health, pairs } = this;
     this.engine = undefined;
     this.health = undefined;
+    this.pairs = undefined;
     // Listened to until stopped: the `closed` events of its listeners still go out.
+    await pairs?.stop();
     await engine?.stop();
     await health?.stop();
     this.offs.forEach((off) => off());
@@ -128,12 +134,22 @@ export class Lab {
       members: this.health?.all() ?? [],
       notes: [...new Set([...this.scopeNotes, ...this.notices, ...this.notes])],
       stats: this.engine?.stats(),
+      pairs: this.pairs?.status() ?? [],
     };
   }
 
   /** Stats fresh from the data path (undefined when the lab is not running). */
   async stats(): Promise<EngineStats | undefined> {
     return this.engine?.refreshStats();
+  }
+
+  /** The HA fault of the lab: stop a box of a pair (its mate takes over) or start it again. */
+  async pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<LabStatus> {
+    if (!this.pairs) throw new Error('the lab is not running');
+    await this.pairs.box(pair, box, action);
+    const status = this.status();
+    this.deps.emit('lab.status', status);
+    return status;
   }
 
   history(key: string) {

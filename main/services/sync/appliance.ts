@@ -89,6 +89,7 @@ function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender,
     volatile,
     // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
     transfer: appliance.transfer,
+    ...(appliance.become ? { become: appliance.become } : {}),
     workspace: workspacePath,
   };
 }
