@@ -47,6 +47,13 @@ export interface LabStatus {
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
+ * One member's news: its status as the health engine holds it (state, score, counters, RTT),
+ * with the check result or the state change that made it. The page shows `member` as it is.
+ */
+export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange }
+/** `lab.status` events: stats every second without members; with them when the set changed (start, apply, stop). */
+export type LabStatusEvent = Omit<LabStatus, 'members'> & { members?: MemberStatus[] };
+/**
  * What the running lab has seen so far, for a window that looks after it started (another
  * window, `serve --ui`, a reload): its state changes, each member's latest result and its recent
  * engine events (no stats), oldest first, bounded.
@@ -128,9 +135,8 @@ export type ResultOf<M extends MethodName> = Exclude<Contract[M]['result'], unde
 
 /** Events pushed from main to every UI. */
 export interface EventMap {
-  'lab.state': StateChange;
-  'lab.result': { key: string; result: CheckResult };
-  'lab.status': LabStatus;
+  'lab.member': MemberEvent;
+  'lab.status': LabStatusEvent;
   'lab.event': EngineEvent;
   'workspace.changed': { path: string; mtimeMs: number };
   'push.progress': PushProgress;
@@ -140,7 +146,7 @@ export interface EventMap {
   'menu.command': { command: string; path?: string };
 }
 export type EventName = keyof EventMap;
-export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'ssh.prompt', 'menu.command'];
+export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'ssh.prompt', 'menu.command'];
 
 /** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
  * the OS handed the app a file (second launch, file association, Open Recent); without `path`

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StateChange } from '../../shared/api/types';
+import type { MemberEvent } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
@@ -49,7 +50,10 @@ describe('lab over the contract', () => {
   beforeAll(async () => {
     backend = await startBackend();
     svc = createAppServices({ shell: 'browser', dataDir: join(path, '..'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
-    svc.events.subscribe((e) => e.event === 'lab.state' && changes.push(e.payload as StateChange));
+    svc.events.subscribe((e) => {
+      const change = e.event === 'lab.member' ? (e.payload as MemberEvent).change : undefined;
+      if (change) changes.push(change);
+    });
   });
   afterAll(async () => {
     await svc.stop();

@@ -21,28 +21,34 @@ describe('lab store', () => {
   });
   afterEach(async () => real.close());
 
-  it('follows lab.status, lab.state and lab.result events', async () => {
+  it('shows each member as the engine holds it; stats-only status keeps the members', async () => {
     const lab = useLab();
     const emit = real.services.events.emit;
-    emit('lab.status', { running: true, listening: [], members: [member()], notes: [] });
+    emit('lab.status', { running: true, listening: [], members: [member({ rttMs: 4.2 })], notes: [] });
     await flushPromises();
     expect(lab.running).toBe(true);
     expect(lab.counts.available).toBe(1);
-    emit('lab.result', { key: 'g:web/web1:8081', result: { ok: false, reason: 'connect ECONNREFUSED', evidence: { errno: 'ECONNREFUSED' }, at: 2 } });
-    emit('lab.state', { key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, from: 'available', to: 'unavailable', score: 1, reason: 'connect ECONNREFUSED after 2 failures', at: 3 });
+    // A failure while still up: the engine keeps the last passing RTT, and so does the page.
+    const failed = { ok: false, reason: 'connect ECONNREFUSED', evidence: { errno: 'ECONNREFUSED' }, at: 2 };
+    emit('lab.member', { member: member({ rttMs: 4.2, consecutiveFailures: 1, consecutivePasses: 0, score: 9 }), result: failed });
     await flushPromises();
-    const m = lab.members.get('g:web/web1:8081')!;
-    expect(m.state).toBe('unavailable');
-    expect(m.consecutiveFailures).toBe(1);
+    expect(lab.members.get('g:web/web1:8081')).toMatchObject({ state: 'available', rttMs: 4.2, consecutiveFailures: 1, score: 9 });
+    const change = { key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, from: 'available' as const, to: 'unavailable' as const, score: 1, reason: 'connect ECONNREFUSED after 2 failures', at: 3 };
+    emit('lab.member', { member: member({ state: 'unavailable', score: 1, consecutiveFailures: 2, consecutivePasses: 0, reason: change.reason }), result: { ...failed, at: 3 } });
+    emit('lab.member', { member: member({ state: 'unavailable', score: 1, consecutiveFailures: 2, consecutivePasses: 0, reason: change.reason }), change });
+    // The stats of the next second name no members: those shown stay as they are.
+    emit('lab.status', { running: true, listening: [], notes: [] });
+    await flushPromises();
+    expect(lab.members.get('g:web/web1:8081')).toMatchObject({ state: 'unavailable', consecutiveFailures: 2, score: 1 });
     expect(lab.counts.unavailable).toBe(1);
-    expect(lab.results.get('g:web/web1:8081')).toHaveLength(1);
+    expect(lab.results.get('g:web/web1:8081')).toHaveLength(2);
     expect(lab.changes.at(-1)?.to).toBe('unavailable');
   });
 
   it('keeps a bounded window of results per member', async () => {
     const lab = useLab();
     for (let i = 0; i < KEEP_RESULTS + 15; i++) {
-      real.services.events.emit('lab.result', { key: 'k', result: { ok: true, rttMs: i, reason: 'ok', evidence: {}, at: i } });
+      real.services.events.emit('lab.member', { member: member({ key: 'k' }), result: { ok: true, rttMs: i, reason: 'ok', evidence: {}, at: i } });
     }
     await flushPromises();
     const list = lab.results.get('k')!;

@@ -74,12 +74,17 @@ export class Lab {
       engine.on('event', onEvent);
       this.offs = [
         () => engine.off('event', onEvent),
-        health.onChange((c) => {
-          this.changes.push(c);
+        health.onChange((change) => {
+          this.changes.push(change);
           if (this.changes.length > SESSION_CHANGES * 1.5) this.changes = this.changes.slice(-SESSION_CHANGES);
-          this.deps.emit('lab.state', c);
+          const member = health.status(change.key);
+          if (member) this.deps.emit('lab.member', { member, change });
         }),
-        health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
+        // The engine sets the state before it tells about the result: `member` is already the new one.
+        health.onResult((key, result) => {
+          const member = health.status(key);
+          if (member) this.deps.emit('lab.member', { member, result });
+        }),
       ];
     }
     const result = await this.engine!.apply(ws, { listen: LabPairs.mainFilter(ws) });
@@ -186,6 +191,8 @@ export class Lab {
   private async pushStatus(): Promise<void> {
     if (!this.engine) return;
     await this.engine.refreshStats().catch(() => undefined);
-    this.deps.emit('lab.status', this.status());
+    // Stats only: each member's news came as it happened (lab.member).
+    const { members: _members, ...stats } = this.status();
+    this.deps.emit('lab.status', stats);
   }
 }

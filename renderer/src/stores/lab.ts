@@ -2,7 +2,7 @@
 // reports (member states, each check's result, state changes).
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
-import type { LabSession, LabStatus } from '../../../shared/api/contract';
+import type { LabSession, LabStatusEvent, MemberEvent } from '../../../shared/api/contract';
 import type { EngineEvent, PoolStats, ServerStats } from '../../../shared/api/engine';
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
@@ -26,7 +26,7 @@ export const useLab = defineStore('lab', () => {
   const api = useApi();
   const ws = useWorkspace();
 
-  const status = shallowRef<LabStatus>();
+  const status = shallowRef<LabStatusEvent>();
   const members = reactive(new Map<string, MemberStatus>());
   const results = shallowReactive(new Map<string, CheckResult[]>());
   const changes = shallowRef<StateChange[]>([]);
@@ -41,7 +41,6 @@ export const useLab = defineStore('lab', () => {
    * data as last read or saved here stands in (the contract does not report what the lab runs).
    */
   const applied = shallowRef<{ path: string; raw: Raw }>();
-  const lastEventAt = ref(0);
 
   const running = computed(() => status.value?.running === true);
   /** The lab runs another file than the open one. */
@@ -68,51 +67,35 @@ export const useLab = defineStore('lab', () => {
     return c;
   });
 
-  function setStatus(s: LabStatus): void {
+  /** The lab's status; its members replace ours only when it names them (the set changed). */
+  function setStatus(s: LabStatusEvent): void {
     status.value = s;
     if (!s.running || s.path !== applied.value?.path) applied.value = undefined;
+    if (!s.members) return;
     const seen = new Set<string>();
     for (const m of s.members) {
       seen.add(m.key);
-      const cur = members.get(m.key);
-      if (!cur || JSON.stringify(cur) !== JSON.stringify(m)) members.set(m.key, m);
+      members.set(m.key, m);
     }
     for (const k of [...members.keys()]) if (!seen.has(k)) members.delete(k);
   }
 
-  function onState(c: StateChange): void {
-    lastEventAt.value = Date.now();
-    const next = [...changes.value, c];
-    changes.value = next.length > KEEP_CHANGES ? next.slice(-KEEP_CHANGES) : next;
-    const m = members.get(c.key);
-    if (m) members.set(c.key, { ...m, state: c.to, score: c.score, reason: c.reason, since: c.at });
-  }
-
-  function onResult(e: { key: string; result: CheckResult }): void {
-    lastEventAt.value = Date.now();
-    const list = results.get(e.key) ?? [];
-    const next = list.length >= KEEP_RESULTS ? [...list.slice(1 - KEEP_RESULTS), e.result] : [...list, e.result];
-    results.set(e.key, next);
-    const m = members.get(e.key);
-    if (m) {
-      m.rttMs = e.result.rttMs;
-      if (e.result.ok) {
-        m.consecutivePasses++;
-        m.consecutiveFailures = 0;
-      } else {
-        m.consecutiveFailures++;
-        m.consecutivePasses = 0;
-      }
+  /** A member's news: its status exactly as the engine holds it, and what made it. */
+  function onMember(e: MemberEvent): void {
+    members.set(e.member.key, e.member);
+    if (e.result) {
+      const list = results.get(e.member.key) ?? [];
+      results.set(e.member.key, list.length >= KEEP_RESULTS ? [...list.slice(1 - KEEP_RESULTS), e.result] : [...list, e.result]);
+    }
+    if (e.change) {
+      const next = [...changes.value, e.change];
+      changes.value = next.length > KEEP_CHANGES ? next.slice(-KEEP_CHANGES) : next;
     }
   }
 
   const offs = [
-    api.on('lab.status', (s) => {
-      lastEventAt.value = Date.now();
-      setStatus(s);
-    }),
-    api.on('lab.state', onState),
-    api.on('lab.result', onResult),
+    api.on('lab.status', setStatus),
+    api.on('lab.member', onMember),
     api.on('lab.event', (e) => {
       if (HIDDEN_EVENTS.has(e.type)) return;
       const next = [...events.value, e];
