@@ -49,20 +49,43 @@ export function bridgeClient(bridge: PreloadBridge): ApiClient {
   };
 }
 
-/** WebSocket client; reconnects on the next call after a drop, failing calls that were in flight. */
+/** Waits between reconnect attempts: doubling from the first, never more than the last. */
+export const RECONNECT_MS = { first: 250, max: 5000 };
+
+/**
+ * WebSocket client. After a drop it fails the calls in flight and reconnects by itself, waiting
+ * longer after each failed attempt (RECONNECT_MS), so a page that only listens resumes too.
+ */
 export function socketClient(url: string, open: SocketFactory): ApiClient & { close(): void; ready(): Promise<void> } {
   const listeners = new Listeners();
+  const watchers = new Set<(state: 'connected' | 'reconnecting') => void>();
   const pending = new Map<number, (o: Outcome) => void>();
   let nextId = 1;
   let socket: SocketLike | undefined;
   let connecting: Promise<SocketLike> | undefined;
   let closed = false;
+  let wasOpen = false;
+  let wait = RECONNECT_MS.first;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
+  const tell = (state: 'connected' | 'reconnecting') => watchers.forEach((fn) => fn(state));
+  const again = () => {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().catch(() => again());
+    }, wait);
+    wait = Math.min(wait * 2, RECONNECT_MS.max);
+  };
 
   const connect = (): Promise<SocketLike> =>
     (connecting ??= new Promise((resolve, reject) => {
       const ws = open(url);
       ws.onopen = () => {
         socket = ws;
+        wait = RECONNECT_MS.first;
+        if (wasOpen) tell('connected');
+        wasOpen = true;
         resolve(ws);
       };
       ws.onmessage = (m) => {
@@ -77,6 +100,11 @@ export function socketClient(url: string, open: SocketFactory): ApiClient & { cl
         for (const [, done] of pending) done({ ok: false, error: { code: 'failed', message: 'the connection to lbdesk closed' } });
         pending.clear();
         reject(new ApiError('failed', 'cannot reach lbdesk'));
+        // A connection that was up and dropped: get it back without waiting for a call.
+        if (wasOpen && !closed) {
+          tell('reconnecting');
+          again();
+        }
       };
     }));
 
@@ -95,11 +123,16 @@ export function socketClient(url: string, open: SocketFactory): ApiClient & { cl
       void connect().catch(() => undefined);
       return listeners.on(event, fn as (p: unknown) => void);
     },
+    onConnection(fn) {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
+    },
     async ready() {
       await connect();
     },
     close() {
       closed = true;
+      clearTimeout(retry);
       socket?.close();
     },
   };

@@ -175,4 +175,9 @@ export class ApiError extends Error implements ApiErrorShape {
 export interface ApiClient {
   call<M extends MethodName>(method: M, args: ArgsOf<M>): Promise<ResultOf<M>>;
   on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void;
+  /**
+   * A transport that can drop (the browser's WebSocket) says when it is trying to get back
+   * (`reconnecting`) and when it is back (`connected`: events missed meanwhile are lost).
+   */
+  onConnection?(listener: (state: 'connected' | 'reconnecting') => void): () => void;
 }

@@ -33,6 +33,8 @@ export const useLab = defineStore('lab', () => {
   /** Engine events worth a line: refused, redispatched, notices, errors, reloads. */
   const events = shallowRef<EngineEvent[]>([]);
   const busy = ref(false);
+  /** The browser's connection to lbdesk dropped and is being made again: nothing here is live. */
+  const reconnecting = ref(false);
   const message = ref('');
   const unsupported = ref(false);
   /**
@@ -96,6 +98,11 @@ export const useLab = defineStore('lab', () => {
   const offs = [
     api.on('lab.status', setStatus),
     api.on('lab.member', onMember),
+    // Back after a drop: what happened meanwhile comes from the lab itself (status, session).
+    api.onConnection?.((state) => {
+      reconnecting.value = state === 'reconnecting';
+      if (state === 'connected') void refresh();
+    }) ?? (() => undefined),
     api.on('lab.event', (e) => {
       if (HIDDEN_EVENTS.has(e.type)) return;
       const next = [...events.value, e];
@@ -217,5 +224,5 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, history, setStatus };
+  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, history, setStatus };
 });
