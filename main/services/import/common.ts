@@ -24,13 +24,16 @@ export class Servers {
   private readonly disabledSeen = new Map<ServerInput, boolean[]>();
   private readonly names: NameSpace;
 
-  constructor(taken?: Iterable<string>) {
+  /** `existing`: the workspace's servers (a merge reuses them by address). */
+  constructor(taken?: Iterable<string>, existing: { name: string; address: string }[] = []) {
     this.names = new NameSpace(taken);
+    for (const e of existing) this.byAddress.set(normalAddress(e.address), { name: e.name, address: e.address });
   }
 
   add(name: string, address: string, enabled: boolean, timers: ServerInput['healthTimers'] | undefined, notes: string[]): string {
     const key = normalAddress(address);
     let s = this.byAddress.get(key);
+    if (s && !this.disabledSeen.has(s)) return s.name;
     if (!s) {
       s = { name: this.names.take(name), address };
       if (!enabled) s.enabled = false;

@@ -18,6 +18,8 @@ const BACKEND_MODEL = new Set(['balance', 'hash-type', 'server', 'default-server
 export interface HaproxyImportOptions {
   /** Names the workspace already has (a merge never takes them). */
   taken?: { servers?: Iterable<string>; groups?: Iterable<string>; services?: Iterable<string> };
+  /** Servers the workspace has: reused by address. */
+  existingServers?: { name: string; address: string }[];
 }
 
 interface Backend {
@@ -47,7 +49,7 @@ class HaproxyImporter {
   private readonly inherited = new Map<CfgSection, ProxySettings>();
 
   constructor(private readonly cfg: HaproxyConfig, opts: HaproxyImportOptions) {
-    this.servers = new Servers(opts.taken?.servers);
+    this.servers = new Servers(opts.taken?.servers, opts.existingServers);
     this.groupNames = new NameSpace(opts.taken?.groups);
     this.serviceNames = new NameSpace(opts.taken?.services);
   }

@@ -24,6 +24,8 @@ const RS_MODEL = new Set(['weight', 'inhibit_on_failure', ...Object.keys(CHECKER
 
 export interface KeepalivedImportOptions {
   taken?: { servers?: Iterable<string>; groups?: Iterable<string>; services?: Iterable<string> };
+  /** Servers the workspace has: reused by address. */
+  existingServers?: { name: string; address: string }[];
   /** Follow `include` statements (reading files relative to the config); off for stdin-less callers. */
   includes?: boolean;
   /** Real path of the main file, for include-loop detection. */
@@ -72,7 +74,7 @@ class KeepalivedImporter {
   readonly lines = new Map<string, string[]>();
 
   constructor(opts: KeepalivedImportOptions) {
-    this.servers = new Servers(opts.taken?.servers);
+    this.servers = new Servers(opts.taken?.servers, opts.existingServers);
     this.groupNames = new NameSpace(opts.taken?.groups);
     this.serviceNames = new NameSpace(opts.taken?.services);
   }
