@@ -20,6 +20,8 @@ export interface ImportInput {
   /** Real path of the file (keepalived includes are followed relative to it; none for stdin). */
   realPath?: string;
   existing?: Workspace;
+  /** keepalived: follow `include` (off for a config pulled over SSH: its includes are on the appliance). */
+  includes?: boolean;
 }
 
 export interface Imported extends ImportResult {
@@ -33,7 +35,7 @@ export function importConfig(input: ImportInput): Imported {
   const existingServers = input.existing?.servers.map((s) => ({ name: s.name, address: s.address }));
   const taken = input.existing ? { servers: input.existing.servers.map((s) => s.name) } : undefined;
   if (input.driver === 'haproxy') return { ...importHaproxy(text, input.file, { taken, existingServers }), fromIncludes: [] };
-  const r = importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.realPath !== undefined || !input.file.startsWith('<') });
+  const r = importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.includes ?? true });
   return { ...r, fromIncludes: (r as { fromIncludes?: string[] }).fromIncludes ?? [] };
 }
 
