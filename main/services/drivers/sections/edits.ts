@@ -20,6 +20,10 @@ export class LineEdits {
     for (let i = from; i < to; i++) this.replaced.set(i, []);
   }
 
+  isRemoved(i: number): boolean {
+    return this.replaced.get(i)?.length === 0;
+  }
+
   /** The line as it will be written (after an earlier replace of it). */
   current(i: number): string | undefined {
     const r = this.replaced.get(i);
@@ -58,4 +62,27 @@ export function indentOf(line: string | undefined): string {
 /** The line ending the file uses (`\r` kept at the end of each line). */
 export function crOf(line: string | undefined): string {
   return line?.endsWith('\r') ? '\r' : '';
+}
+
+/** The first of the comment lines glued above line `i` (no blank between), not above `floor`. */
+export function attachedFrom(lines: string[], i: number, floor: number): number {
+  let k = i;
+  while (k - 1 > floor && /^\s*[#!]/.test(lines[k - 1]!) && !/lbdesk: owned, sha256/.test(lines[k - 1]!)) k--;
+  return k;
+}
+
+/** Removes lines [from, to) and one blank line that separated them from what follows (or precedes, at the end). */
+export function removeLines(edits: LineEdits, from: number, to: number): void {
+  const lines = edits.lines;
+  let end = to;
+  const start = from;
+  let atEnd = true;
+  for (let i = to; i < lines.length && atEnd; i++) atEnd = edits.isRemoved(i) || lines[i]!.trim() === '';
+  if (!atEnd && lines[end]?.trim() === '') end++;
+  else if (atEnd) {
+    let k = start - 1;
+    while (k >= 0 && edits.isRemoved(k)) k--;
+    if (k >= 0 && lines[k]!.trim() === '') edits.remove(k, k + 1);
+  }
+  edits.remove(start, end);
 }

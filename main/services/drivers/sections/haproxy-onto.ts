@@ -11,7 +11,7 @@ import { importHaproxy } from '../../import/haproxy-import';
 import { parseHaproxy, sectionKey, type CfgSection } from '../../import/haproxy-parse';
 import { ImportError, type SectionBinding } from '../../import/types';
 import type { DriverProblem } from '../types';
-import { LineEdits } from './edits';
+import { attachedFrom, LineEdits, removeLines } from './edits';
 import { markerHash, markerLine, sectionHash } from './markers';
 import { lastDirective, membersOf, patchMembers, replaceCheck, setDirective, type MemberView } from './haproxy-patch';
 import { replaceWord } from './words';
@@ -26,9 +26,7 @@ function own(lines: string[], s: CfgSection): string[] {
 
 /** Comment lines glued to the header (no blank line between): they go with the section. */
 function attached(lines: string[], s: CfgSection, floor: number): number {
-  let i = s.header.index;
-  while (i - 1 > floor && /^\s*#/.test(lines[i - 1]!)) i--;
-  return i;
+  return attachedFrom(lines, s.header.index, floor);
 }
 
 const REF_KEYWORDS = new Set(['use_backend', 'default_backend']);
@@ -109,12 +107,7 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
     }
   }
   for (const s of marked) if (!fresh.has(sectionKey(s))) removed.add(s);
-  for (const s of removed) {
-    const start = marked.has(s) ? s.header.index - 1 : attached(lines, s, cfg.preamble - 1);
-    let end = lastDirective(s) + 1;
-    if (end < lines.length - 1 && lines[end]!.trim() === '') end++;
-    edits.remove(start, end);
-  }
+  for (const s of removed) removeLines(edits, attachedFrom(lines, marked.has(s) ? s.header.index - 1 : s.header.index, cfg.preamble - 1), lastDirective(s) + 1);
   checkReferences(cfg.sections.filter((s) => !ownedSections.has(s)), removed, opts.file, subject, errors);
   if (append.length) {
     let last = lines.length - 1;

@@ -13,7 +13,7 @@ import { importKeepalived } from '../../import/keepalived-import';
 import { parseKeepalivedText, type KaNode } from '../../import/keepalived-parse';
 import { ImportError, type SectionBinding } from '../../import/types';
 import type { DriverProblem } from '../types';
-import { crOf, indentOf, LineEdits } from './edits';
+import { attachedFrom, crOf, indentOf, LineEdits, removeLines } from './edits';
 import { markerHash, markerLine, sectionHash } from './markers';
 import type { OntoOptions, OntoResult } from './types';
 
@@ -97,12 +97,7 @@ export function keepalivedOnto(ws: Workspace, appliance: Appliance, current: str
     }
   }
   for (const n of marked) if (!fresh.has(keyOf(n))) removed.add(n);
-  for (const n of removed) {
-    const start = marked.has(n) ? n.line - 1 : attachedStart(lines, n.line);
-    let end = n.endLine + 1;
-    if (end < lines.length - 1 && lines[end]!.trim() === '') end++;
-    edits.remove(start, end);
-  }
+  for (const n of removed) removeLines(edits, attachedFrom(lines, marked.has(n) ? n.line - 1 : n.line, -1), n.endLine + 1);
   const goneNames = new Set([...removed].map((n) => n.words[1]).filter((x): x is string => !!x));
   for (const n of tree.nodes) {
     if (owned.has(n) || !n.children) continue;
