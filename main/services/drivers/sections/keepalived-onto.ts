@@ -22,7 +22,7 @@ const LB_ALGO: Record<string, string> = { 'round-robin': 'rr', 'weighted-round-r
 const keyOf = (n: KaNode): string => n.words.join(' ');
 const blockLines = (lines: string[], n: KaNode): string[] => lines.slice(n.line, n.endLine + 1);
 
-/** Names a kept block may refer to: vrrp_script (track_script), vrrp_instance (sync groups), groups. */
+/** Names a kept block may refer to: vrrp_script (track_script), vrrp_instance (sync groups), groups. Any block lbdesk renders (virtual_server, vrrp_script, vrrp_instance…) can be owned. */
 function refNames(n: KaNode): string[] {
   const out: string[] = [];
   const walk = (x: KaNode): void => {
@@ -243,14 +243,18 @@ interface FreshBlock {
 function freshBlocks(ws: Workspace, appliance: Appliance, services: Service[], targetSets: string[], errors: DriverProblem[], warnings: DriverProblem[]): Map<string, FreshBlock> {
   const out = new Map<string, FreshBlock>();
   const include = [...services.map((s) => s.name), ...targetSets];
-  if (!include.length) return out;
   const r = renderKeepalived(ws, { ...appliance, include });
   errors.push(...r.errors);
   warnings.push(...r.warnings);
   if (r.errors.length) return out;
   const tree = parseKeepalivedText(r.text, 'rendered');
   for (const n of tree.nodes) {
-    if (n.words[0] !== 'virtual_server') continue;
+    if (!n.children) continue;
+    if (n.words[0] === 'global_defs') {
+      // Host-wide settings stay the appliance's: said, not written.
+      warnings.push({ subject: `appliance ${appliance.name}`, message: 'manage: sections keeps global_defs as the appliance has it; lbdesk\'s global settings (lvs_timeouts, VRRP defaults) are not written' });
+      continue;
+    }
     const start = attachedStart(tree.lines, n.line);
     out.set(keyOf(n), { comments: tree.lines.slice(start, n.line), lines: blockLines(tree.lines, n) });
   }
