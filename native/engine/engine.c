@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 /* The engine's loop thread, its command queue from JavaScript, its event queue to JavaScript,
  * and the published tables (members, pools, listeners). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -212,6 +214,8 @@ static void on_sweep(uv_timer_t *t) {
 
 static void run(void *arg) {
   engine_t *e = arg;
+  /* Named so `top -H` and /proc show where the forwarding happens. */
+  pthread_setname_np(pthread_self(), "lbdesk-engine");
   uv_run(&e->loop, UV_RUN_DEFAULT);
 }
 
