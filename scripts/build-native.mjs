@@ -41,15 +41,15 @@ function skip(reason) {
   process.exit(0);
 }
 
-if (process.platform !== 'linux') skip(`this script builds for Linux; ${process.platform} builds are described in electron-builder.yml`);
+if (process.platform !== 'linux' && process.platform !== 'darwin') skip(`this script builds for Linux and macOS; ${process.platform} is described in electron-builder.yml`);
 let napiInclude;
 try {
   napiInclude = dirname(execFileSync(process.execPath, ['-p', "require.resolve('node-api-headers/include/node_api.h')"], { cwd: root, encoding: 'utf8' }).trim());
 } catch {
   skip('the npm package node-api-headers is not installed');
 }
-const uvHeader = ['/usr/include/uv.h', '/usr/local/include/uv.h'].find((f) => existsSync(f));
-if (!uvHeader) skip("libuv's headers are missing (Debian: apt-get install libuv1-dev)");
+const uvHeader = ['/usr/include/uv.h', '/usr/local/include/uv.h', '/opt/homebrew/include/uv.h'].find((f) => existsSync(f));
+if (!uvHeader) skip("libuv's headers are missing (Debian: apt-get install libuv1-dev; macOS: brew install libuv)");
 const cc = process.env.CC ?? 'cc';
 
 // Up to date: nothing to do (npm run build runs this every time).
@@ -60,13 +60,14 @@ if (existsSync(out) && statSync(out).mtimeMs > newest && !process.argv.includes(
 }
 
 const flags = [
-  '-shared', '-fPIC', '-std=gnu11', '-Wall', '-Wextra', '-Werror=implicit-function-declaration',
+  // macOS: the host's napi_* and uv_* symbols are resolved when the addon is loaded.
+  ...(process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared']), '-fPIC', '-std=gnu11', '-Wall', '-Wextra', '-Werror=implicit-function-declaration',
   '-fvisibility=hidden', '-DNAPI_VERSION=8', `-I${napiInclude}`, `-I${dirname(uvHeader)}`,
   ...(asan ? ['-O1', '-g', '-fno-omit-frame-pointer', '-fsanitize=address,undefined', '-fno-sanitize-recover=undefined'] : ['-O2', '-g0']),
 ];
 mkdirSync(outDir, { recursive: true });
 try {
-  execFileSync(cc, [...flags, ...sources, '-o', out, '-lm', '-lpthread'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(cc, [...flags, ...sources, '-o', out, '-lm', ...(process.platform === 'linux' ? ['-lpthread'] : [])], { stdio: ['ignore', 'inherit', 'inherit'] });
 } catch (err) {
   skip(`${cc} failed (${err.status ?? err.code})`);
 }

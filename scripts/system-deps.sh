@@ -22,10 +22,14 @@ declare -A NEED=(
   [/usr/bin/python3]=python3-minimal
   # diff output is checked by applying it with patch(1).
   [/usr/bin/patch]=patch
+  # The native data path (native/engine/*.c) is compiled here: a C compiler and libuv's headers.
+  [/usr/bin/cc]=gcc
+  [/usr/include/uv.h]=libuv1-dev
 )
 missing=()
 for bin in "${!NEED[@]}"; do
-  [ -x "$bin" ] || missing+=("${NEED[$bin]}")
+  # A header is a file, not a program.
+  [ -x "$bin" ] || { [[ "$bin" == *.h ]] && [ -f "$bin" ]; } || missing+=("${NEED[$bin]}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)

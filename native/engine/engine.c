@@ -215,7 +215,9 @@ static void on_sweep(uv_timer_t *t) {
 static void run(void *arg) {
   engine_t *e = arg;
   /* Named so `top -H` and /proc show where the forwarding happens. */
+#ifdef __linux__
   pthread_setname_np(pthread_self(), "lbdesk-engine");
+#endif
   uv_run(&e->loop, UV_RUN_DEFAULT);
 }
 

@@ -172,8 +172,11 @@ static const char *client_name(session_t *s) {
 
 static void alloc_up(uv_handle_t *h, size_t hint, uv_buf_t *b) {
   session_t *s = h->data;
+  size_t n = s->up.cap;
   (void)hint;
-  *b = uv_buf_init(s->up.buf, (unsigned)s->up.cap);
+  /* Before a server is connected, what is read is kept whole for it: never past the replay limit. */
+  if ((s->phase == P_CHOOSING || s->phase == P_CONNECTING) && REPLAY_LIMIT - s->pre_len < n) n = REPLAY_LIMIT - s->pre_len;
+  *b = uv_buf_init(s->up.buf, (unsigned)n);
 }
 
 static void alloc_down(uv_handle_t *h, size_t hint, uv_buf_t *b) {
