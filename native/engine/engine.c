@@ -3,6 +3,9 @@
  * and the published tables (members, pools, listeners). */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -210,6 +213,13 @@ static void on_sweep(uv_timer_t *t) {
   uint64_t now = uv_now(&e->loop);
   tcp_sweep(e, now);
   udp_sweep(e, now);
+#ifdef __GLIBC__
+  /* After a crowd has left (beyond the free list), give its buffers back to the system. */
+  if (e->freed >= 256) {
+    e->freed = 0;
+    malloc_trim(0);
+  }
+#endif
 }
 
 static void run(void *arg) {

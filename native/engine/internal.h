@@ -44,6 +44,7 @@ struct engine {
   uint32_t nfree;
   session_t *live;
   int64_t live_sessions, live_flows;
+  uint32_t freed;     /* sessions freed since memory was last given back */
   /* UDP flows: slots (for JavaScript's answers) and the live list. */
   flow_t **fslots;
   uint32_t nfslots;

@@ -116,6 +116,7 @@ static void session_put(session_t *s) {
     free(s->down.buf);
     free(s->pre);
     free(s);
+    e->freed += 1;
     return;
   }
   if (s->pre_cap > REPLAY_LIMIT) {
