@@ -202,3 +202,26 @@ http {
     expect(alive.requests).toBeGreaterThan(0);
   }, 60_000);
 });
+
+describe('lbdesk serve without the native data path', () => {
+  it('says so in its first lines, before it listens', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'lbdesk-native-fallback-'));
+    const port = await freePort('127.0.7.3');
+    writeFileSync(join(d, 'ws.yaml'), `lbdesk: 1\nname: fallback\nservers:\n  - { name: s, address: 127.0.7.4 }\ngroups:\n  - { name: g, members: [ { server: s, port: 9 } ] }\nservices:\n  - { name: vip, address: 127.0.7.3, port: ${port}, group: g }\n`);
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', join(d, 'ws.yaml')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LBDESK_DATA_DIR: join(d, 'data'), LBDESK_ENGINE_ADDON: join(d, 'missing.node') },
+    });
+    let out = '';
+    child.stdout.on('data', (x) => (out += x));
+    try {
+      await until(() => out.includes(' listening '), 20_000, 'the listening line');
+      const lines = out.split('\n');
+      expect(lines[0]).toMatch(/ notice {5}no native data path for linux-x64 \(looked for .*missing\.node\); forwarding with the JavaScript data path \(uv\)$/);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(d, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
