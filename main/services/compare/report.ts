@@ -80,7 +80,12 @@ export function compare(plan: Plan, lab: SideResult, app: SideResult, warnings: 
     const answered = (side: CompareSide) => (sides[side].traffic.get(s.name) ?? []).filter((o) => o.backend !== undefined);
     const attempts = (side: CompareSide) => (sides[side].traffic.get(s.name) ?? []).length;
     const failed = (side: CompareSide) => attempts(side) - answered(side).length;
-    errors.push({ service: s.name, errors: { lab: failed('lab'), appliance: failed('appliance') }, attempts: { lab: attempts('lab'), appliance: attempts('appliance') } });
+    const kinds = (side: CompareSide) => {
+      const out: Record<string, number> = {};
+      for (const o of sides[side].traffic.get(s.name) ?? []) if (o.error) out[o.error] = (out[o.error] ?? 0) + 1;
+      return out;
+    };
+    errors.push({ service: s.name, errors: { lab: failed('lab'), appliance: failed('appliance') }, attempts: { lab: attempts('lab'), appliance: attempts('appliance') }, kinds: { lab: kinds('lab'), appliance: kinds('appliance') } });
 
     const victim = victimOf(s);
     const serviceDiffs: Difference[] = [];
