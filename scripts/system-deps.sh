@@ -23,6 +23,10 @@ declare -A NEED=(
   [/usr/bin/python3]=python3-minimal
   # diff output is checked by applying it with patch(1).
   [/usr/bin/patch]=patch
+  # Appliance-like targets: Dropbear with only BusyBox on PATH, and sudo for `become: sudo`.
+  [/usr/sbin/dropbear]=dropbear-bin
+  [/bin/busybox]=busybox
+  [/usr/bin/sudo]=sudo
 )
 missing=()
 for bin in "${!NEED[@]}"; do
