@@ -61,7 +61,8 @@ function compareFault(s: PlanService, member: string, fault: FaultComparison['fa
     if (Math.abs(d) > upTol) {
       // A check held by a frozen server completes at the repair: lbdesk's next one is due a
       // retry after that check started, HAProxy's a retry after it ended.
-      const why = d > 0 && d <= s.timers.restoreAfter * s.timers.timeout + upTol ? timing : undefined;
+      // Each of the restoreAfter passes may come up to a retry interval and a check later.
+      const why = d > 0 && d <= s.timers.restoreAfter * (s.timers.retryInterval + s.timers.timeout) + upTol ? timing : undefined;
       out.push({ ...base, what: `${fault}: time to up`, lab: upFmt(lab), appliance: upFmt(app), explainedBy: why });
     }
   } else if (lab.downMs !== undefined && app.downMs !== undefined && (lab.upMs === undefined) !== (app.upMs === undefined)) {
