@@ -288,6 +288,9 @@ static void on_client_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b) {
     } else if (n == UV_EOF) {
       s->up.eof = 1;
       uv_read_stop(h);
+    } else if (n == UV_ENOBUFS) {
+      uv_read_stop(h); /* the kept bytes reached the limit: wait for the server */
+      s->client_stopped = 1;
     } else finish(s, (int)n, 0, 1);
     return;
   }
@@ -572,6 +575,9 @@ static void rescue(session_t *s, int status) {
   errname(reason, sizeof reason, "reset before answering: ", status);
   s->up.writing = 0;
   s->up.shut = 0;
+  /* Until the next server is connected, reads are kept for it, within the replay limit. */
+  uv_read_stop((uv_stream_t *)&s->client);
+  s->client_stopped = 0;
   if (!s->up.eof && s->pre_len < REPLAY_LIMIT) uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
   else if (!s->up.eof) s->client_stopped = 1;
   connect_failed(s, reason);
