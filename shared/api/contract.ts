@@ -152,6 +152,8 @@ export const MENU_COMMANDS = [
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
+/** Where a service sends its events (every transport fans them out). */
+export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;
 
 /** Errors travel as a code and one sentence; never a stack. */
 export type ApiErrorCode = 'bad-method' | 'bad-args' | 'not-found' | 'conflict' | 'refused' | 'unsupported' | 'failed';
