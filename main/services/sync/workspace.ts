@@ -2,6 +2,7 @@
 // driver and describe where it goes, how it is validated, reloaded and verified.
 import { isAbsolute } from 'node:path';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { ownAddress } from '../../../shared/model/pairs';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
 import { cliTarget, type CliTarget } from '../vendor/target';
 import type { SyncTarget, VerifyTarget } from './target';
@@ -32,7 +33,8 @@ export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget
   const included = selectIncluded(ws, appliance);
   return included.services
     .filter((s) => s.enabled && s.protocol === 'tcp')
-    .map((s) => ({ address: probeAddress(s.address), port: s.port }));
+    // A box of an HA pair is checked on its own address: the virtual one may be on its mate.
+    .map((s) => ({ address: ownAddress(ws, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
 }
 
 export function prepareAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): PreparedAppliance {
