@@ -12,6 +12,7 @@ declare -A NEED=(
   [/usr/bin/ldapsearch]=ldap-utils
   [/usr/bin/ping]=iputils-ping
   [/usr/sbin/nginx]=nginx
+  [/usr/sbin/dnsmasq]=dnsmasq-base
   [/usr/bin/wrk]=wrk
   [/usr/bin/openssl]=openssl
   [/usr/sbin/ip]=iproute2
@@ -22,6 +23,10 @@ declare -A NEED=(
   [/usr/bin/python3]=python3-minimal
   # diff output is checked by applying it with patch(1).
   [/usr/bin/patch]=patch
+  # Appliance-like targets: Dropbear with only BusyBox on PATH, and sudo for `become: sudo`.
+  [/usr/sbin/dropbear]=dropbear-bin
+  [/bin/busybox]=busybox
+  [/usr/bin/sudo]=sudo
 )
 missing=()
 for bin in "${!NEED[@]}"; do

@@ -73,6 +73,8 @@ export interface DiffResult {
 export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
+/** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
+export interface SshPrompt { id: string; appliance: string; host: string; name: string; instructions: string; prompts: { prompt: string; echo: boolean }[] }
 
 export const contract = {
   'app.info': method<AppInfo>()(none),
@@ -109,6 +111,8 @@ export const contract = {
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
+  /** Answers to an `ssh.prompt`, one per prompt in order; null cancels the login. */
+  'ssh.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), answers: z.array(z.string().max(1024)).max(16).nullable() })),
   'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
   'secrets.has': method<boolean>()(z.strictObject({ name })),
   'secrets.delete': method<void>()(z.strictObject({ name })),
@@ -131,11 +135,12 @@ export interface EventMap {
   'workspace.changed': { path: string; mtimeMs: number };
   'push.progress': PushProgress;
   'hostKey.prompt': HostKeyPrompt;
+  'ssh.prompt': SshPrompt;
   /** A native menu item, shortcut, or a file handed to the app by the OS (see MENU_COMMANDS). */
   'menu.command': { command: string; path?: string };
 }
 export type EventName = keyof EventMap;
-export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'menu.command'];
+export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'ssh.prompt', 'menu.command'];
 
 /** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
  * the OS handed the app a file (second launch, file association, Open Recent); without `path`

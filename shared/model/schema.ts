@@ -265,6 +265,8 @@ export const applianceSchema = z.strictObject({
   reloadCommand: z.string().min(1).optional(),
   transfer: z.enum(['auto', 'sftp', 'scp']).default('auto'),
   legacyAlgorithms: z.boolean().default(false),
+  /** Upload as the login user, then install, validate, back up, reload and arm as root through sudo. */
+  become: z.enum(['sudo']).optional(),
   /** `driver: cli`: path of the template, relative to the workspace file. */
   template: z.string().min(1).optional(),
   /** `driver: cli`: prompts, pager, errors and apply mode of the vendor CLI. */

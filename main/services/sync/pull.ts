@@ -5,7 +5,6 @@ import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { hasHistoryHash, listHistory, recordHistory, settleConfirm } from './history';
-import { remotePaths } from './paths';
 import { Remote, sha256 } from './remote';
 import { loadState, saveState, syncDataDir } from './state';
 import type { SyncTarget } from './target';
@@ -19,7 +18,7 @@ export interface ReadOptions extends SshOptions {
 async function withRemote<T>(target: SyncTarget, opts: ReadOptions, fn: (remote: Remote, conn: SshConnection) => Promise<T>): Promise<T> {
   const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
   try {
-    return await fn(new Remote(conn, remotePaths(target.configPath), target.transfer), conn);
+    return await fn(Remote.for(conn, target, opts), conn);
   } finally {
     if (!opts.connection) conn.close();
   }

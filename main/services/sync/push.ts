@@ -10,7 +10,7 @@ import { acknowledgeFired, disarmTimer } from './confirm';
 import { hasHistoryHash, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
-import { Remote, sha256, type Inspection } from './remote';
+import { Remote, sha256, verifyMethod, type Inspection } from './remote';
 import { fillFile, tail } from './shell';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
 import type { SyncTarget } from './target';
@@ -105,11 +105,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     conn = opts.connection ?? await connectSsh(target.endpoint, opts);
     label = conn.label;
     emit('connect', 'ok', label);
-    remote = new Remote(conn, paths, target.transfer);
+    remote = Remote.for(conn, target, opts);
 
     begin('lock');
     try {
-      lock = await acquireLock(conn, paths, holder(), remote.inspectScript());
+      lock = await acquireLock(conn, paths, holder(), remote.inspectScript(), remote.sudo);
     } catch (err) {
       return await refuse((err as Error).message);
     }
@@ -120,6 +120,8 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     previousHash = ins.hash;
     state = await loadState(dir, label, target.configPath);
     if (ins.swept) notes.push(`removed ${ins.swept} stale temp file(s) of an interrupted push`);
+    const caps = await remote.capabilities();
+    if (!caps.tools.flock) notes.push('the appliance has no flock: the push lock is a lock directory, which a crashed push can leave behind (the refusal names it)');
     if (ins.fired?.running) return await refuse('a commit-confirmed timer is restoring the previous config right now; try again in a moment');
     if (ins.fired) {
       const when = ins.fired.at ? new Date(ins.fired.at * 1000).toISOString() : 'an unknown time';
@@ -163,7 +165,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
 
     begin('upload');
     temp = paths.temp('new');
-    await remote.upload(temp, data);
+    notes.push(...await remote.upload(temp, data));
     emit('upload', 'ok', `${data.length} bytes to ${temp}`);
 
     // Checksum, validate, back up and arm run as one exec on the appliance; progress is
@@ -202,6 +204,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       begin('arm-confirm', `${seconds}s`);
       if (prep.failed) return await refuse(prep.reason);
       pending = { deadline, hash };
+      if (!caps.tools.setsid) notes.push('the appliance has no setsid: the confirm timer runs in the login session\'s process group (it ignores the hangup, but a logind that kills the session takes it along)');
       emit('arm-confirm', 'ok', `timer pid ${prep.pid} restores the previous config at ${new Date(deadline).toISOString()} unless confirmed`);
     }
     if (prep.failed) return await refuse(prep.reason); // never rename after any failed step
@@ -226,7 +229,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
         outcome = 'failed';
         reason = `${why}; restoring the previous config FAILED (${r.reason}): the new config is still in place`;
       } else {
-        const again = await conn!.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+        const again = await remote!.command(target.reloadCommand, opts.commandTimeoutMs ?? 120_000);
         if (again.code !== 0) {
           outcome = 'failed';
           reason = `${why}; the previous config was restored but its reload failed too (exit ${again.code ?? again.signal}): ${tail(`${again.stderr}\n${again.stdout}`)}`;
@@ -241,7 +244,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     };
 
     begin('reload', target.reloadCommand);
-    const rl = await conn.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+    const rl = await remote.command(target.reloadCommand, opts.commandTimeoutMs ?? 120_000);
     if (rl.code !== 0) return await rollback(`reload failed (exit ${rl.code ?? rl.signal}): ${tail(`${rl.stderr}\n${rl.stdout}`) || 'no output'}`);
     emit('reload', 'ok');
 
@@ -252,11 +255,12 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       begin('verify', vips.map((v) => `${v.address}:${v.port}`).join(', '));
       const until = Date.now() + (opts.verifyTimeoutMs ?? 5000);
       const waiting = new Set(vips.map((v) => `${v.address}\t${v.port}`));
-      let cannot = false;
+      const method = verifyMethod(caps);
+      let cannot = method === 'none';
       while (waiting.size && !cannot) {
         for (const key of [...waiting]) {
           const [address, port] = key.split('\t') as [string, string];
-          const rc = await remote.probe(address, Number(port));
+          const rc = await remote.probe(address, Number(port), method);
           if (rc === 0) waiting.delete(key);
           if (rc === 2) cannot = true;
         }
@@ -264,8 +268,9 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
         await sleep(200);
       }
       if (cannot) {
-        emit('verify', 'skip', 'the appliance has neither bash nor nc to connect with');
-        notes.push('VIP connect check skipped: no bash or nc on the appliance');
+        const why = caps.nc === 'plain' ? 'no bash, and its nc cannot test a connection (no -z, no -e) without timeout' : 'no bash and no nc on the appliance';
+        emit('verify', 'skip', why);
+        notes.push(`VIP connect check skipped: ${why}`);
       } else if (waiting.size) {
         const list = [...waiting].map((k) => k.replace('\t', ':')).join(', ');
         return await rollback(`verify failed: nothing accepts connections on ${list} from the appliance after the reload`);

@@ -18,6 +18,8 @@ export interface SyncTarget {
   volatile?: RegExp[];
   /** `exec` = plain `cat` over exec (servers without SFTP); `scp` = the SCP protocol over exec. */
   transfer?: 'auto' | 'sftp' | 'exec' | 'scp';
+  /** `sudo`: upload as the login user, then every step on the config as root through sudo. */
+  become?: 'sudo';
   /** Workspace file the config was rendered from (kept in history). */
   workspace?: string;
 }

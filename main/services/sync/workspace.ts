@@ -68,6 +68,7 @@ export function prepareAppliance(ws: Workspace, appliance: Appliance, workspaceP
     volatile,
     // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
     transfer: appliance.transfer,
+    ...(appliance.become ? { become: appliance.become } : {}),
     workspace: workspacePath,
   };
   return { appliance, render, target, errors, ...(cli ? { cli } : {}) };
