@@ -7,9 +7,8 @@ import type { PushReport } from '../../../shared/api/sync';
 import { connectSsh } from '../ssh/connect';
 import { confirmPush } from './confirm-push';
 import { listHistory, readHistory } from './history';
-import { remotePaths } from './paths';
 import { pushConfig, type PushOptions } from './push';
-import { Remote } from './remote';
+import { Remote, verifyMethod } from './remote';
 import { syncDataDir } from './state';
 import type { SyncTarget, VerifyTarget } from './target';
 
@@ -145,13 +144,15 @@ async function failoverTest(standby: PairBox, active: PairBox, test: FailoverTes
   try {
     const rel = await a.exec(test.release, { timeoutMs: 30_000 });
     if (rel.code !== 0) return { ok: false, reason: `"${test.release}" on ${active.name} exited ${rel.code}` };
-    const remote = new Remote(s, remotePaths(st.configPath), st.transfer);
+    const remote = Remote.for(s, st, opts);
+    const method = verifyMethod(await remote.capabilities());
+    if (method === 'none') return { ok: false, reason: `${standby.name} has neither bash nor nc to connect with: cannot test the failover` };
     const until = Date.now() + (test.timeoutMs ?? 10_000);
     const waiting = new Set(test.verify.map((v) => `${v.address}\t${v.port}`));
     while (waiting.size && Date.now() < until) {
       for (const key of [...waiting]) {
         const [address, port] = key.split('\t') as [string, string];
-        if ((await remote.probe(address, Number(port))) === 0) waiting.delete(key);
+        if ((await remote.probe(address, Number(port), method)) === 0) waiting.delete(key);
       }
       if (waiting.size) await sleep(200);
     }
