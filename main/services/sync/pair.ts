@@ -80,7 +80,8 @@ export async function pushPair(pair: string, standby: PairBox, active: PairBox, 
       const outcome: PairOutcome = r.outcome === 'failed' || !undone ? 'failed' : r.outcome === 'refused' && !changed ? 'refused' : 'rolled-back';
       return out(outcome, `${what}; ${role === 'standby' ? `${active.name} was not touched` : `${standby.name} was put back on its previous config too`}${undone ? '' : ' (a restore failed: see the reports)'}`);
     }
-    holds[box.name] = opts.dryRun ? 'its previous config (dry run: validated only)' : 'the new config';
+    const same = box.items.length > 0 && done.filter((d) => d.box === box.name).every((d) => d.report.outcome === 'unchanged');
+    holds[box.name] = opts.dryRun ? 'its previous config (dry run: validated only)' : same ? 'the new config (it already ran it)' : 'the new config';
     return undefined;
   };
 

@@ -15,6 +15,8 @@ import { prepareAppliance } from '../../../main/services/sync/workspace';
 import { SshConfigSet } from '../../../main/services/ssh';
 import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { waitFor } from './fixture';
+import { runCli } from '../../helpers/cli';
+import { stringify } from 'yaml';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const ready = haveSshd && existsSync(HAPROXY);
@@ -51,6 +53,9 @@ describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
 
   /** `server`: which backend the pushed config sends to; `strict`: the standby's validation also needs a file that is not there. */
   function workspace(server: 'a' | 'b', opts: { strict?: boolean } = {}): Workspace {
+    return workspaceSchema.parse(workspaceInput(server, opts));
+  }
+  function workspaceInput(server: 'a' | 'b', opts: { strict?: boolean } = {}) {
     const box = (b: Box) => ({
       name: b, host: sshd[b].host, port: sshd[b].port, user: 'root', auth: 'key', keyFile: sshd[b].userKey.path, driver: 'haproxy',
       configPath: cfg(b),
@@ -58,14 +63,14 @@ describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
       // A reload fails once when asked to (the flag file), without reloading; the rollback's reload works.
       reloadCommand: `if [ -e ${flag(b)} ]; then rm -f ${flag(b)}; echo 'reload refused (simulated)' >&2; exit 1; fi; kill -USR2 $(cat ${pid(b)})`,
     });
-    return workspaceSchema.parse({
+    return {
       lbdesk: 1, name: 'pair-push',
       servers: [{ name: 'a', address: BACKEND.a }, { name: 'b', address: BACKEND.b }],
       groups: [{ name: 'web', members: [{ server, port: backendPort }], healthCheck: { type: 'tcp' } }],
       services: [{ name: 'web-vip', address: VIP, port: vipPort, group: 'web' }],
       appliances: [box('h1'), box('h2')],
       pairs: [{ name: 'edge', interface: 'lo', members: [{ appliance: 'h1', address: OWN.h1 }, { appliance: 'h2', address: OWN.h2 }], instances: [{ id: 51, master: 'h1', services: ['web-vip'] }] }],
-    });
+    };
   }
   const boxOf = (ws: Workspace, b: Box): PairBox => {
     const p = prepareAppliance(ws, ws.appliances.find((a) => a.name === b)!, join(dir, 'site.yaml'));
@@ -179,5 +184,24 @@ describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
       const p = boxOf(ws, b).items[0]!.target;
       expect((await confirmPush(p, opts())).outcome).toBe('confirmed');
     }
+  }, 90_000);
+
+  it('lbdesk push --pair: standby first, says which box runs what; confirm --pair confirms both', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, stringify(workspaceInput('a')));
+    writeFileSync(join(dir, 'ssh_config'), '');
+    const common = ['--known-hosts', join(dir, 'known_hosts'), '--ssh-config', join(dir, 'ssh_config')];
+    const env = { LBDESK_DATA_DIR: join(dir, 'data') };
+    const r = await runCli(['push', file, '--pair', 'edge', '--confirm-within', '60s', ...common], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/pair edge: h2 \(standby\) first, then h1 \(active\)/);
+    expect(r.stderr.indexOf('h2: reload ok')).toBeLessThan(r.stderr.indexOf('h1: reload ok'));
+    expect(r.stdout).toContain('pair edge: applied: h2 then h1 pushed, reloaded and verified');
+    expect(r.stdout).toMatch(/h2 \(standby\) runs the new config\nh1 \(active\) runs the new config/);
+    expect(r.stdout).toContain(`confirm both with: lbdesk confirm ${file} --pair edge`);
+    const c = await runCli(['confirm', file, '--pair', 'edge', ...common], { env });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/^h1: confirmed.*\nh2: confirmed/);
+    expect(await answer('h1')).toBe('backend A');
   }, 90_000);
 });
