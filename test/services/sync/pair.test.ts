@@ -155,6 +155,19 @@ describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
     expect(await answer('h2')).toBe('backend A');
   }, 60_000);
 
+  it('a failover test the standby does not pass: the standby goes back, the active is not pushed', async () => {
+    const before = { h1: live('h1'), h2: live('h2') };
+    const dead = await freePort(OWN.h2);
+    const ws = workspace('b');
+    const failover = { release: 'true', restore: 'true', verify: [{ address: OWN.h2, port: dead }], timeoutMs: 1000 };
+    const r = await pushPair('edge', boxOf(ws, 'h2'), boxOf(ws, 'h1'), { ...opts(), failover });
+    expect(r.outcome, r.reason).toBe('rolled-back');
+    expect(r.failover).toEqual({ ok: false, reason: `h2 did not answer on ${OWN.h2}:${dead} while h1 had let go (h1 took them back)` });
+    expect(r.reports.map((x) => `${x.appliance}:${x.outcome}`)).toEqual(['h2:applied', 'h2:applied']);
+    expect(r.holds).toEqual({ h2: 'its previous config (restored by lbdesk)', h1: 'its previous config (untouched)' });
+    expect({ h1: live('h1'), h2: live('h2') }).toEqual(before);
+  }, 60_000);
+
   it('both succeed, commit-confirmed on both, and a client on the virtual address never sees an error', async () => {
     const tries: string[] = [];
     let stop = false;
