@@ -6,6 +6,7 @@ import { isAbsolute } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { ownAddress } from '../../../shared/model/pairs';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, type ReadOptions } from './pull';
@@ -65,7 +66,8 @@ export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget
   const included = selectIncluded(ws, appliance);
   return included.services
     .filter((s) => s.enabled && s.protocol === 'tcp')
-    .map((s) => ({ address: probeAddress(s.address), port: s.port }));
+    // A box of an HA pair is checked on its own address: the virtual one may be on its mate.
+    .map((s) => ({ address: ownAddress(ws, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
 }
 
 function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
