@@ -157,11 +157,12 @@ export async function pushSequence(site: Site, opts: PushOptions): Promise<void>
   expect(await site.answers('backend B'), site.log).toBe('backend B');
   expect(site.stat(), 'mode and owner after a push').toBe(mode);
 
-  // Left to roll back: the appliance's own timer restores B and reloads.
-  const c = await pushConfig(a.target, textA, { ...opts, confirmWithinMs: 1000 });
+  // Left to roll back: the appliance's own timer restores B and reloads. The window leaves
+  // HAProxy time to finish this reload first (a USR2 during its re-exec may be lost).
+  const c = await pushConfig(a.target, textA, { ...opts, confirmWithinMs: 3000 });
   expect(c.outcome, c.reason).toBe('applied');
   expect(await site.answers('backend A'), site.log).toBe('backend A');
-  expect(await waitFor(() => readFileSync(site.live, 'utf8') === textB, 10_000), 'the timer restored the previous file').toBe(true);
+  expect(await waitFor(() => readFileSync(site.live, 'utf8') === textB, 15_000), 'the timer restored the previous file').toBe(true);
   expect(await site.answers('backend B'), site.log).toBe('backend B');
   expect(site.stat(), 'mode and owner after the rollback').toBe(mode);
 
