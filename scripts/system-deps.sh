@@ -12,6 +12,7 @@ declare -A NEED=(
   [/usr/bin/ldapsearch]=ldap-utils
   [/usr/bin/ping]=iputils-ping
   [/usr/sbin/nginx]=nginx
+  [/usr/sbin/dnsmasq]=dnsmasq-base
   [/usr/bin/wrk]=wrk
   [/usr/bin/openssl]=openssl
   [/usr/sbin/ip]=iproute2

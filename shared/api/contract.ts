@@ -2,7 +2,7 @@
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
-import type { EngineEvent, EngineStats } from './engine';
+import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
@@ -42,6 +42,8 @@ export interface LabStatus {
   notes: string[];
   /** Connections, bytes and errors per service/target set and server, when running. */
   stats?: EngineStats;
+  /** HA pairs the lab runs as two engines (docs/ha.md). */
+  pairs?: PairStatus[];
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
@@ -91,6 +93,8 @@ export const contract = {
   'lab.status': method<LabStatus>()(none),
   'lab.history': method<MemberHistory>()(z.strictObject({ key: z.string().min(1).max(600) })),
   'lab.session': method<LabSession>()(none),
+  /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
+  'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
   /** What would make a push to each appliance refused before it connects (driver, paths). */
   'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),

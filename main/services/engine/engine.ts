@@ -7,7 +7,7 @@ import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/
 import type { StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import type { HealthView } from '../health/types';
-import { buildConfig, type EngineConfig } from './config';
+import { buildConfig, type EngineConfig, type ListenerConfig } from './config';
 import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
 import { startEngineWorker } from './worker-path';
 
@@ -37,6 +37,26 @@ export function stateEvent(c: StateChange): EngineEvent {
     score: c.score,
     reason: c.reason,
   };
+}
+
+/** Which listener addresses to bind, and extra listeners (a box's own address) to add. */
+export interface ListenFilter {
+  keep(address: string): boolean;
+  extra?(l: ListenerConfig): ListenerConfig[];
+}
+
+function narrow(config: EngineConfig, filter: ListenFilter): EngineConfig {
+  const listeners = config.listeners.filter((l) => filter.keep(l.address));
+  const ids = new Set(listeners.map((l) => l.id));
+  for (const l of config.listeners) {
+    for (const x of filter.extra?.(l) ?? []) {
+      if (ids.has(x.id)) continue;
+      ids.add(x.id);
+      listeners.push(x);
+    }
+  }
+  const pools = config.pools.map((p) => (p.heartbeat && !filter.keep(p.heartbeat.address) ? { ...p, heartbeat: undefined } : p));
+  return { ...config, listeners, pools };
 }
 
 export class ForwardingEngine extends EventEmitter {
@@ -93,8 +113,12 @@ export class ForwardingEngine extends EventEmitter {
    * Runs a workspace, or applies an edited one: unchanged listeners keep their sockets and no
    * established connection is cut. On failure the previous config keeps running.
    */
-  async apply(ws: Workspace): Promise<ApplyResult> {
-    const config = buildConfig(ws);
+  /**
+   * `listen` keeps the listeners (and heartbeat sockets) whose address it accepts: a box of an
+   * HA pair binds only the addresses it holds (docs/ha.md); pools and checks stay whole.
+   */
+  async apply(ws: Workspace, opts: { listen?: ListenFilter } = {}): Promise<ApplyResult> {
+    const config = opts.listen ? narrow(buildConfig(ws), opts.listen) : buildConfig(ws);
     const notices = config.notices.map((n) => n.message);
     let result: ApplyResult;
     if (config.problems.length > 0) {
