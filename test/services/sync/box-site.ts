@@ -7,6 +7,7 @@ import { createServer, get, type Server } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { workspaceSchema } from '../../../shared/model/schema';
+import { connectSsh } from '../../../main/services/ssh';
 import { confirmPush, diffConfig, pullConfig, pushConfig } from '../../../main/services/sync';
 import type { PushOptions } from '../../../main/services/sync/push';
 import type { SyncTarget } from '../../../main/services/sync/target';
@@ -138,8 +139,20 @@ export class Site {
   }
 }
 
-/** diff → push → commit-confirmed left to roll back → confirm → pull → a push that fails validation. */
-export async function pushSequence(site: Site, opts: PushOptions): Promise<void> {
+/**
+ * diff → push → commit-confirmed left to roll back → confirm → pull → a push that fails
+ * validation, over one SSH connection (as a fleet run would; a PAM login costs a second each).
+ */
+export async function pushSequence(site: Site, base: PushOptions): Promise<void> {
+  const connection = await connectSsh(site.target().endpoint, base);
+  try {
+    await sequence(site, { ...base, connection });
+  } finally {
+    connection.close();
+  }
+}
+
+async function sequence(site: Site, opts: PushOptions): Promise<void> {
   const mode = site.stat();
   const a = site.prepared('a');
   const b = site.prepared('b');
