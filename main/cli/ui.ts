@@ -1,4 +1,5 @@
 // Browser mode for CLI commands (`serve --ui`, `demo`): the app's services behind the UI host.
+import type { EngineIo } from '../services/engine';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../services/api/wiring';
 import { dataDir } from '../services/paths';
@@ -11,7 +12,7 @@ import type { Handlers } from '../services/api/dispatch';
 
 export interface BrowserUi { url: string; dataDir: string; services: AppServices; close(): Promise<void> }
 
-export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string; io?: 'uv' | 'net' } = {}): Promise<BrowserUi> {
+export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string; io?: EngineIo } = {}): Promise<BrowserUi> {
   const root = packageRoot();
   const dir = dataDir();
   const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });

@@ -108,8 +108,8 @@ export interface EngineStats {
   uptimeMs: number;
   /** The data path's thread (worker_threads threadId); the controller is 0. */
   threadId: number;
-  /** The socket layer in use: `uv` (libuv handles) or `net` (node:net streams). */
-  io: 'uv' | 'net';
+  /** The data path in use: `native` (the C addon) or the JavaScript one on `uv` (libuv handles) or `net` (node:net streams). */
+  io: 'native' | 'uv' | 'net';
   listeners: ListenerStats[];
   pools: PoolStats[];
 }

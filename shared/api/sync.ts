@@ -168,6 +168,10 @@ export interface DiffReport {
   encoding?: 'latin1';
   remoteHash?: string;
   hash: string;
+  /** `manage: sections`: owned sections edited on the appliance since lbdesk last saw them. */
+  conflicts?: string[];
+  /** `manage: sections`: why nothing could be rendered onto the appliance's file. */
+  refused?: string;
   /** A commit-confirmed push waiting on the appliance (epoch ms deadline). */
   pending?: PendingConfirm;
   /** The appliance's timer restored the previous config: that push was not confirmed in time. */

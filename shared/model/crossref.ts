@@ -198,6 +198,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
     if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);
+    if (a.manage === 'sections' && a.driver !== 'haproxy' && a.driver !== 'keepalived') err([...base, 'manage'], `sections is for drivers haproxy and keepalived, whose files lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
   if (ws.pairs?.length) issues.push(...checkPairs({ ...ws, pairs: ws.pairs, hint }));

@@ -263,6 +263,11 @@ export const applianceSchema = z.strictObject({
   configPath: appliancePath.optional(),
   validateCommand: z.string().min(1).optional(),
   reloadCommand: z.string().min(1).optional(),
+  /**
+   * file: lbdesk writes the whole config file. sections: it owns only the sections it renders
+   * (or imported), and every other byte of the appliance's file is kept (docs/sync.md).
+   */
+  manage: z.enum(['file', 'sections']).default('file'),
   transfer: z.enum(['auto', 'sftp', 'scp']).default('auto'),
   legacyAlgorithms: z.boolean().default(false),
   /** Upload as the login user, then install, validate, back up, reload and arm as root through sudo. */

@@ -14,12 +14,15 @@ import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../servi
 import { openAppliance, type ApplianceLink } from '../../services/sync/appliance';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
+import { pushPairCli } from './push-pair';
 import { askOnTerminal } from '../../services/secrets/prompt';
 import { readWorkspace } from '../workspace';
 
 export interface SshCliOptions {
   appliance?: string[];
   all?: boolean;
+  /** An HA pair: its two boxes (and each box's keepalived appliance). */
+  pair?: string;
   knownHosts?: string;
   acceptNew?: boolean;
   identity?: string;
@@ -31,7 +34,10 @@ const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), ...
 /** The SSH options every sync command takes. */
 export function withSshOptions(cmd: Command, many: boolean): Command {
   cmd.option('--appliance <name>', many ? 'appliance to use (repeat, or comma-separate, for several)' : 'the appliance', collect);
-  if (many) cmd.option('--all', 'every appliance in the workspace');
+  if (many) {
+    cmd.option('--all', 'every appliance in the workspace');
+    cmd.option('--pair <name>', 'an HA pair: both boxes (and their keepalived appliances), rolling: standby first, then active');
+  }
   return cmd
     .option('--known-hosts <file>', 'known_hosts file to read and add to (default ~/.ssh/known_hosts)')
     .option('--accept-new', 'trust a host key never seen before (and add it); a changed key is always refused')
@@ -79,13 +85,22 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
 }
 
 /** Prepares (renders) every named appliance, printing driver warnings. */
-export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; prepared: ApplianceLink[] }> {
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
+  if (o.pair !== undefined && (o.all || o.appliance?.length)) throw new CliError('--pair names the appliances itself: give --pair, --appliance or --all', 2);
   const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
-  const prepared = pickAppliances(ws, o.appliance, o.all, many).map((a) => openAppliance(ws, a, path));
+  const names = o.pair !== undefined ? pairAppliances(ws, o.pair) : o.appliance;
+  const prepared = pickAppliances(ws, names, o.all, many).map((a) => openAppliance(ws, a, path));
   for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
-  return { path, prepared };
+  return { path, ws, prepared };
+}
+
+/** The appliances of a pair: each member and its keepalived, in member order. */
+export function pairAppliances(ws: Workspace, name: string): string[] {
+  const pair = ws.pairs.find((p) => p.name === name);
+  if (!pair) throw new CliError(`unknown pair "${name}" (known: ${ws.pairs.length ? ws.pairs.map((p) => p.name).join(', ') : 'none, the workspace has no pairs'})`, 2);
+  return pair.members.flatMap((m) => (m.keepalived ? [m.appliance, m.keepalived] : [m.appliance]));
 }
 
 /** Commit-confirmed needs a rollback timer on the appliance: refused (exit 2) before anything is sent. */
@@ -113,6 +128,8 @@ function progressLine(e: PushProgress): string | undefined {
   return `${e.appliance}: ${e.step} ${e.status}${e.message ? ` (${unprefixed(e.appliance, e.message)})` : ''}`;
 }
 
+export { progressLine };
+
 export function exitCodeFor(reports: PushReport[]): number {
   if (reports.some((r) => r.outcome === 'rolled-back' || r.outcome === 'failed')) return 3;
   if (reports.some((r) => r.outcome === 'refused' || r.outcome === 'skipped')) return 1;
@@ -131,7 +148,12 @@ interface PushCliOptions extends SshCliOptions {
   restore?: string;
   json?: boolean;
   quiet?: boolean;
+  failoverTest?: boolean;
+  failoverRelease: string;
+  failoverRestore: string;
 }
+
+export type { PushCliOptions };
 
 export function register(program: Command): void {
   const cmd = program
@@ -148,6 +170,9 @@ export function register(program: Command): void {
     .option('--canary <n>', 'push this many appliances first, one by one; stop if one fails')
     .option('--max-failures <n>', 'stop starting new pushes after this many failures')
     .addOption(new Option('--restore <id>', 'push a version from the appliance\'s history (see `lbdesk pull --history`) instead of rendering'))
+    .option('--failover-test', 'with --pair: between the boxes, move the addresses to the pushed standby and check it answers on them')
+    .option('--failover-release <command>', 'with --failover-test: run on the active box to let its addresses go', 'systemctl stop keepalived')
+    .option('--failover-restore <command>', 'with --failover-test: run on the active box to take them back', 'systemctl start keepalived')
     .option('--json', 'print the report as JSON on stdout')
     .option('--quiet', 'no progress lines on stderr')
     .action(async (file: string, o: PushCliOptions) => {
@@ -159,6 +184,12 @@ export function register(program: Command): void {
       const concurrency = intOption(o.concurrency, '--concurrency');
       const canary = intOption(o.canary, '--canary');
       const maxFailures = intOption(o.maxFailures, '--max-failures');
+      if (o.pair !== undefined) {
+        if (o.restore || o.canary || o.concurrency || o.maxFailures) throw new CliError('--pair pushes one box at a time by itself: --restore, --canary, --concurrency and --max-failures do not apply', 2);
+        await pushPairCli(file, o, { confirmWithinMs, verifyTimeoutMs });
+        return;
+      }
+      if (o.failoverTest) throw new CliError('--failover-test needs --pair', 2);
       const { prepared } = await prepareForSync(file, o, true);
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();

@@ -1,6 +1,9 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
-import { renderForAppliance, type DriverProblem } from '../../services/drivers';
+import { readFile } from 'node:fs/promises';
+import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { renderForAppliance, type DriverProblem, type RenderResult } from '../../services/drivers';
+import { renderOnto } from '../../services/drivers/sections';
 import { CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
 import { readWorkspace } from '../workspace';
@@ -8,6 +11,8 @@ import { readWorkspace } from '../workspace';
 interface RenderOptions {
   appliance: string;
   out?: string;
+  onto?: string;
+  force?: boolean;
 }
 
 export function register(program: Command): void {
@@ -17,6 +22,8 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file')
     .requiredOption('--appliance <name>', 'the appliance to render for')
     .option('--out <file>', 'write the config to FILE instead of stdout')
+    .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
+    .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
     .action(async (file: string, opts: RenderOptions) => {
       const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
       const appliance = ws.appliances.find((a) => a.name === opts.appliance);
@@ -25,7 +32,8 @@ export function register(program: Command): void {
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
       if (opts.out) await notTheWorkspace(path, opts.out);
-      const result = renderForAppliance(ws, appliance, { workspacePath: path });
+      const plain = renderForAppliance(ws, appliance, { workspacePath: path });
+      const result = opts.onto ? await renderOntoFile(ws, appliance, path, opts.onto, opts.force === true) : plain;
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
         for (const line of grouped(result.errors)) process.stderr.write(`lbdesk: ${line}\n`);
@@ -34,11 +42,25 @@ export function register(program: Command): void {
       }
       if (opts.out) {
         await writeOut(opts.out, result.text);
-        process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${result.configPath})\n`);
+        process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${plain.configPath})\n`);
       } else {
         process.stdout.write(result.text);
       }
     });
+}
+
+/** `render --onto FILE`: conflicts printed one per line; the result as a plain render's. */
+async function renderOntoFile(ws: Workspace, appliance: Appliance, path: string, onto: string, force: boolean): Promise<RenderResult> {
+  let current: string;
+  try {
+    current = await readFile(onto, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${onto}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
+  }
+  if (appliance.manage !== 'sections') process.stderr.write(`lbdesk: appliance ${appliance.name} has manage: file: the whole file is replaced\n`);
+  const r = renderOnto(ws, appliance, current, { workspacePath: path }, { file: onto, force });
+  for (const c of r.conflicts) process.stderr.write(`lbdesk: conflict: ${c}\n`);
+  return r;
 }
 
 /** `subject: message`, subjects that share a message on one line, each named once. */

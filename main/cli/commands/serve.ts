@@ -22,7 +22,7 @@ interface ServeOptions {
   stats?: number;
   ui?: boolean;
   uiPort?: number;
-  io?: 'uv' | 'net';
+  io?: 'native' | 'uv' | 'net';
 }
 
 /** What serve drives: its own lab, or the one behind the browser UI. */
@@ -43,8 +43,8 @@ export function register(program: Command): void {
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
-    .option('--io <layer>', 'socket layer of the forwarding engine: uv (libuv handles, default) or net (node:net)', (v) => {
-      if (v !== 'uv' && v !== 'net') throw new CliError(`--io must be uv or net, not "${v}"`, 2);
+    .option('--io <layer>', 'data path of the forwarding engine: native (C addon, default), or JavaScript on uv (libuv handles) or net (node:net)', (v) => {
+      if (v !== 'native' && v !== 'uv' && v !== 'net') throw new CliError(`--io must be native, uv or net, not "${v}"`, 2);
       return v;
     })
     .addHelpText('after', `\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\n${SECRETS_HELP}`)

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
+import { compareWithAppliance, CompareUnavailableError } from '../compare';
 import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
@@ -109,6 +110,17 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     'appliance.render': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
+    },
+    'appliance.compare': async ({ appliance, timeScale, ...src }) => {
+      const { workspace } = await loadSource(src);
+      const a = workspace.appliances.find((x: Appliance) => x.name === appliance);
+      if (!a) throw new ApiError('not-found', `no appliance "${appliance}" in the workspace (known: ${workspace.appliances.map((x) => x.name).join(', ') || 'none'})`);
+      try {
+        return await compareWithAppliance(workspace, a, { workspacePath: src.path, timeScale });
+      } catch (e) {
+        if (e instanceof CompareUnavailableError) throw new ApiError('unsupported', `cannot compare with ${appliance}: ${e.message}`);
+        throw e;
+      }
     },
     'appliance.diff': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);

@@ -1,4 +1,5 @@
 // Builds the services behind the contract once, for whichever shell hosts them (app, browser mode).
+import type { EngineIo } from '../engine';
 import { join } from 'node:path';
 import type { AppInfo } from '../../../shared/api/contract';
 import type { SecretStore } from '../secrets/types';
@@ -26,7 +27,7 @@ export interface AppServicesOptions {
   knownHostsFile?: string;
   sshConfigFile?: string;
   /** Socket layer of the lab's forwarding engine (default: its own). */
-  io?: 'uv' | 'net';
+  io?: EngineIo;
 }
 
 export interface AppServices {

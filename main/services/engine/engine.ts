@@ -13,13 +13,25 @@ import { startEngineWorker } from './worker-path';
 
 export interface ForwardingEngineOptions {
   health: HealthView;
-  /** Socket layer in the worker (default: LBDESK_ENGINE_IO, else `uv`). */
-  io?: 'uv' | 'net';
+  /**
+   * Data path in the worker (default: LBDESK_ENGINE_IO, else `native`): `native` is the C addon
+   * (the JavaScript path on `uv` runs instead, with a notice, where it cannot load); `uv` and
+   * `net` force the JavaScript path on that socket layer.
+   */
+  io?: EngineIo;
   /** How often stats() is refreshed from the data path, in ms (default 1000; 0 = only by refreshStats). */
   statsIntervalMs?: number;
 }
 
 type Reply = WorkerApplyResult | EngineStats | undefined;
+export type EngineIo = 'native' | 'uv' | 'net';
+
+/** The data path asked for: the option, else LBDESK_ENGINE_IO, else native. */
+export function engineIo(io?: EngineIo): EngineIo {
+  if (io) return io;
+  const env = process.env.LBDESK_ENGINE_IO;
+  return env === 'uv' || env === 'net' || env === 'native' ? env : 'native';
+}
 
 const emptyStats = (): EngineStats => ({ at: Date.now(), uptimeMs: 0, threadId: -1, io: 'uv', listeners: [], pools: [] });
 
@@ -196,13 +208,15 @@ export class ForwardingEngine extends EventEmitter {
   private start(): Promise<void> {
     if (this.ready) return this.ready;
     this.subscribe();
-    const io = this.opts.io ?? (process.env.LBDESK_ENGINE_IO === 'net' ? 'net' : 'uv');
+    const io = engineIo(this.opts.io);
     const w = startEngineWorker({ io });
     this.worker = w;
     this.ready = new Promise<void>((resolve, reject) => {
       w.on('message', (m: ToController) => {
         if (m.t === 'ready') {
           this.dataThread = m.threadId;
+          // Never silently: a lab that runs slower than it should says why.
+          if (m.fallback) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: `${m.fallback}; forwarding with the JavaScript data path (${m.io})` });
           resolve();
         } else this.onMessage(m);
       });

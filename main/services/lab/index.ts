@@ -5,7 +5,7 @@ import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contr
 import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
-import { ForwardingEngine } from '../engine';
+import { ForwardingEngine, type EngineIo } from '../engine';
 import { HealthEngine } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
@@ -26,7 +26,7 @@ export interface LabOptions {
    */
   bind?: 'loopback' | 'any';
   /** Socket layer of the forwarding engine (default: its own). */
-  io?: 'uv' | 'net';
+  io?: EngineIo;
   /** How often `lab.status` goes out (default 1000 ms; 0: never, stats only when asked). */
   statusEveryMs?: number;
 }

@@ -9,6 +9,7 @@ import { planInstances, type PlannedInstance } from '../../../shared/model/pairs
 import { normalAddress } from '../../../shared/model/address';
 import { ForwardingEngine } from '../engine';
 import { listenerId } from '../engine/config';
+import type { EngineIo } from '../engine/engine';
 import type { HealthView } from '../health/types';
 import { isLoopback } from './local';
 
@@ -26,7 +27,7 @@ interface Box {
 export interface PairRuntimeOptions {
   health: HealthView;
   emit(e: EngineEvent): void;
-  io?: 'uv' | 'net';
+  io?: EngineIo;
 }
 
 /** The addresses the lab's pairs carry (on loopback): the main engine leaves them to the boxes. */

@@ -3,14 +3,14 @@
 import type { EngineEvent, PairStatus } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
 import { normalAddress } from '../../../shared/model/address';
-import type { ListenFilter } from '../engine/engine';
+import type { EngineIo, ListenFilter } from '../engine/engine';
 import type { HealthView } from '../health/types';
 import { pairCarried, PairRuntime } from './pair';
 
 export class LabPairs {
   private readonly running = new Map<string, PairRuntime>();
 
-  constructor(private readonly opts: { health: HealthView; emit(e: EngineEvent): void; io?: 'uv' | 'net' }) {}
+  constructor(private readonly opts: { health: HealthView; emit(e: EngineEvent): void; io?: EngineIo }) {}
 
   /** The main engine's listeners: everything but the addresses the pairs carry. */
   static mainFilter(ws: Workspace): ListenFilter | undefined {

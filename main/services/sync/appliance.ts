@@ -6,11 +6,13 @@ import { isAbsolute } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { ownAddress } from '../../../shared/model/pairs';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
-import type { SyncTarget, VerifyTarget } from './target';
+import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
+import { renderOnto } from '../drivers/sections';
 import { diffCli, pullCli } from './vendor/pull';
 import { pushCli } from './vendor/apply';
 import { cliTarget, cliWhere, type CliTarget } from './vendor/target';
@@ -64,7 +66,8 @@ export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget
   const included = selectIncluded(ws, appliance);
   return included.services
     .filter((s) => s.enabled && s.protocol === 'tcp')
-    .map((s) => ({ address: probeAddress(s.address), port: s.port }));
+    // A box of an HA pair is checked on its own address: the virtual one may be on its mate.
+    .map((s) => ({ address: ownAddress(ws, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
 }
 
 function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
@@ -144,9 +147,23 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
 /** The appliance named in the workspace, rendered, with its transport. */
 export function openAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
   const render = renderForAppliance(ws, appliance, { workspacePath });
-  const errors = render.errors.map((e) => `${e.subject}: ${e.message}`);
+  // manage: sections renders onto the live file at push time, with its own errors then; the
+  // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
+  const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
+  const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
   const target = sshTarget(ws, appliance, render, workspacePath);
+  if (sections) target.onto = ontoFor(ws, appliance, workspacePath, render.configPath);
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
+}
+
+/** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */
+function ontoFor(ws: Workspace, appliance: Appliance, workspacePath: string, configPath: string): SyncTarget['onto'] {
+  return (live, base, force): OntoOutcome => {
+    if (live === undefined) return { refused: `manage: sections needs the appliance's ${configPath}, and it does not exist: push once with manage: file, or create it`, conflicts: [] };
+    const r = renderOnto(ws, appliance, live.toString('utf8'), { workspacePath }, { file: `${appliance.name}:${configPath}`, base: base?.toString('utf8'), force });
+    if (r.errors.length) return { refused: r.errors.map((e) => `${e.subject}: ${e.message}`).join('; '), conflicts: r.conflicts };
+    return { data: Buffer.from(r.text, 'utf8'), conflicts: r.conflicts };
+  };
 }

@@ -9,9 +9,12 @@ import { Remote, sha256 } from './remote';
 import { loadState, saveState, syncDataDir } from './state';
 import type { SyncTarget } from './target';
 import { maskVolatile } from './volatile';
+import { ontoLive } from './push';
 
 export interface ReadOptions extends SshOptions {
   dataDir?: string;
+  /** manage: sections: render over owned sections edited on the appliance (the diff still lists them). */
+  force?: boolean;
   connection?: SshConnection;
 }
 
@@ -51,9 +54,18 @@ export async function pullConfig(target: SyncTarget, opts: ReadOptions = {}): Pr
 /** Unified diff of the appliance's live config (a/) against what would be pushed (b/). */
 export async function diffConfig(target: SyncTarget, rendered: string | Buffer, opts: ReadOptions = {}): Promise<DiffReport> {
   const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
-  return withRemote(target, opts, async (remote) => {
+  return withRemote(target, opts, async (remote, conn) => {
     const current = await remote.readLive();
-    const d = diffTexts(target, current, next);
+    let d: DiffReport;
+    if (target.onto) {
+      // manage: sections: the diff of the file a push would make from the live one.
+      const state = await loadState(syncDataDir(opts.dataDir), conn.label, target.configPath).catch(() => undefined);
+      const merged = await ontoLive(target, remote, syncDataDir(opts.dataDir), state?.hash ?? undefined, opts.force === true);
+      d = 'refused' in merged
+        ? { ...diffTexts(target, current, current ?? Buffer.alloc(0)), refused: merged.refused }
+        : diffTexts(target, current, merged.data);
+      if (merged.conflicts.length) d.conflicts = merged.conflicts;
+    } else d = diffTexts(target, current, next);
     // What commit-confirmed left on the appliance: a push still waiting, or one taken back (the
     // history learns it here too, not only at the next push).
     const state = await remote.confirmState().catch(() => undefined);

@@ -7,13 +7,13 @@ import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
-import { hasHistoryHash, recordHistory, settleConfirm } from './history';
+import { hasHistoryHash, readHistory, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, sha256, verifyMethod, type Inspection } from './remote';
 import { fillFile, tail } from './shell';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
-import type { SyncTarget } from './target';
+import type { OntoOutcome, SyncTarget } from './target';
 import { maskVolatile } from './volatile';
 
 export interface PushOptions extends SshOptions {
@@ -57,10 +57,20 @@ function knownHashes(state: RemoteState | undefined, ins: Inspection): (string |
   return out;
 }
 
+/** The candidate of a sections push: the live file with lbdesk's sections rendered onto it. */
+export async function ontoLive(target: SyncTarget, remote: Remote, dir: string, baseHash: string | undefined, force: boolean): Promise<OntoOutcome> {
+  const live = await remote.readLive();
+  let base: Buffer | undefined;
+  if (baseHash && (await hasHistoryHash(dir, target.appliance, baseHash))) {
+    base = await readHistory(dir, target.appliance, baseHash).then((h) => h.data, () => undefined);
+  }
+  return target.onto!(live, base, force);
+}
+
 export async function pushConfig(target: SyncTarget, text: string | Buffer, opts: PushOptions = {}): Promise<PushReport> {
   const started = Date.now();
-  const data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
-  const hash = sha256(data);
+  let data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
+  let hash = sha256(data);
   const paths = remotePaths(target.configPath);
   const dir = syncDataDir(opts.dataDir);
   const steps: PushProgress[] = [];
@@ -138,7 +148,15 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     }
     const known = knownHashes(state, ins);
     const current = ins.hash ?? null;
-    if (state && !known.includes(current) && !opts.force) {
+    if (target.onto) {
+      // manage: sections: what lbdesk does not own may change on the appliance; edits to what it
+      // owns are conflicts the render finds (against the last version lbdesk saw).
+      const merged = await ontoLive(target, remote, dir, state?.hash ?? undefined, opts.force === true);
+      notes.push(...merged.conflicts.map((c) => `conflict: ${c}`));
+      if ('refused' in merged) return await refuse(merged.refused);
+      data = merged.data;
+      hash = sha256(data);
+    } else if (state && !known.includes(current) && !opts.force) {
       return await refuse(`${target.configPath} changed on the appliance since the last pull or push (sha256 ${short(current)}, expected ${short(state.hash)}): review with lbdesk diff or pull, or push with --force`);
     }
     if (state?.inflight && state.inflight === current && state.hash !== current) {

@@ -22,7 +22,15 @@ export interface SyncTarget {
   become?: 'sudo';
   /** Workspace file the config was rendered from (kept in history). */
   workspace?: string;
+  /**
+   * `manage: sections`: the file to push is made from the one the appliance holds now (read
+   * under the push lock). `base` is the version lbdesk last pulled or pushed, when history has it.
+   */
+  onto?: (live: Buffer | undefined, base: Buffer | undefined, force: boolean) => OntoOutcome;
 }
+
+/** A sections render onto the live file: the bytes to push, or why not; conflicts either way. */
+export type OntoOutcome = { data: Buffer; conflicts: string[] } | { refused: string; conflicts: string[] };
 
 export function targetLabel(t: SyncTarget): string {
   const e = t.endpoint;
