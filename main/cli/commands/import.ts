@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { importConfig, mergeIntoWorkspace, newWorkspaceText, reportLine, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../../services/import';
 import { pullConfig, syncDataDir } from '../../services/sync';
-import { loadWorkspaceFile, readWorkspaceText, saveWorkspaceText } from '../../services/workspace';
+import { loadWorkspace, saveWorkspaceText } from '../../services/workspace';
 import { about, CliError } from '../errors';
 import { writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
@@ -99,10 +99,12 @@ async function fromAppliance(file: string, o: ImportOptions): Promise<void> {
     throw new CliError(about(p.appliance.name, (err as Error).message), 1);
   }
   const shown = `${p.appliance.name}:${p.target.configPath}`;
-  const loaded = await loadWorkspaceFile(path);
-  const ws = loaded.workspace!;
+  // The one loader, again after the pull: the merge edits the text as it is now.
+  const loaded = await loadWorkspace(path, { shown: file });
+  if (!loaded.ok) throw new CliError(loaded.message, 1);
+  const ws = loaded.workspace;
+  const text = loaded.text;
   const r: Imported = run(() => importConfig({ bytes: data, file: shown, driver, existing: ws, includes: false }));
-  const { text } = await readWorkspaceText(path);
   const merged = mergeIntoWorkspace(text, ws, r, p.appliance.name, shown);
   const problems = workspaceProblems(merged.text, path);
   if (problems.length) {

@@ -49,6 +49,8 @@ class HaproxyImporter {
   private readonly backends = new Map<string, Backend>();
   private readonly inherited = new Map<CfgSection, ProxySettings>();
   private readonly settled = new Map<CfgSection, ProxySettings>();
+  /** Checked members without a port (HAProxy sends them the client's port): given one after the frontends are read. */
+  private readonly portless: { group: GroupInput; members: { port?: number }[]; checkPort?: string; line: number; key: string }[] = [];
 
   /** A proxy section's settings: its own lines over what it inherits (computed once). */
   private settings(s: CfgSection): ProxySettings {
@@ -91,6 +93,7 @@ class HaproxyImporter {
     for (const s of proxies) if (s.kind === 'backend') this.backend(s);
     for (const s of proxies) if (s.kind === 'listen') this.listen(s);
     for (const s of proxies) if (s.kind === 'frontend') this.frontend(s);
+    this.givePorts();
     this.items.sort((a, b) => a.line - b.line);
     return {
       driver: 'haproxy',
@@ -148,6 +151,7 @@ class HaproxyImporter {
     const groupTimers = timersInput(t0, timeout, notes);
     const members: { server: string; port?: number; weight: number }[] = [];
     const sources: { line: number }[] = [];
+    const portless: number[] = [];
     for (const p of parsed) {
       const t = checkTimers(p.opts);
       const weight = Number(p.opts.get('weight') ?? '1');
@@ -158,10 +162,12 @@ class HaproxyImporter {
       const server = this.servers.add(p.name, p.ep.address, !p.opts.has('disabled'), override, notes);
       const member: { server: string; port?: number; weight: number } = { server, weight: Number.isInteger(weight) && weight >= 0 ? Math.min(weight, 256) : 1 };
       if (p.ep.port !== undefined) member.port = p.ep.port;
+      else portless.push(members.length);
       members.push(member);
       sources.push({ line: p.line.index });
     }
     const g: GroupInput = { name: group, members, healthCheck: hc.check as GroupInput['healthCheck'] };
+    if (portless.length && anyCheck) this.portless.push({ group: g, members: portless.map((i) => members[i]!), checkPort: first?.opts.get('port'), line: s.header.index, key });
     if (anyCheck) g.healthTimers = groupTimers;
     this.groups.push(g);
     const { algorithm, note } = balanceOf(settings, members.map((m) => m.weight));
@@ -175,6 +181,25 @@ class HaproxyImporter {
     const summary = `${members.length} server${members.length === 1 ? '' : 's'}, ${algorithm}${checkNote}`;
     if (s.kind === 'backend') this.item(s.header.index, key, notes.length ? 'approximated' : 'imported', notes.length ? `${summary}; ${notes.join('; ')}` : summary);
     return backend;
+  }
+
+  /**
+   * lbdesk checks a member on its port; one without a port gets the port its service listens on
+   * (where HAProxy sends the traffic), else its check port; with neither it is not checked.
+   */
+  private givePorts(): void {
+    for (const p of this.portless) {
+      const svc = this.services.find((x) => x.group === p.group.name);
+      const port = svc?.port ?? (p.checkPort ? Number(p.checkPort) : undefined);
+      if (port !== undefined && Number.isInteger(port) && port >= 1 && port <= 65535) {
+        for (const m of p.members) m.port = port;
+        this.item(p.line, p.key, 'approximated', `servers without a port get the client's port in HAProxy; lbdesk gives them port ${port} (${svc ? `service ${svc.name}` : 'their check port'})`);
+      } else {
+        p.group.healthCheck = { type: 'none' } as GroupInput['healthCheck'];
+        delete p.group.healthTimers;
+        this.item(p.line, p.key, 'approximated', 'servers without a port and no service: not checked in the lab');
+      }
+    }
   }
 
   private checkTimeout(settings: ProxySettings, t: CheckTimers, notes: string[]): number {

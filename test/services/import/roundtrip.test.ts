@@ -2,6 +2,11 @@
 // the edited file still passes the real haproxy -c / keepalived -t.
 import { describe, expect, it } from 'vitest';
 import { renderOnto } from '../../../main/services/drivers/sections';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importConfig, newWorkspaceText, workspaceProblems } from '../../../main/services/import';
+import { parseWorkspace } from '../../../shared/model/validate';
+import { GOLDEN_DIR } from '../drivers/helpers';
 import { CASES, changedLines, corpus, haproxyValid, importCase, keepalivedValid, TOOLS } from './helpers';
 
 const ctx = { workspacePath: '/dev/null' };
@@ -52,5 +57,23 @@ describe.each(CASES)('$file ($driver)', (c) => {
       expect(v.output).not.toMatch(/ALERT/);
       expect(v.code, v.output).toBe(0);
     }
+  });
+});
+
+describe("lbdesk's own renders import back and render onto themselves byte for byte", () => {
+  it.each([
+    ['rich.edge-haproxy.haproxy.cfg', 'haproxy'],
+    ['rich.lvs.keepalived.conf', 'keepalived'],
+  ] as const)('%s', (name, driver) => {
+    const path = join(GOLDEN_DIR, name);
+    const text = readFileSync(path, 'utf8');
+    const result = importConfig({ bytes: Buffer.from(text), file: name, driver, includes: false });
+    const yaml = newWorkspaceText(result, { name: 'box', driver, workspaceName: 'rich', source: name });
+    expect(workspaceProblems(yaml, 'rich.yaml')).toEqual([]);
+    const ws = parseWorkspace(yaml, 'rich.yaml').workspace!;
+    expect(result.items.filter((i) => i.outcome === 'imported').length).toBeGreaterThan(5);
+    const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: name });
+    expect(r.errors).toEqual([]);
+    expect(r.text).toBe(text);
   });
 });
