@@ -5,12 +5,12 @@ import { syncDataDir } from '../../services/sync';
 import { pushPair, type PairReport } from '../../services/sync/pair';
 import { failoverVerify, pairBox, pairOrder } from '../../services/sync/pair-workspace';
 import { CliError, unprefixed } from '../errors';
-import { prepareForSync, progressLine, refuseConfirmForCli, sshOptionsFrom, type PushCliOptions } from './push';
+import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
 
 export async function pushPairCli(file: string, o: PushCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
   const { ws, path, prepared } = await prepareForSync(file, o, true);
   const pair = ws.pairs.find((p) => p.name === o.pair)!;
-  if (extra.confirmWithinMs !== undefined) refuseConfirmForCli(prepared, '--confirm-within');
+  if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
   if (pair.members.length !== 2) throw new CliError(`pair ${pair.name} does not have two members`, 1);
   const [standby, active] = pairOrder(ws, pair);
   const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(ws, pair, active) } : undefined;

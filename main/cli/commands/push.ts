@@ -2,24 +2,21 @@
 // apply; with --confirm-within, the appliance rolls back unless `lbdesk confirm` follows.
 // Exit 0 applied (or unchanged), 1 refused/failed with the appliance unchanged, 3 rolled back
 // (or the appliance was touched and could not be rolled back cleanly).
-// `driver: cli` appliances go through main/services/vendor (pushCli) instead of the file upload.
 // Also home of the options and loading that confirm, pull and diff share.
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/sync';
 import { formatDuration, parseDuration } from '../../../shared/model/duration';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/model/limits';
-import { formatProblem } from '../../../shared/model/problem';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
-import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
-import { pushCli } from '../../services/vendor';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { openAppliance, type ApplianceLink } from '../../services/sync/appliance';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
 import { pushPairCli } from './push-pair';
 import { askOnTerminal } from '../../services/secrets/prompt';
+import { readWorkspace } from '../workspace';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -66,20 +63,6 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
   };
 }
 
-export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspace; path: string }> {
-  const path = resolve(file);
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(path);
-  } catch (err) {
-    if (err instanceof WorkspaceFileError) throw new CliError(err.message, 2);
-    throw err;
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem({ ...p, file })}\n`);
-  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace`, 1);
-  return { ws: loaded.workspace, path };
-}
-
 export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
   if (all) {
     if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
@@ -102,13 +85,13 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
 }
 
 /** Prepares (renders) every named appliance, printing driver warnings. */
-export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; ws: Workspace; prepared: PreparedAppliance[] }> {
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   if (o.pair !== undefined && (o.all || o.appliance?.length)) throw new CliError('--pair names the appliances itself: give --pair, --appliance or --all', 2);
-  const { ws, path } = await loadWorkspaceForSync(file);
+  const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
   const names = o.pair !== undefined ? pairAppliances(ws, o.pair) : o.appliance;
-  const prepared = pickAppliances(ws, names, o.all, many).map((a) => prepareAppliance(ws, a, path));
+  const prepared = pickAppliances(ws, names, o.all, many).map((a) => openAppliance(ws, a, path));
   for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
   return { path, ws, prepared };
 }
@@ -120,10 +103,10 @@ export function pairAppliances(ws: Workspace, name: string): string[] {
   return pair.members.flatMap((m) => (m.keepalived ? [m.appliance, m.keepalived] : [m.appliance]));
 }
 
-/** Commit-confirmed needs a rollback timer on the appliance; a vendor CLI has none. */
-export function refuseConfirmForCli(prepared: PreparedAppliance[], what: string): void {
-  const p = prepared.find((x) => x.cli);
-  if (p) throw new CliError(`${p.appliance.name}: ${what} is not supported for driver cli appliances (a vendor CLI has no commit-confirmed rollback timer)`, 2);
+/** Commit-confirmed needs a rollback timer on the appliance: refused (exit 2) before anything is sent. */
+export function refuseNoConfirm(prepared: ApplianceLink[]): void {
+  const p = prepared.find((x) => x.noConfirm);
+  if (p) throw new CliError(`${p.appliance.name}: ${p.noConfirm}`, 2);
 }
 
 function durationOption(value: string | undefined, flag: string): number | undefined {
@@ -211,7 +194,7 @@ export function register(program: Command): void {
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();
       const items: FleetItem[] = [];
-      if (confirmWithinMs !== undefined) refuseConfirmForCli(prepared, '--confirm-within');
+      if (confirmWithinMs !== undefined) refuseNoConfirm(prepared);
       for (const p of prepared) {
         if (p.errors.length) {
           items.push({ target: p.target, refused: `cannot render: ${p.errors.join('; ')}` });
@@ -223,11 +206,8 @@ export function register(program: Command): void {
           process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
           text = data;
         }
-        const cli = p.cli;
-        const rendered = typeof text === 'string' ? text : text.toString('utf8');
-        // driver cli: commands in the vendor's CLI session, with the fleet's SSH options and limits.
-        if (cli) items.push({ target: p.target, run: (shared) => pushCli(cli, rendered, shared) });
-        else items.push({ target: p.target, text });
+        const config = text;
+        items.push({ target: p.target, run: (shared) => p.push(config, shared) });
       }
       const report: FleetReport = await pushFleet(items, {
         ...sshOptionsFrom(o),

@@ -1,18 +1,17 @@
 // Contract handlers for appliances: render, diff, push (with progress and host-key questions
-// answered by the UI), confirm, pull and history, on the same sync services as the CLI.
-// `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
+// answered by the UI), confirm, pull and history, on the same appliance interface as the CLI.
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
-import { loadSource } from '../lab/source';
+import { compareWithAppliance, CompareUnavailableError } from '../compare';
+import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
-import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, syncDataDir } from '../sync';
-import { prepareAppliance } from '../sync/workspace';
+import { listHistory, syncDataDir } from '../sync';
+import { openAppliance } from '../sync/appliance';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
-import { cliWhere, diffCli, pullCli, pushCli } from '../vendor';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
@@ -79,11 +78,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
       throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
     }
-    const p = prepareAppliance(workspace, appliance, src.path);
-    return p;
+    return openAppliance(workspace, appliance, src.path);
   }
-  const noConfirmForCli = (name: string) =>
-    new ApiError('unsupported', `appliance ${name}: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)`);
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };
@@ -102,7 +98,7 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const { workspace, path, where } = await loadSource(src);
       const out: ApiProblem[] = [];
       workspace.appliances.forEach((a, i) => {
-        const { errors } = prepareAppliance(workspace, a, path);
+        const { errors } = openAppliance(workspace, a, path);
         if (!errors.length) return;
         // At the field to change: what it serves (include) when given, else its driver.
         const field = a.include !== undefined ? 'include' : 'driver';
@@ -117,11 +113,22 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
     },
+    'appliance.compare': async ({ appliance, timeScale, ...src }) => {
+      const { workspace } = await loadSource(src);
+      const a = workspace.appliances.find((x: Appliance) => x.name === appliance);
+      if (!a) throw new ApiError('not-found', `no appliance "${appliance}" in the workspace (known: ${workspace.appliances.map((x) => x.name).join(', ') || 'none'})`);
+      try {
+        return await compareWithAppliance(workspace, a, { workspacePath: src.path, timeScale });
+      } catch (e) {
+        if (e instanceof CompareUnavailableError) throw new ApiError('unsupported', `cannot compare with ${appliance}: ${e.message}`);
+        throw e;
+      }
+    },
     'appliance.diff': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, opts);
+      const d = await p.diff(opts);
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
@@ -131,13 +138,10 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
       const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
-      if (p.cli) {
-        if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
-        const d = await diffCli(p.cli, p.render.text, opts);
-        return toResult(await pushCli(p.cli, p.render.text, { ...opts, dryRun, onProgress }), d.patch);
-      }
-      const d = await diffConfig(p.target, p.render.text, opts);
-      const report = await pushConfig(p.target, p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
+      // Refused before anything is read: commit-confirmed where the appliance has no timer.
+      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
+      const d = await p.diff(opts);
+      const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
       return toResult(report, d.patch);
     },
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
@@ -160,18 +164,13 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     },
     'appliance.confirm': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
-      if (p.cli) throw noConfirmForCli(appliance);
-      const r = await confirmPush(p.target, { ...ssh(), dataDir: deps.dataDir });
+      const r = await p.confirm({ ...ssh(), dataDir: deps.dataDir });
       return { confirmed: r.outcome === 'confirmed', reason: r.reason };
     },
     'appliance.pull': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
-      if (p.cli) {
-        const r = await pullCli(p.cli, { ...ssh(), dataDir: deps.dataDir });
-        return { text: r.data.toString('utf8'), remotePath: cliWhere(p.cli) };
-      }
-      const r = await pullConfig(p.target, { ...ssh(), dataDir: deps.dataDir });
-      return { text: r.data.toString('utf8'), remotePath: p.target.configPath };
+      const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+      return { text: r.data.toString('utf8'), remotePath: r.where };
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").

@@ -4,7 +4,7 @@ import { planInstances } from '../../../shared/model/pairs';
 import type { Pair, Workspace } from '../../../shared/model/schema';
 import type { PairBox } from './pair';
 import type { VerifyTarget } from './target';
-import { prepareAppliance } from './workspace';
+import { openAppliance } from './appliance';
 
 /** The box that is master of fewer instances is the standby (pushed first); a tie: the second member. */
 export function pairOrder(ws: Workspace, pair: Pair): [string, string] {
@@ -35,11 +35,11 @@ export function pairBox(ws: Workspace, pair: Pair, name: string, workspacePath: 
   const names = member.keepalived ? [member.appliance, member.keepalived] : [member.appliance];
   const mine = names.flatMap((n) => {
     const a = ws.appliances.find((x) => x.name === n);
-    return a ? [prepareAppliance(ws, a, workspacePath)] : [];
+    return a ? [openAppliance(ws, a, workspacePath)] : [];
   });
   const errors = mine.flatMap((p) => p.errors.map((e) => `${p.appliance.name}: ${e}`));
   if (mine.length < names.length) errors.push(`no appliance ${names.find((n) => !mine.some((p) => p.appliance.name === n))}`);
-  const cli = mine.find((p) => p.cli);
+  const cli = mine.find((p) => p.appliance.driver === 'cli');
   return {
     name,
     items: mine.map((p) => ({ target: p.target, text: p.render.text })),

@@ -10,7 +10,7 @@ import { workspaceSchema } from '../../../shared/model/schema';
 import { confirmPush, diffConfig, pullConfig, pushConfig } from '../../../main/services/sync';
 import type { PushOptions } from '../../../main/services/sync/push';
 import type { SyncTarget } from '../../../main/services/sync/target';
-import { prepareAppliance } from '../../../main/services/sync/workspace';
+import { openAppliance } from '../../../main/services/sync/appliance';
 import { freePort } from '../../helpers/sshd';
 import { waitFor } from './fixture';
 
@@ -71,7 +71,7 @@ export class Site {
         ...this.o.appliance,
       }],
     });
-    return prepareAppliance(ws, ws.appliances[0]!, join(this.o.dir, 'site.yaml'));
+    return openAppliance(ws, ws.appliances[0]!, join(this.o.dir, 'site.yaml'));
   }
 
   target(): SyncTarget { return this.prepared('a').target; }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
 import { confirmPush } from '../../../main/services/sync';
 import { pushPair, type PairBox } from '../../../main/services/sync/pair';
-import { prepareAppliance } from '../../../main/services/sync/workspace';
+import { openAppliance } from '../../../main/services/sync/appliance';
 import { SshConfigSet } from '../../../main/services/ssh';
 import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { waitFor } from './fixture';
@@ -73,7 +73,7 @@ describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
     };
   }
   const boxOf = (ws: Workspace, b: Box): PairBox => {
-    const p = prepareAppliance(ws, ws.appliances.find((a) => a.name === b)!, join(dir, 'site.yaml'));
+    const p = openAppliance(ws, ws.appliances.find((a) => a.name === b)!, join(dir, 'site.yaml'));
     expect(p.errors).toEqual([]);
     return { name: b, items: [{ target: p.target, text: p.render.text }] };
   };
