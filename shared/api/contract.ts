@@ -71,6 +71,14 @@ export interface PushResult {
   /** Epoch ms when an armed commit-confirmed timer rolls back, if armed. */
   confirmBy?: number;
 }
+/** A rolling push to an HA pair (docs/ha.md): the two boxes side by side, standby first. */
+export interface PairPushResult {
+  pair: string;
+  outcome: 'applied' | 'unchanged' | 'would-apply' | 'refused' | 'rolled-back' | 'failed';
+  reason: string;
+  boxes: { name: string; role: 'standby' | 'active'; holds: string; steps: { appliance: string; outcome: string; reason: string }[]; confirmBy?: number }[];
+  failover?: { ok: boolean; reason: string };
+}
 export interface DiffResult {
   appliance: string; changed: boolean; diff: string; remotePath: string;
   /** A commit-confirmed push waiting on the appliance: when it rolls back unless confirmed (epoch ms). */
@@ -114,6 +122,12 @@ export const contract = {
     /** Commit-confirmed window in ms; rollback on the appliance unless confirmed in time. */
     confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
     force: z.boolean().optional(),
+  })),
+  'appliance.pushPair': method<PairPushResult>()(z.strictObject({
+    ...source.shape,
+    pair: name,
+    dryRun: z.boolean().optional(),
+    confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
   })),
   'appliance.confirm': method<{ confirmed: boolean; reason: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   /** `lbdesk compare`: the lab and the appliance's software on loopback, side by side (tens of seconds). */

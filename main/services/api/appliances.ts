@@ -10,6 +10,8 @@ import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
 import { listHistory, syncDataDir } from '../sync';
 import { openAppliance } from '../sync/appliance';
+import { pushPair } from '../sync/pair';
+import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
@@ -141,6 +143,24 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const d = await p.diff(opts);
       const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
       return toResult(report, d.patch);
+    },
+    'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
+      const { workspace } = await loadSource(src);
+      const pair = workspace.pairs.find((p) => p.name === name);
+      if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
+      if (pair.members.length !== 2) throw new ApiError('refused', `pair ${name} does not have two members`);
+      const [standby, active] = pairOrder(workspace, pair);
+      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+      const r = await pushPair(name, pairBox(workspace, pair, standby, src.path), pairBox(workspace, pair, active, src.path), { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
+      const appliancesOf = (box: string) => { const m = pair.members.find((x) => x.appliance === box)!; return [m.appliance, m.keepalived]; };
+      return {
+        pair: name, outcome: r.outcome, reason: r.reason, ...(r.failover ? { failover: r.failover } : {}),
+        boxes: ([[standby, 'standby'], [active, 'active']] as const).map(([box, role]) => {
+          const mine = r.reports.filter((x) => appliancesOf(box).includes(x.appliance));
+          const pending = mine.find((x) => x.pending)?.pending;
+          return { name: box, role, holds: r.holds[box] ?? '', steps: mine.map((x) => ({ appliance: x.appliance, outcome: x.outcome, reason: x.reason })), ...(pending ? { confirmBy: pending.deadline } : {}) };
+        }),
+      };
     },
     'appliance.confirm': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);

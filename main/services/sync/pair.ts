@@ -126,7 +126,8 @@ async function undo(done: Done[], opts: PairPushOptions, reports: PushReport[], 
       continue;
     }
     const { data } = await readHistory(dir, d.target.appliance, entry.id);
-    const r = await pushConfig(d.target, data, { ...opts, kind: 'restore', confirmWithinMs: undefined, dryRun: false });
+    // The exact bytes it had: not rendered onto again (manage: sections).
+    const r = await pushConfig({ ...d.target, onto: undefined }, data, { ...opts, kind: 'restore', confirmWithinMs: undefined, dryRun: false });
     reports.push(r);
     if (r.outcome !== 'applied' && r.outcome !== 'unchanged') {
       holds[d.box] = `UNKNOWN: restoring ${d.target.appliance} ended ${r.outcome}: ${r.reason}`;
