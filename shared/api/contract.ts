@@ -68,7 +68,7 @@ export interface DiffResult {
   /** The appliance's timer restored the previous config (epoch ms when known; 0 when not). */
   rolledBackAt?: number;
 }
-export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string }
+export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string; kind?: 'push' | 'restore' }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
 
@@ -104,6 +104,16 @@ export const contract = {
   'appliance.confirm': method<{ confirmed: boolean; reason: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
+  /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
+  'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
+  /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */
+  'appliance.restore': method<PushResult>()(z.strictObject({
+    ...source.shape,
+    appliance: name,
+    id: name,
+    dryRun: z.boolean().optional(),
+    confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
+  })),
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
   'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
   'secrets.has': method<boolean>()(z.strictObject({ name })),

@@ -2,15 +2,16 @@
 // answered by the UI), confirm, pull and history, on the same sync services as the CLI.
 // `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
 import { randomUUID } from 'node:crypto';
-import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
-import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import { ApiError, type ApiProblem, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { loadSource } from '../lab/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
-import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, syncDataDir } from '../sync';
+import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, readHistory, syncDataDir } from '../sync';
 import { prepareAppliance } from '../sync/workspace';
 import { cliWhere, diffCli, pullCli, pushCli } from '../vendor';
+import { redact } from '../vendor/redact';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
@@ -79,6 +80,14 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     confirmBy: r.pending?.deadline,
   });
 
+  const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+  const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
+    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id, ...(h.kind === 'restore' ? { kind: 'restore' as const } : {}),
+  });
+  const stored = (appliance: string, id: string) => readHistory(historyDir, appliance, id).catch((e: Error) => {
+    throw new ApiError('not-found', e.message);
+  });
+
   return {
     'appliance.problems': async (src) => {
       const { workspace, path, where } = await loadSource(src);
@@ -112,7 +121,6 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
       if (p.cli) {
         if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
         const d = await diffCli(p.cli, p.render.text, opts);
@@ -139,9 +147,24 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
-      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map((h) => ({
-        appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
-      })),
+      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map(historyRow),
+    'appliance.version': async ({ appliance, id }) => {
+      const { entry, data } = await stored(appliance, id);
+      return { entry: historyRow(entry), text: redact(data.toString('utf8')) };
+    },
+    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
+      const p = await prepared(src, appliance);
+      const { data } = await stored(appliance, id);
+      const opts = { ...ssh(), dataDir: deps.dataDir };
+      if (p.cli) {
+        if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
+        const text = data.toString('utf8');
+        const d = await diffCli(p.cli, text, opts);
+        return toResult(await pushCli(p.cli, text, { ...opts, dryRun, onProgress }), d.patch);
+      }
+      const d = await diffConfig(p.target, data, opts);
+      return toResult(await pushConfig(p.target, data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
+    },
     'hostKey.answer': async ({ id, accept }) => {
       const answer = waiting.get(id);
       if (!answer) throw new ApiError('not-found', 'that host-key question is no longer open');
