@@ -18,6 +18,9 @@ const name = z.string().min(1).max(200);
 /** A workspace to act on: its file, and optionally unsaved text that replaces the file's content. */
 const source = z.strictObject({ path, text: z.string().max(16 * 1024 * 1024).optional() });
 const none = z.strictObject({});
+/** A config of one appliance: rendered from the workspace, running there now, or a stored version. */
+const configRef = z.union([z.strictObject({ kind: z.enum(['workspace', 'running']) }), z.strictObject({ kind: z.literal('version'), id: name })]);
+export type ConfigRef = z.infer<typeof configRef>;
 
 export interface AppInfo {
   version: string;
@@ -106,6 +109,10 @@ export const contract = {
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
   /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
   'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
+  /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */
+  'appliance.compare': method<{ before: string; after: string; beforeLabel: string; afterLabel: string }>()(z.strictObject({
+    ...source.shape, appliance: name, before: configRef, after: configRef,
+  })),
   /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */
   'appliance.restore': method<PushResult>()(z.strictObject({
     ...source.shape,

@@ -2,7 +2,7 @@
 // answered by the UI), confirm, pull and history, on the same sync services as the CLI.
 // `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
 import { randomUUID } from 'node:crypto';
-import { ApiError, type ApiProblem, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import { ApiError, type ApiProblem, type ConfigRef, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { loadSource } from '../lab/source';
@@ -151,6 +151,21 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     'appliance.version': async ({ appliance, id }) => {
       const { entry, data } = await stored(appliance, id);
       return { entry: historyRow(entry), text: redact(data.toString('utf8')) };
+    },
+    'appliance.compare': async ({ appliance, before, after, ...src }) => {
+      const p = await prepared(src, appliance);
+      const load = async (ref: ConfigRef): Promise<{ text: string; label: string }> => {
+        if (ref.kind === 'workspace') return { text: p.render.text, label: 'rendered from the workspace now' };
+        if (ref.kind === 'version') {
+          const { entry, data } = await stored(appliance, ref.id);
+          return { text: data.toString('utf8'), label: `pushed ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
+        }
+        const r = p.cli ? await pullCli(p.cli, { ...ssh(), dataDir: deps.dataDir }) : await pullConfig(p.target, { ...ssh(), dataDir: deps.dataDir });
+        return { text: r.data.toString('utf8'), label: `running on ${appliance} now` };
+      };
+      const a = await load(before);
+      const b = await load(after);
+      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label };
     },
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);
