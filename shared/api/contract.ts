@@ -110,7 +110,7 @@ export const contract = {
   /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
   'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
   /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */
-  'appliance.compare': method<{ before: string; after: string; beforeLabel: string; afterLabel: string }>()(z.strictObject({
+  'appliance.compare': method<{ before: string; after: string; beforeLabel: string; afterLabel: string; configPath: string }>()(z.strictObject({
     ...source.shape, appliance: name, before: configRef, after: configRef,
   })),
   /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */

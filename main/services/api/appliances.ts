@@ -15,6 +15,7 @@ import { redact } from '../vendor/redact';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
+const WHOLE_FILE = 1e9;
 
 export interface ApplianceDeps {
   secrets: SecretStore;
@@ -112,7 +113,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, opts);
+      // The whole file as context: the UI folds it by section, only the changed ones open.
+      const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, { ...opts, context: WHOLE_FILE });
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
@@ -165,7 +167,7 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       };
       const a = await load(before);
       const b = await load(after);
-      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label };
+      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.cli ? cliWhere(p.cli) : p.target.configPath };
     },
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);

@@ -14,6 +14,8 @@ import { maskVolatile } from './volatile';
 export interface ReadOptions extends SshOptions {
   dataDir?: string;
   connection?: SshConnection;
+  /** Unchanged lines around each change in a diff (default 4); the UI asks for the whole file to fold it by section. */
+  context?: number;
 }
 
 async function withRemote<T>(target: SyncTarget, opts: ReadOptions, fn: (remote: Remote, conn: SshConnection) => Promise<T>): Promise<T> {
@@ -54,7 +56,7 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
   const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
   return withRemote(target, opts, async (remote) => {
     const current = await remote.readLive();
-    const d = diffTexts(target, current, next);
+    const d = diffTexts(target, current, next, opts.context);
     // What commit-confirmed left on the appliance: a push still waiting, or one taken back (the
     // history learns it here too, not only at the next push).
     const state = await remote.confirmState().catch(() => undefined);
@@ -68,7 +70,7 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
   });
 }
 
-export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer): DiffReport {
+export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer, context?: number): DiffReport {
   const masks = target.volatile ?? [];
   // A file that is not UTF-8 is diffed byte for byte (latin1 maps each byte to one character);
   // decoding it as UTF-8 turned its bytes into U+FFFD and the patch no longer applied.
@@ -80,7 +82,7 @@ export function diffTexts(target: SyncTarget, current: Buffer | undefined, next:
   // What the user sees never shows a password (stats auth, auth_pass, …): the patch is made from
   // the real text, then redacted, so a changed password still shows as a changed line.
   const patch = changed
-    ? redactPatch(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered'))
+    ? redactPatch(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered', context === undefined ? undefined : { context }))
     : '';
   return {
     appliance: target.appliance, configPath: target.configPath, changed, patch, hash: sha256(next),
