@@ -1,13 +1,15 @@
-// Forwarding engine benchmark: nginx on loopback as the backend, HAProxy (1 thread, mode tcp)
-// and `lbdesk serve` (one data-path thread) in front of it, wrk through each, alternating, in
-// one run. Prints lbdesk/HAProxy ratios for keep-alive requests/s, new connections/s and bulk
-// bytes/s, plus each proxy's CPU time per unit of work (the figure least disturbed by other
-// load on the machine). Bounded: rounds x modes x 2 runs of `--seconds` each.
+// Forwarding engine benchmark: nginx on loopback as the backend; in front of it, side by side
+// in one run, HAProxy (1 thread, mode tcp), nginx stream (1 worker) and `lbdesk serve` on each
+// of its data paths: native (the C addon) and JavaScript (uv). wrk goes through each in turn,
+// the order rotating every round. Prints per round and as medians each proxy's throughput and
+// its ratio to HAProxy for keep-alive requests/s, new connections/s and bulk bytes/s, and each
+// proxy's CPU time (user + system, from /proc) per request or connection: the figure least
+// disturbed by other load on the machine. Bounded: rounds x modes x proxies runs of --seconds.
 //
-//   npx tsx bench/engine.ts [--rounds 3] [--seconds 5] [--io uv|net] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
+//   npx tsx bench/engine.ts [--rounds 5] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
 //
-// --proxy runs a bare prototype proxy (bench/proto/raw-proxy.js: node FILE LISTEN_ADDR PORT TO_ADDR PORT)
-// in lbdesk's place, to measure what the socket layer alone costs, without the engine.
+// --paths picks lbdesk's data paths (native, uv, net). --proxy runs a bare prototype proxy
+// (node FILE LISTEN_ADDR PORT TO_ADDR PORT) as one more contestant, to measure a socket layer alone.
 // --conns sets wrk's connection count for every mode (default 50, bulk 10): the goals are stated
 // at the defaults; lower counts show the proxies when neither is CPU-bound.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -22,9 +24,9 @@ const opt = (name: string, dflt: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1]! : dflt;
 };
-const ROUNDS = Number(opt('rounds', '3'));
-const SECONDS = Number(opt('seconds', '5'));
-const IO = opt('io', 'uv');
+const ROUNDS = Number(opt('rounds', '5'));
+const SECONDS = Number(opt('seconds', '4'));
+const PATHS = opt('paths', 'native,uv').split(',').filter((p) => p === 'native' || p === 'uv' || p === 'net');
 const BUNDLE = args.includes('--bundle');
 const ONLY = new Set(opt('only', 'ka,new,bulk').split(','));
 const PROXY = args.includes('--proxy') ? resolve(opt('proxy', '')) : undefined;
@@ -40,7 +42,14 @@ if (CONNS !== undefined && !(Number.isInteger(CONNS) && CONNS >= 1 && CONNS <= 1
 
 const NGINX = { address: '127.0.6.1', port: 18180 };
 const HAPROXY = { address: '127.0.6.2', port: 18181 };
-const LBDESK = { address: '127.0.6.3', port: 18182 };
+const STREAM = { address: '127.0.6.3', port: 18182 };
+/** lbdesk's data paths each get an address of their own. */
+const LBDESK: Record<string, { address: string; port: number }> = {
+  native: { address: '127.0.6.4', port: 18183 },
+  uv: { address: '127.0.6.5', port: 18184 },
+  net: { address: '127.0.6.6', port: 18185 },
+};
+const PROTO = { address: '127.0.6.7', port: 18186 };
 
 function need(bin: string): string {
   for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin']) if (existsSync(join(dir, bin))) return join(dir, bin);
@@ -67,11 +76,23 @@ function waitPort(address: string, port: number, ms = 20_000): Promise<void> {
   });
 }
 
-/** utime and stime of a process and all its threads, in ms. */
+/** utime and stime of a process, all its threads and its children (nginx's workers), in ms. */
 function cpuTimes(pid: number): { user: number; sys: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: (Number(f[11]) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 };
+  const own = { user: (Number(f[11]) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 };
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone
+  }
+  for (const c of children) {
+    const t = cpuTimes(c);
+    own.user += t.user;
+    own.sys += t.sys;
+  }
+  return own;
 }
 
 interface Run { perSec: number; mbPerSec: number; count: number; cpuMs: number; userMs: number; errors: string }
@@ -104,10 +125,22 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+interface Contestant {
+  name: string;
+  address: string;
+  port: number;
+  proc: ChildProcess;
+}
+
 async function main(): Promise<void> {
   const nginx = need('nginx');
   const haproxy = need('haproxy');
   need('wrk');
+  const streamModule = '/usr/lib/nginx/modules/ngx_stream_module.so';
+  if (!existsSync(streamModule)) {
+    console.error('bench/engine: nginx stream is missing (apt-get install -y libnginx-mod-stream)');
+    process.exit(2);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-bench-'));
   chmodSync(dir, 0o755); // nginx workers run as another user
   for (const d of ['cb', 'pt', 'ft', 'ut', 'st']) mkdirSync(join(dir, d));
@@ -128,6 +161,19 @@ http {
   }
 }
 `);
+  writeFileSync(join(dir, 'stream.conf'), `load_module ${streamModule};
+worker_processes 1;
+daemon off;
+pid ${dir}/stream.pid;
+error_log ${dir}/stream.err warn;
+events { worker_connections 4096; }
+stream {
+  server {
+    listen ${STREAM.address}:${STREAM.port} backlog=4096;
+    proxy_pass ${NGINX.address}:${NGINX.port};
+  }
+}
+`);
   writeFileSync(join(dir, 'haproxy.cfg'), `global
   nbthread 1
   maxconn 4000
@@ -142,7 +188,23 @@ frontend fe
 backend be
   server s1 ${NGINX.address}:${NGINX.port}
 `);
-  writeFileSync(join(dir, 'ws.yaml'), `lbdesk: 1
+  const procs: ChildProcess[] = [];
+  const cleanup = () => {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+  };
+  process.on('exit', cleanup);
+  try {
+    procs.push(spawn(nginx, ['-c', join(dir, 'nginx.conf')], { stdio: 'ignore' }));
+    const contestants: Contestant[] = [];
+    const ha = spawn(haproxy, ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+    procs.push(ha);
+    contestants.push({ name: 'haproxy', ...HAPROXY, proc: ha });
+    const st = spawn(nginx, ['-c', join(dir, 'stream.conf')], { stdio: 'ignore' });
+    procs.push(st);
+    contestants.push({ name: 'nginx-stream', ...STREAM, proc: st });
+    for (const path of PATHS) {
+      const at = LBDESK[path]!;
+      writeFileSync(join(dir, `ws-${path}.yaml`), `lbdesk: 1
 name: bench
 servers:
   - { name: nginx, address: ${NGINX.address} }
@@ -151,66 +213,80 @@ groups:
     members: [ { server: nginx, port: ${NGINX.port} } ]
     healthCheck: { type: tcp }
 services:
-  - { name: bench-vip, address: ${LBDESK.address}, port: ${LBDESK.port}, group: web, algorithm: round-robin }
+  - { name: bench-vip, address: ${at.address}, port: ${at.port}, group: web, algorithm: round-robin }
 `);
-  const procs: ChildProcess[] = [];
-  const cleanup = () => {
-    for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
-  };
-  process.on('exit', cleanup);
-  try {
-    procs.push(spawn(nginx, ['-c', join(dir, 'nginx.conf')], { stdio: 'ignore' }));
-    const ha = spawn(haproxy, ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
-    procs.push(ha);
-    const serveArgs = ['serve', join(dir, 'ws.yaml'), '--io', IO];
-    const lb = PROXY
-      ? spawn(process.execPath, [PROXY, LBDESK.address, String(LBDESK.port), NGINX.address, String(NGINX.port)], { stdio: ['ignore', 'ignore', 'inherit'] })
-      : BUNDLE
-      ? spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), ...serveArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
-      : spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), ...serveArgs], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    procs.push(lb);
-    await waitPort(NGINX.address, NGINX.port);
-    await waitPort(HAPROXY.address, HAPROXY.port);
-    await waitPort(LBDESK.address, LBDESK.port);
-    // Until the first health check passes lbdesk refuses; wait for a real answer.
-    for (let i = 0; ; i++) {
-      const out = execFileSync('wrk', ['-t1', '-c1', '-d1s', `http://${LBDESK.address}:${LBDESK.port}/`], { encoding: 'utf8' });
-      if (!/Socket errors|Non-2xx/.test(out) && /Requests\/sec:\s+[1-9]/.test(out)) break;
-      if (i === 30) throw new Error('lbdesk serve did not forward within 30 s');
+      const serveArgs = ['serve', join(dir, `ws-${path}.yaml`), '--io', path];
+      const lb = BUNDLE
+        ? spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
+        : spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), ...serveArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      // Its first lines say when the native path could not load: never measure the wrong one.
+      let said = '';
+      lb.stdout!.on('data', (d) => (said += d));
+      procs.push(lb);
+      contestants.push({ name: `lbdesk-${path}`, ...at, proc: lb });
+      await waitPort(at.address, at.port);
+      if (/JavaScript data path/.test(said)) throw new Error(`lbdesk --io ${path}: ${said.trim()}`);
     }
-    console.log(`${PROXY ? `prototype ${PROXY.slice(ROOT.length + 1)} in lbdesk's place` : `lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}, io ${IO})`} vs HAProxy ${execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2]} nbthread 1; nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s; ${new Date().toISOString()}`);
-    const ratios: Record<string, { thr: number[]; eff: number[] }> = {};
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const m of MODES) {
-        const order = round % 2 ? (['ha', 'lb'] as const) : (['lb', 'ha'] as const);
-        const res: Partial<Record<'ha' | 'lb', Run>> = {};
-        for (const who of order) {
-          const t = who === 'ha' ? HAPROXY : LBDESK;
-          res[who] = wrk(`http://${t.address}:${t.port}${m.path}`, m.conns, m.extra, (who === 'ha' ? ha : lb).pid!);
-        }
-        const val = (r: Run) => (m.bulk ? r.mbPerSec : r.perSec);
-        // Work per CPU-second of the proxy process: requests (or MiB) over its user+system time.
-        const eff = (r: Run) => (m.bulk ? r.mbPerSec * SECONDS : r.count) / Math.max(r.cpuMs / 1000, 0.01);
-        // CPU per unit of work, split into user and kernel time (µs per request, ms per MiB).
-        const split = (r: Run) => {
-          const units = m.bulk ? r.mbPerSec * SECONDS : r.count;
-          const k = m.bulk ? 1 : 1000;
-          return `${((r.userMs * k) / units).toFixed(1)}+${(((r.cpuMs - r.userMs) * k) / units).toFixed(1)}${m.bulk ? ' ms/MiB' : ' µs'}`;
-        };
-        const thr = val(res.lb!) / val(res.ha!);
-        const e = eff(res.lb!) / eff(res.ha!);
-        (ratios[m.name] ??= { thr: [], eff: [] }).thr.push(thr);
-        ratios[m.name]!.eff.push(e);
-        const errs = [res.ha!.errors && `haproxy errors: ${res.ha!.errors}`, res.lb!.errors && `lbdesk errors: ${res.lb!.errors}`].filter(Boolean).join('; ');
-        console.log(`round ${round} ${m.label.padEnd(22)} haproxy ${val(res.ha!).toFixed(0).padStart(7)}  lbdesk ${val(res.lb!).toFixed(0).padStart(7)}  ratio ${thr.toFixed(2)}  | per CPU-s haproxy ${eff(res.ha!).toFixed(0)} lbdesk ${eff(res.lb!).toFixed(0)} ratio ${e.toFixed(2)}  | ${split(res.ha!)} / ${split(res.lb!)}${errs ? `  (${errs})` : ''}`);
+    if (PROXY) {
+      const p = spawn(process.execPath, [PROXY, PROTO.address, String(PROTO.port), NGINX.address, String(NGINX.port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      procs.push(p);
+      contestants.push({ name: 'prototype', ...PROTO, proc: p });
+    }
+    await waitPort(NGINX.address, NGINX.port);
+    for (const c of contestants) {
+      await waitPort(c.address, c.port);
+      // Until the first health check passes lbdesk refuses; wait for a real answer.
+      for (let i = 0; ; i++) {
+        const out = execFileSync('wrk', ['-t1', '-c1', '-d1s', `http://${c.address}:${c.port}/`], { encoding: 'utf8' });
+        if (!/Socket errors|Non-2xx/.test(out) && /Requests\/sec:\s+[1-9]/.test(out)) break;
+        if (i === 30) throw new Error(`${c.name} did not forward within 30 s`);
       }
     }
-    const goal: Record<string, number> = { ka: 1.0, new: 1.0, bulk: 0.8 };
-    console.log('\nmedian lbdesk/HAProxy:');
+    const version = execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2];
+    console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread 1; nginx stream 1 worker; lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
+    console.log(`load average at the start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores (throughput ratios move with it; CPU per unit much less)`);
+    // name -> mode -> per-round figures
+    const thr: Record<string, Record<string, number[]>> = {};
+    const user: Record<string, Record<string, number[]>> = {};
+    const sys: Record<string, Record<string, number[]>> = {};
+    const push = (t: Record<string, Record<string, number[]>>, n: string, m: string, v: number) => ((t[n] ??= {})[m] ??= []).push(v);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const m of MODES) {
+        const k = (round - 1) % contestants.length;
+        const order = [...contestants.slice(k), ...contestants.slice(0, k)];
+        const res: Record<string, Run> = {};
+        for (const c of order) res[c.name] = wrk(`http://${c.address}:${c.port}${m.path}`, m.conns, m.extra, c.proc.pid!);
+        const val = (r: Run) => (m.bulk ? r.mbPerSec : r.perSec);
+        const units = (r: Run) => Math.max(m.bulk ? r.mbPerSec * SECONDS : r.count, 1e-9);
+        // CPU per unit of work: µs per request or connection; ms per MiB for bulk.
+        const k2 = m.bulk ? 1 : 1000;
+        const cells: string[] = [];
+        const cpus: string[] = [];
+        for (const c of contestants) {
+          const r = res[c.name]!;
+          push(thr, c.name, m.name, val(r));
+          push(user, c.name, m.name, (r.userMs * k2) / units(r));
+          push(sys, c.name, m.name, ((r.cpuMs - r.userMs) * k2) / units(r));
+          const ratio = c.name === 'haproxy' ? '' : ` (${(val(r) / val(res.haproxy!)).toFixed(2)})`;
+          cells.push(`${c.name} ${val(r).toFixed(0)}${ratio}${r.errors ? ` ERRORS ${r.errors}` : ''}`);
+          cpus.push(`${((r.userMs * k2) / units(r)).toFixed(1)}+${(((r.cpuMs - r.userMs) * k2) / units(r)).toFixed(1)}`);
+        }
+        console.log(`round ${round} ${m.label.padEnd(22)} ${cells.join(' | ')}   CPU ${m.bulk ? 'ms/MiB' : 'µs'} user+sys ${cpus.join(' | ')}`);
+      }
+    }
+    const goal: Record<string, Record<string, number>> = { 'lbdesk-native': { ka: 1.0, new: 1.0, bulk: 1.2 } };
+    console.log(`\nmedians over ${ROUNDS} rounds (ratio = median of the per-round ratios to HAProxy):`);
     for (const m of MODES) {
-      const r = ratios[m.name]!;
-      const thr = median(r.thr);
-      console.log(`  ${m.label.padEnd(22)} throughput ${thr.toFixed(2)} (goal >= ${goal[m.name]!.toFixed(1)}: ${thr >= goal[m.name]! ? 'met' : 'not met'})  CPU efficiency ${median(r.eff).toFixed(2)}`);
+      console.log(`  ${m.label}`);
+      for (const c of contestants) {
+        const t = thr[c.name]![m.name]!;
+        const ratios = t.map((v, i) => v / thr.haproxy![m.name]![i]!);
+        const g = goal[c.name]?.[m.name];
+        const r = median(ratios);
+        const verdict = g !== undefined ? `  goal >= ${g.toFixed(1)}: ${r >= g ? 'met' : 'not met'}` : '';
+        const cpu = `${median(user[c.name]![m.name]!).toFixed(1)}+${median(sys[c.name]![m.name]!).toFixed(1)} ${m.bulk ? 'ms/MiB' : 'µs'}`;
+        console.log(`    ${c.name.padEnd(14)} ${median(t).toFixed(m.bulk ? 0 : 0).padStart(7)}${m.bulk ? ' MiB/s' : '/s'}  ratio ${c.name === 'haproxy' ? '1.00' : r.toFixed(2)}  CPU user+sys ${cpu}${verdict}`);
+      }
     }
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(`load average at the end: ${load} on ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores`);

@@ -9,6 +9,10 @@ import { dirname, join } from 'node:path';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
 
+// The native data path (C, N-API) first: it says itself when it cannot be built (the engine
+// then runs its JavaScript data path and says so too).
+execFileSync(process.execPath, [join(root, 'scripts/build-native.mjs'), ...(quiet ? ['--quiet'] : [])], { cwd: root, stdio: 'inherit' });
+
 execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', ...(quiet ? ['--logLevel', 'error'] : [])], {
   cwd: root,
   stdio: 'inherit',

@@ -12,6 +12,7 @@ declare -A NEED=(
   [/usr/bin/ldapsearch]=ldap-utils
   [/usr/bin/ping]=iputils-ping
   [/usr/sbin/nginx]=nginx
+  [/usr/sbin/dnsmasq]=dnsmasq-base
   [/usr/bin/wrk]=wrk
   [/usr/bin/openssl]=openssl
   [/usr/sbin/ip]=iproute2
@@ -22,10 +23,20 @@ declare -A NEED=(
   [/usr/bin/python3]=python3-minimal
   # diff output is checked by applying it with patch(1).
   [/usr/bin/patch]=patch
+  # Appliance-like targets: Dropbear with only BusyBox on PATH, and sudo for `become: sudo`.
+  [/usr/sbin/dropbear]=dropbear-bin
+  [/bin/busybox]=busybox
+  [/usr/bin/sudo]=sudo
+  # The native data path (native/engine/*.c) is compiled here: a C compiler and libuv's headers.
+  [/usr/bin/cc]=gcc
+  [/usr/include/uv.h]=libuv1-dev
+  # The engine benchmark runs nginx stream beside HAProxy.
+  [/usr/lib/nginx/modules/ngx_stream_module.so]=libnginx-mod-stream
 )
 missing=()
 for bin in "${!NEED[@]}"; do
-  [ -x "$bin" ] || missing+=("${NEED[$bin]}")
+  # Headers and modules are files, not programs.
+  [ -x "$bin" ] || { [[ "$bin" == *.h || "$bin" == *.so ]] && [ -f "$bin" ]; } || missing+=("${NEED[$bin]}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)

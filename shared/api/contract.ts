@@ -2,7 +2,7 @@
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
-import type { EngineEvent, EngineStats } from './engine';
+import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
@@ -45,6 +45,8 @@ export interface LabStatus {
   notes: string[];
   /** Connections, bytes and errors per service/target set and server, when running. */
   stats?: EngineStats;
+  /** HA pairs the lab runs as two engines (docs/ha.md). */
+  pairs?: PairStatus[];
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
@@ -74,6 +76,8 @@ export interface DiffResult {
 export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string; kind?: 'push' | 'restore' }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
+/** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
+export interface SshPrompt { id: string; appliance: string; host: string; name: string; instructions: string; prompts: { prompt: string; echo: boolean }[] }
 
 export const contract = {
   'app.info': method<AppInfo>()(none),
@@ -92,6 +96,8 @@ export const contract = {
   'lab.status': method<LabStatus>()(none),
   'lab.history': method<MemberHistory>()(z.strictObject({ key: z.string().min(1).max(600) })),
   'lab.session': method<LabSession>()(none),
+  /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
+  'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
   /** What would make a push to each appliance refused before it connects (driver, paths). */
   'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
@@ -122,6 +128,8 @@ export const contract = {
     confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
   })),
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
+  /** Answers to an `ssh.prompt`, one per prompt in order; null cancels the login. */
+  'ssh.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), answers: z.array(z.string().max(1024)).max(16).nullable() })),
   'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
   'secrets.has': method<boolean>()(z.strictObject({ name })),
   'secrets.delete': method<void>()(z.strictObject({ name })),
@@ -144,11 +152,12 @@ export interface EventMap {
   'workspace.changed': { path: string; mtimeMs: number };
   'push.progress': PushProgress;
   'hostKey.prompt': HostKeyPrompt;
+  'ssh.prompt': SshPrompt;
   /** A native menu item, shortcut, or a file handed to the app by the OS (see MENU_COMMANDS). */
   'menu.command': { command: string; path?: string };
 }
 export type EventName = keyof EventMap;
-export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'menu.command'];
+export const EVENT_NAMES: EventName[] = ['lab.state', 'lab.result', 'lab.status', 'lab.event', 'workspace.changed', 'push.progress', 'hostKey.prompt', 'ssh.prompt', 'menu.command'];
 
 /** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
  * the OS handed the app a file (second launch, file association, Open Recent); without `path`

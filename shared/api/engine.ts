@@ -36,7 +36,24 @@ export type EngineEvent =
   /** `serve --ui`: the URL of the UI, with its access token. */
   | { ts: string; type: 'ui'; url: string }
   /** The engine stopped. */
-  | { ts: string; type: 'stopped'; reason: string };
+  | { ts: string; type: 'stopped'; reason: string }
+  /**
+   * An HA pair in the lab (docs/ha.md): a box stopped or started (`box`), or an instance's
+   * addresses moved (`instance`, `addresses`, from box `from` to box `to`), with the reason.
+   */
+  | {
+      ts: string; type: 'pair'; pair: string; change: 'stopped' | 'started' | 'takeover' | 'giveback' | 'master';
+      box: string; instance?: number; addresses?: string[]; from?: string; reason: string; afterMs?: number;
+    };
+
+/** A pair as the lab runs it: each box, whether it runs, and which instances' addresses it holds. */
+export interface PairStatus {
+  name: string;
+  nopreempt: boolean;
+  /** How long the mate waits for a silent master before taking over (3 adverts + skew). */
+  takeoverBoundMs: number;
+  boxes: { appliance: string; ipfe?: string; up: boolean; holds: { instance: number; addresses: string[] }[]; own?: string }[];
+}
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -91,8 +108,8 @@ export interface EngineStats {
   uptimeMs: number;
   /** The data path's thread (worker_threads threadId); the controller is 0. */
   threadId: number;
-  /** The socket layer in use: `uv` (libuv handles) or `net` (node:net streams). */
-  io: 'uv' | 'net';
+  /** The data path in use: `native` (the C addon) or the JavaScript one on `uv` (libuv handles) or `net` (node:net streams). */
+  io: 'native' | 'uv' | 'net';
   listeners: ListenerStats[];
   pools: PoolStats[];
 }

@@ -2,6 +2,8 @@
 // the services store (an appliance's password, a key's passphrase, a named shared secret).
 export const secretName = {
   appliancePassword: (appliance: string) => `appliance/${appliance}/password`,
+  /** `become: sudo` where sudo asks for a password; bound to the appliance's host like the SSH password. */
+  sudoPassword: (appliance: string) => `appliance/${appliance}/sudo-password`,
   keyPassphrase: (keyFile: string) => `key/${keyFile}/passphrase`,
   named: (name: string) => `named/${name}`,
 };

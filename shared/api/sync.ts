@@ -107,6 +107,20 @@ export interface SecretPrompt {
   appliance: string;
 }
 
+/**
+ * A keyboard-interactive round the user must answer (an OTP, "Verification code:"): shown as
+ * it comes, in order. A lone password prompt is answered from the secret store instead.
+ */
+export interface InteractivePrompt {
+  appliance: string;
+  /** `user@host:port` asking. */
+  host: string;
+  /** The server's title and instructions for this round (either may be empty). */
+  name: string;
+  instructions: string;
+  prompts: { prompt: string; echo: boolean }[];
+}
+
 export type HistoryKind = 'push' | 'pull' | 'before-push' | 'restore';
 
 export interface HistoryEntry {
@@ -154,6 +168,10 @@ export interface DiffReport {
   encoding?: 'latin1';
   remoteHash?: string;
   hash: string;
+  /** `manage: sections`: owned sections edited on the appliance since lbdesk last saw them. */
+  conflicts?: string[];
+  /** `manage: sections`: why nothing could be rendered onto the appliance's file. */
+  refused?: string;
   /** A commit-confirmed push waiting on the appliance (epoch ms deadline). */
   pending?: PendingConfirm;
   /** The appliance's timer restored the previous config: that push was not confirmed in time. */

@@ -1,6 +1,6 @@
 // Rules across objects: names that must exist or be unique, listeners that clash, health checks
 // that cannot apply to the members and services around them.
-import type { Appliance, Group, HealthTimersInput, Server, Service, TargetSet } from './schema';
+import type { Appliance, Group, HealthTimersInput, Pair, Server, Service, TargetSet } from './schema';
 import type { PathSegment } from './problem';
 import { valueAt, type Issue } from './issues';
 import { closest } from './similar';
@@ -11,6 +11,7 @@ import { resolveTimers } from './resolve';
 import { timerIssues } from './timer-rules';
 import { parseTargetSetIncludeName, targetSetIncludeName } from './ipfe';
 import { sameAddress } from './address';
+import { checkPairs } from './pair-rules';
 
 /** A workspace where entries that failed their own schema are `undefined` (indices kept). */
 export interface LooseWorkspace {
@@ -20,6 +21,7 @@ export interface LooseWorkspace {
   services: (Service | undefined)[];
   targetSets: (TargetSet | undefined)[];
   appliances: (Appliance | undefined)[];
+  pairs?: (Pair | undefined)[];
 }
 
 type Kind = 'servers' | 'groups' | 'services' | 'appliances';
@@ -196,8 +198,10 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
     if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);
+    if (a.manage === 'sections' && a.driver !== 'haproxy' && a.driver !== 'keepalived') err([...base, 'manage'], `sections is for drivers haproxy and keepalived, whose files lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
+  if (ws.pairs?.length) issues.push(...checkPairs({ ...ws, pairs: ws.pairs, hint }));
   issues.push(...timerIssues(ws));
   return issues;
 }

@@ -19,7 +19,7 @@ export interface DetectionTimers {
 }
 
 export interface DetectionRange {
-  /** Fastest possible, in ms (the fault happens just before a check and is seen at once). */
+  /** Fastest possible, in ms (a check in flight at the fault sees it at once, the next follows one retry after that check started). */
   bestMs: number;
   /** Slowest possible, in ms (the fault happens just after a check, every check runs to its timeout). */
   worstMs: number;
@@ -33,13 +33,16 @@ export interface DetectionTimes {
 }
 
 /**
- * Best and worst time to detect a failure and a recovery.
+ * Best and worst time to detect a failure and a recovery (n = failAfter or restoreAfter,
+ * r = retryInterval · (1 − jitter)).
  *
- * failure  best  = (failAfter − 1) · retryInterval · (1 − jitter)
- *          worst = max(interval, timeout) + (failAfter − 1) · max(retryInterval, timeout) + timeout
- * recovery best  = (restoreAfter − 1) · retryInterval · (1 − jitter)
- *          worst = restoreAfter · max(retryInterval, timeout) + timeout
+ * best  = 0 when n = 1, else max(0, r − timeout) + (n − 2) · r
+ * failure  worst = max(interval, timeout) + (failAfter − 1) · max(retryInterval, timeout) + timeout
+ * recovery worst = restoreAfter · max(retryInterval, timeout) + timeout
  *
+ * Best: the first deciding check is one that started up to `timeout` before the fault (or the
+ * repair) and completes just after it (a frozen server resumed, a dialogue cut short); the next
+ * one is due `r` after that check started, so the first gap can shrink by up to the timeout.
  * In the worst failure case the fault comes just after a passing check started, so the first
  * failing check starts a full interval later (or when that check ends, if it ran longer), and
  * every failing check runs to its timeout. In the worst recovery case the server heals just
@@ -50,13 +53,15 @@ export function detectionTimes(timers: DetectionTimers, jitter = 0): DetectionTi
   const { interval, retryInterval, failAfter, restoreAfter, timeout } = timers;
   const shrink = 1 - Math.min(Math.max(jitter, 0), 1);
   const slowRetry = Math.max(retryInterval, timeout);
+  const r = retryInterval * shrink;
+  const best = (n: number) => (n <= 1 ? 0 : Math.round(Math.max(0, r - timeout) + (n - 2) * r));
   return {
     failure: {
-      bestMs: Math.round((failAfter - 1) * retryInterval * shrink),
+      bestMs: best(failAfter),
       worstMs: Math.max(interval, timeout) + (failAfter - 1) * slowRetry + timeout,
     },
     recovery: {
-      bestMs: Math.round((restoreAfter - 1) * retryInterval * shrink),
+      bestMs: best(restoreAfter),
       worstMs: restoreAfter * slowRetry + timeout,
     },
   };

@@ -263,12 +263,70 @@ export const applianceSchema = z.strictObject({
   configPath: appliancePath.optional(),
   validateCommand: z.string().min(1).optional(),
   reloadCommand: z.string().min(1).optional(),
+  /**
+   * file: lbdesk writes the whole config file. sections: it owns only the sections it renders
+   * (or imported), and every other byte of the appliance's file is kept (docs/sync.md).
+   */
+  manage: z.enum(['file', 'sections']).default('file'),
   transfer: z.enum(['auto', 'sftp', 'scp']).default('auto'),
   legacyAlgorithms: z.boolean().default(false),
+  /** Upload as the login user, then install, validate, back up, reload and arm as root through sudo. */
+  become: z.enum(['sudo']).optional(),
   /** `driver: cli`: path of the template, relative to the workspace file. */
   template: z.string().min(1).optional(),
   /** `driver: cli`: prompts, pager, errors and apply mode of the vendor CLI. */
   cli: cliSchema.optional(),
+});
+
+/** A network interface name as Linux takes it (IFNAMSIZ: up to 15 characters). */
+const interfaceName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@:-]{0,14}$/, 'must be a network interface name (up to 15 letters, digits, ".", "_", "-", ":", "@")');
+
+export const pairMemberSchema = z.strictObject({
+  /** An appliance of the workspace. */
+  appliance: z.string(),
+  /** The IPFE this box is (seed 003): the members of a pair are mates, A1 + A2 or B1 + B2. */
+  ipfe: z.enum(IPFE_NAMES).optional(),
+  /** The box's own address on the pair's interface: the unicast source, and its mate's peer. */
+  address: ipAddress.optional(),
+  /** For a haproxy or lbdesk member: the keepalived appliance on the same box that carries the VRRP. */
+  keepalived: z.string().optional(),
+});
+
+export const vrrpInstanceSchema = z.strictObject({
+  /** virtual_router_id: 1-255, unique per interface (both members use the same). */
+  id: int(1, 255),
+  /** The member that carries the addresses while it is up: its appliance name or its IPFE name. */
+  master: z.string(),
+  /** Services whose address this instance moves. */
+  services: z.array(z.string()).default([]),
+  /** Further addresses (target-set addresses follow activeIpfe by themselves). */
+  addresses: z.array(ipAddress).default([]),
+});
+
+export const pairSchema = z.strictObject({
+  name,
+  description: z.string().optional(),
+  members: z.array(pairMemberSchema).default([]),
+  interface: interfaceName,
+  priority: z.strictObject({ master: int(1, 254).default(150), backup: int(1, 254).default(100) }).prefault({}),
+  /** VRRP advertisement interval (whole seconds, VRRPv2). */
+  advertInterval: duration(1000, 255_000).default(1000 as never),
+  /** A returning master does not take its addresses back from the mate. */
+  nopreempt: z.boolean().default(false),
+  /** A returning master waits this long before taking its addresses back (keepalived: up to 1000 s). */
+  preemptDelay: duration(0, 1_000_000).optional(),
+  /** Advertise to the mate's address instead of multicast (both members need `address`). */
+  unicast: z.boolean().default(false),
+  /** Interfaces whose failure hands the addresses to the mate. */
+  trackInterfaces: z.array(interfaceName).optional(),
+  /** A command whose failure hands the addresses to the mate (e.g. "pidof haproxy"). */
+  trackScript: z.strictObject({
+    command: z.string().min(1),
+    interval: duration(1000, 3_600_000).default(2000 as never),
+    fall: int(1, 255).default(2),
+    rise: int(1, 255).default(2),
+  }).optional(),
+  instances: z.array(vrrpInstanceSchema).default([]),
 });
 
 export const workspaceSchema = z.strictObject({
@@ -281,6 +339,8 @@ export const workspaceSchema = z.strictObject({
   services: z.array(serviceSchema).default([]),
   targetSets: z.array(targetSetResolvedSchema).default([]),
   appliances: z.array(applianceSchema).default([]),
+  /** HA pairs: two appliances sharing virtual addresses over VRRP (docs/ha.md). */
+  pairs: z.array(pairSchema).default([]),
 });
 
 export type WorkspaceInput = z.input<typeof workspaceSchema>;
@@ -294,6 +354,9 @@ export type Service = z.output<typeof serviceSchema>;
 export type TargetSet = z.output<typeof targetSetResolvedSchema>;
 export type TargetServer = z.output<typeof targetServerSchema>;
 export type Appliance = z.output<typeof applianceSchema>;
+export type Pair = z.output<typeof pairSchema>;
+export type PairMember = z.output<typeof pairMemberSchema>;
+export type VrrpInstance = z.output<typeof vrrpInstanceSchema>;
 export type CliSettings = z.output<typeof cliSchema>;
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type IpfeName = (typeof IPFE_NAMES)[number];

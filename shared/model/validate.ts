@@ -2,7 +2,7 @@
 // renderer validates as the user types with the same code as `lbdesk validate`.
 import { isMap, isPair, isSeq, Lexer, visit, type Alias, type Document, type Node } from 'yaml';
 import {
-  applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
+  applianceSchema, groupSchema, pairSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, workspaceSchema,
   type Workspace,
 } from './schema';
 import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type PathSegment, type Problem } from './problem';
@@ -116,6 +116,7 @@ function loose(data: unknown, set: PathSegment[][]): LooseWorkspace {
     services: each('services', serviceSchema),
     targetSets: each('targetSets', targetSetResolvedSchema),
     appliances: each('appliances', applianceSchema),
+    pairs: each('pairs', pairSchema),
   };
 }
 

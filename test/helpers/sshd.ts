@@ -59,6 +59,10 @@ export interface SshdOptions {
   hostKeyName?: string;
   /** Extra sshd_config lines. */
   extra?: string[];
+  /** Log in only through keyboard-interactive answered by PAM, under the service named by `binary`'s file name. */
+  pam?: boolean;
+  /** sshd to run (a link to it under another name gives PAM another service name). */
+  binary?: string;
   port?: number;
 }
 
@@ -93,10 +97,11 @@ export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
     `PidFile ${join(dir, `sshd_${port}.pid`)}`,
     `AuthorizedKeysFile ${authorized}`,
     'StrictModes no',
-    'UsePAM no',
+    ...(opts.pam
+      ? ['UsePAM yes', 'KbdInteractiveAuthentication yes', 'AuthenticationMethods keyboard-interactive']
+      : ['UsePAM no', 'KbdInteractiveAuthentication no']),
     'PermitRootLogin yes',
     'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
     'AllowTcpForwarding yes',
     'MaxStartups 200:30:400',
     'MaxSessions 100',
@@ -109,7 +114,7 @@ export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
     '',
   ].join('\n'));
   let log = '';
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(opts.binary ?? SSHD, ['-D', '-e', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.on('data', (d) => { log += d.toString(); if (log.length > 2_000_000) log = log.slice(-1_000_000); });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {

@@ -82,6 +82,13 @@ describe('references and names', () => {
     expect(referencesTo(raw, 'group', 'web')).toEqual([['services', 0, 'group']]);
     expect(referencesTo(raw, 'service', 'vip')).toEqual([['appliances', 0, 'include', 0]]);
   });
+  it('a pair follows the renames of its boxes, their keepalived, and its services', () => {
+    const ha = { ...raw, pairs: [{ name: 'p', members: [{ appliance: 'a', keepalived: 'k' }, { appliance: 'b' }], instances: [{ master: 'a', services: ['vip'] }, { master: 'A1' }] }] };
+    expect(referencesTo(ha, 'appliance', 'a')).toEqual([['pairs', 0, 'members', 0, 'appliance'], ['pairs', 0, 'instances', 0, 'master']]);
+    expect(referencesTo(ha, 'appliance', 'k')).toEqual([['pairs', 0, 'members', 0, 'keepalived']]);
+    expect(referencesTo(ha, 'service', 'vip')).toContainEqual(['pairs', 0, 'instances', 0, 'services', 0]);
+    expect(describeReferences(ha, referencesTo(ha, 'appliance', 'a'))).toEqual(['pair p']);
+  });
   it('a rename moves only the references the item had, never those of a namesake', () => {
     const dup = { ...raw, servers: [{ name: 'web1' }, { name: 'web2' }, { name: 'web1' }] };
     // Two web1s: nobody can tell whose a web1 is, so neither owns (nor moves) them.

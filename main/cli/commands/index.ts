@@ -9,6 +9,8 @@ import { register as push } from './push';
 import { register as confirm } from './confirm';
 import { register as pull } from './pull';
 import { register as diff } from './diff';
+import { register as compare } from './compare';
+import { register as importCommand } from './import';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff];
+export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand];

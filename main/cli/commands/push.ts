@@ -18,6 +18,7 @@ import { pushCli } from '../../services/vendor';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
+import { askOnTerminal } from '../../services/secrets/prompt';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -49,6 +50,8 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
     ...(o.sshConfig ? { sshConfigFile: resolve(o.sshConfig) } : {}),
     // LBDESK_SECRET_<NAME>, the keyring, then a prompt on the terminal (which the store does itself).
     secrets: cliSecretStore(),
+    // A one-time code and other keyboard-interactive rounds: only where a terminal can answer.
+    ...(process.stdin.isTTY ? { answerPrompts: (p) => askOnTerminal(p) } : {}),
     confirmHostKey: async (p) => {
       if (!o.acceptNew) return false;
       process.stderr.write(`lbdesk: ${p.appliance ?? ''}: accepted new host key for ${p.jump ? 'jump host ' : ''}${p.host}${p.port === 22 ? '' : `:${p.port}`}: ${p.keyType} ${p.fingerprint}\n`);

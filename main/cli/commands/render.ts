@@ -1,9 +1,11 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { Workspace } from '../../../shared/model/schema';
+import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
-import { renderForAppliance, type DriverProblem } from '../../services/drivers';
+import { renderForAppliance, type DriverProblem, type RenderResult } from '../../services/drivers';
+import { renderOnto } from '../../services/drivers/sections';
+import { readFile } from 'node:fs/promises';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
@@ -11,6 +13,8 @@ import { notTheWorkspace, writeOut } from '../out';
 interface RenderOptions {
   appliance: string;
   out?: string;
+  onto?: string;
+  force?: boolean;
 }
 
 export function register(program: Command): void {
@@ -20,6 +24,8 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file')
     .requiredOption('--appliance <name>', 'the appliance to render for')
     .option('--out <file>', 'write the config to FILE instead of stdout')
+    .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
+    .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
     .action(async (file: string, opts: RenderOptions) => {
       const path = resolve(file);
       const ws = await loadWorkspace(file);
@@ -29,7 +35,8 @@ export function register(program: Command): void {
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
       if (opts.out) await notTheWorkspace(path, opts.out);
-      const result = renderForAppliance(ws, appliance, { workspacePath: path });
+      const plain = renderForAppliance(ws, appliance, { workspacePath: path });
+      const result = opts.onto ? await renderOntoFile(ws, appliance, path, opts.onto, opts.force === true) : plain;
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
         for (const line of grouped(result.errors)) process.stderr.write(`lbdesk: ${line}\n`);
@@ -38,11 +45,25 @@ export function register(program: Command): void {
       }
       if (opts.out) {
         await writeOut(opts.out, result.text);
-        process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${result.configPath})\n`);
+        process.stderr.write(`lbdesk: wrote ${opts.out} for appliance ${appliance.name} (driver ${appliance.driver}, goes to ${plain.configPath})\n`);
       } else {
         process.stdout.write(result.text);
       }
     });
+}
+
+/** `render --onto FILE`: conflicts printed one per line; the result as a plain render's. */
+async function renderOntoFile(ws: Workspace, appliance: Appliance, path: string, onto: string, force: boolean): Promise<RenderResult> {
+  let current: string;
+  try {
+    current = await readFile(onto, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${onto}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
+  }
+  if (appliance.manage !== 'sections') process.stderr.write(`lbdesk: appliance ${appliance.name} has manage: file: the whole file is replaced\n`);
+  const r = renderOnto(ws, appliance, current, { workspacePath: path }, { file: onto, force });
+  for (const c of r.conflicts) process.stderr.write(`lbdesk: conflict: ${c}\n`);
+  return r;
 }
 
 /** `subject: message`, subjects that share a message on one line, each named once. */

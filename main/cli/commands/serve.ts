@@ -5,11 +5,13 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../services/engine';
 import { HealthEngine } from '../../services/health';
+import { LabPairs } from '../../services/lab/pairs';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
@@ -21,7 +23,7 @@ interface ServeOptions {
   stats?: number;
   ui?: boolean;
   uiPort?: number;
-  io?: 'uv' | 'net';
+  io?: 'native' | 'uv' | 'net';
 }
 
 /** What serve drives: the engines directly, or the lab behind the browser UI. */
@@ -29,6 +31,8 @@ interface Runner {
   apply(ws: Workspace): Promise<{ ok: boolean; reason?: string }>;
   stats(): Promise<EngineStats | undefined>;
   stop(): Promise<void>;
+  /** The HA fault (docs/ha.md): stop or start a box of a pair the lab runs. */
+  pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<void>;
 }
 
 export function register(program: Command): void {
@@ -40,8 +44,8 @@ export function register(program: Command): void {
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
-    .option('--io <layer>', 'socket layer of the forwarding engine: uv (libuv handles, default) or net (node:net)', (v) => {
-      if (v !== 'uv' && v !== 'net') throw new CliError(`--io must be uv or net, not "${v}"`, 2);
+    .option('--io <layer>', 'data path of the forwarding engine: native (C addon, default), or JavaScript on uv (libuv handles) or net (node:net)', (v) => {
+      if (v !== 'native' && v !== 'uv' && v !== 'net') throw new CliError(`--io must be native, uv or net, not "${v}"`, 2);
       return v;
     })
     .addHelpText('after', `\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\n${SECRETS_HELP}`)
@@ -108,14 +112,17 @@ async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: Engine
   const health = new HealthEngine({ secrets });
   const engine = new ForwardingEngine({ health, statsIntervalMs: 0, ...(opts.io ? { io: opts.io } : {}) });
   engine.on('event', print);
+  const pairs = new LabPairs({ health, emit: print, ...(opts.io ? { io: opts.io } : {}) });
   let started = false;
   return {
     async apply(next) {
       await addSecretsFromEnv(next, secrets);
       // The forwarding engine first: a workspace it refuses (a port that cannot be bound)
       // then changes nothing, its health checks included (a rejected reload disabled servers).
-      const result = await engine.apply(next);
+      const result = await engine.apply(next, { listen: LabPairs.mainFilter(next) });
       if (!result.ok) return result;
+      const paired = await pairs.apply(next);
+      if (!paired.ok) return paired;
       health.apply(next);
       if (!started) {
         started = true;
@@ -124,7 +131,9 @@ async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: Engine
       return result;
     },
     stats: () => engine.refreshStats(),
+    pairBox: (pair, box, action) => pairs.box(pair, box, action),
     async stop() {
+      await pairs.stop();
       await engine.stop();
       await health.stop();
     },
@@ -168,6 +177,7 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
       }
     },
     stats: async () => lab.status().stats,
+    pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
     async stop() {
       stopping = true;
       off();
@@ -221,6 +231,7 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
     process.once(signal, () => process.exit(0));
     void run(async () => {
       detach();
+      closeFaults();
       await runner.stop();
       print({ ts: new Date().toISOString(), type: 'stopped', reason: signal });
       process.exitCode = 0;
@@ -232,7 +243,34 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
   process.on('SIGHUP', reload);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  return { run, detach, stopped };
+  const closeFaults = opts.events ? faults(runner, run, print) : () => undefined;
+  const detachAll = () => {
+    detach();
+    closeFaults();
+  };
+  return { run, detach: detachAll, stopped };
+}
+
+/**
+ * `serve --events` reads faults on stdin, one per line: `stop [PAIR] BOX`, `start [PAIR] BOX`
+ * (BOX: an appliance or IPFE name of a pair the lab runs). A bad line is an `error` event.
+ */
+function faults(runner: Runner, run: <T>(f: () => Promise<T>) => Promise<T>, print: (e: EngineEvent) => void): () => void {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return;
+    const [action, ...rest] = words;
+    const say = (message: string) => print({ ts: new Date().toISOString(), type: 'error', message });
+    if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
+      say(`stdin: "${line.trim()}" is not a fault: use "stop [PAIR] BOX" or "start [PAIR] BOX"`);
+      return;
+    }
+    const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
+    void run(() => runner.pairBox(pair, box, action)).catch((err: Error) => say(`stdin: ${err.message}`));
+  });
+  // stdin at its end (or /dev/null under systemd) changes nothing.
+  return () => lines.close();
 }
 
 /** JSON lines with --events; otherwise one readable line per event. */
@@ -272,6 +310,8 @@ function human(e: EngineEvent): string | undefined {
       return `lbdesk UI (browser mode), open:\n${e.url}`;
     case 'stopped':
       return `${t} stopped    (${e.reason})`;
+    case 'pair':
+      return `${t} pair       ${e.pair} ${e.change} ${e.box}${e.instance !== undefined ? ` VRRP ${e.instance} [${(e.addresses ?? []).join(', ')}]` : ''}${e.from ? ` from ${e.from}` : ''}: ${e.reason}`;
     case 'stats':
       return e.stats.pools
         .map((p) => `${t} stats      ${p.name}: ${p.active} active, ${p.total} total, ${p.refused} refused, ${p.bytesIn} B in, ${p.bytesOut} B out, ${p.errors} errors`)

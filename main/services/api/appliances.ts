@@ -33,6 +33,7 @@ const OUTCOME: Record<PushOutcome, UiOutcome> = {
 
 export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
   const waiting = new Map<string, (accept: boolean) => void>();
+  const prompts = new Map<string, (answers: string[] | undefined) => void>();
   const historyDir = syncDataDir(deps.dataDir);
 
   const ssh = (): SshOptions => ({
@@ -53,6 +54,21 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
           resolve(accept);
         });
         deps.emit('hostKey.prompt', { id, host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, reason: p.reason });
+      }),
+    // keyboard-interactive rounds beyond the password (OTP): a dialog, answered with ssh.answer.
+    answerPrompts: (p) =>
+      new Promise<string[] | undefined>((resolve) => {
+        const id = randomUUID();
+        const timer = setTimeout(() => {
+          prompts.delete(id);
+          resolve(undefined);
+        }, HOST_KEY_WAIT_MS);
+        prompts.set(id, (answers) => {
+          clearTimeout(timer);
+          prompts.delete(id);
+          resolve(answers);
+        });
+        deps.emit('ssh.prompt', { id, ...p });
       }),
   });
 
@@ -186,6 +202,11 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const answer = waiting.get(id);
       if (!answer) throw new ApiError('not-found', 'that host-key question is no longer open');
       answer(accept);
+    },
+    'ssh.answer': async ({ id, answers }) => {
+      const answer = prompts.get(id);
+      if (!answer) throw new ApiError('not-found', 'that login question is no longer open');
+      answer(answers ?? undefined);
     },
   };
 }

@@ -15,6 +15,9 @@ export interface HaproxyCheck {
 
 type Resolved = Exclude<CheckType, 'auto'>;
 
+/** HAProxy's passive health: one failed connection (or reset) is enough to check early. */
+export const PASSIVE = 'observe layer4 error-limit 1 on-error fastinter';
+
 /** Banner protocols: wait for the greeting, then say goodbye politely. */
 const BANNER_SEQUENCES: Partial<Record<Resolved, string[]>> = {
   ftp: ['tcp-check expect rstring ^220', 'tcp-check send QUIT\\r\\n'],
@@ -23,6 +26,12 @@ const BANNER_SEQUENCES: Partial<Record<Resolved, string[]>> = {
   nntp: ['tcp-check expect rstring ^20[01]', 'tcp-check send QUIT\\r\\n'],
   rtsp: ['tcp-check send "OPTIONS * RTSP/1.0\\r\\nCSeq: 1\\r\\n\\r\\n"', 'tcp-check expect rstring ^RTSP/1[.][01][[:space:]]200'],
 };
+
+/** What `observe layer4 … on-error fastinter` cannot mirror of lbdesk's passive → active. */
+export const PASSIVE_WARNING = 'passive detection: after a failed connection HAProxy checks the server within fastinter (the retry interval), lbdesk at once';
+
+/** HAProxy schedules checks from the end of the previous one, the Px procedure from its start. */
+export const TIMING_WARNING = 'check timing: HAProxy starts each check inter/fastinter/downinter after the previous one ended, lbdesk after it started: while checks time out (a frozen or slow server) each retry comes up to the check timeout later';
 
 /** Checks HAProxy cannot run: a TCP connect to the same port stands in (weaker, never stricter). */
 const CONNECT_INSTEAD: Partial<Record<Resolved, string>> = {
@@ -85,6 +94,7 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
   } else if (CONNECT_INSTEAD[type]) {
     warnings.push({ subject, message: `${CONNECT_INSTEAD[type]} (check ${type}): a TCP connect check to the member port is used instead` });
   }
+  warnings.push({ subject, message: PASSIVE_WARNING }, { subject, message: TIMING_WARNING });
   const degraded = degradedWarning(subject, hc, 'HAProxy');
   if (degraded) warnings.push(degraded);
 
@@ -105,7 +115,9 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
       const t = m.timers;
       const port = m.port === undefined ? ` port ${servicePort}` : '';
       const inter = `inter ${haproxyTime(t.interval)} fastinter ${haproxyTime(t.retryInterval)} downinter ${haproxyTime(t.retryInterval)}`;
-      return `check${extra ? ` ${extra}` : ''}${port} ${inter} rise ${t.restoreAfter} fall ${t.failAfter}`;
+      // Passive to active, as lbdesk's engine: a failed connection brings the next check
+      // forward (to within fastinter; the check, not the error, decides the state).
+      return `check${extra ? ` ${extra}` : ''}${port} ${inter} rise ${t.restoreAfter} fall ${t.failAfter} ${PASSIVE}`;
     },
   };
 }

@@ -10,6 +10,9 @@ import type { Driver, DriverProblem, RenderResult } from './types';
 
 const HAPROXY_MAX_WEIGHT = 256;
 
+/** lbdesk's engine replays to another server what HAProxy in TCP mode cannot retry. */
+export const RESET_WARNING = 'a server that resets a connection before its first byte: lbdesk moves the client to another server and replays what it sent, HAProxy passes the reset on';
+
 const GLOBAL = [
   'global',
   '    log /dev/log local0',
@@ -76,6 +79,7 @@ function backend(spec: BackendSpec, errors: DriverProblem[], warnings: DriverPro
     warnings.push({ subject, message: `weights ${raw.join('/')} scaled to ${scaled.weights.join('/')} (HAProxy weights are 0-256)` });
   }
   if (members.length === 0) warnings.push({ subject, message: 'no members: every connection is refused' });
+  else warnings.push({ subject, message: RESET_WARNING });
   const check = haproxyCheck(subject, spec.healthCheck, members, spec.port);
   errors.push(...check.errors);
   warnings.push(...check.warnings);
@@ -94,6 +98,10 @@ function backend(spec: BackendSpec, errors: DriverProblem[], warnings: DriverPro
       ...balance.lines,
       `timeout server ${haproxyTime(spec.idleMs)}`,
       ...spec.extra,
+      // As lbdesk's engine redispatches: a failed connect moves the client to another server
+      // (every retry redispatched, no turn-around wait), trying each member once.
+      'option redispatch 1',
+      `retries ${Math.max(members.length - 1, 0)}`,
       ...check.backendLines,
       ...servers.flat(),
     ]),

@@ -7,6 +7,7 @@ import { keepalivedChecker } from './keepalived-checks';
 import { degradedWarning, missingSecondaries, servicePool, serviceSubject, targetSetCheck, targetSetMembers, targetSetSubject, type PoolMember } from './pools';
 import type { Driver, DriverProblem, RenderResult } from './types';
 import { isV6 } from '../address-family';
+import { renderVrrp } from './keepalived-vrrp';
 
 const LB_ALGO: Record<Algorithm, string> = {
   'round-robin': 'rr',
@@ -54,7 +55,7 @@ class IdleTimeouts {
         if (s < max) warnOnce(p, subject, `idle timeout ${s}s: IPVS has one ${proto.toUpperCase()} idle timeout for the host, ${max}s used`);
       }
     }
-    return parts.length ? ['global_defs {', `    lvs_timeouts ${parts.join(' ')}`, '}'] : [];
+    return parts.length ? [`lvs_timeouts ${parts.join(' ')}`] : [];
   }
 }
 
@@ -162,8 +163,11 @@ export function renderKeepalived(ws: Workspace, appliance: Appliance): RenderRes
     if (lines.length) sections.push(lines);
   }
   for (const t of included.targetSets) sections.push(...renderTargetSet(ws, t, idle, p));
-  const global = idle.render(p);
-  if (global.length) sections.unshift(global);
+  const vrrp = renderVrrp(ws, appliance);
+  p.errors.push(...vrrp.errors);
+  sections.push(...vrrp.sections);
+  const global = [...idle.render(p), ...vrrp.global];
+  if (global.length) sections.unshift(['global_defs {', ...indent(global), '}']);
   if (p.errors.length) return { text: '', errors: p.errors, warnings: p.warnings };
   const intro = '# Rendered by lbdesk from the workspace; edits here are overwritten by the next push.';
   const body = [intro, '', sections.map((s) => s.join('\n')).join('\n\n'), ''].join('\n');

@@ -82,6 +82,7 @@ export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspac
     services: included.services,
     targetSets: included.targetSets,
     appliances: [],
+    pairs: [],
   };
   return { workspace, errors, warnings };
 }
@@ -89,7 +90,7 @@ export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspac
 export function renderLbdesk(ws: Workspace, appliance: Appliance): RenderResult {
   const { workspace, errors, warnings } = servedWorkspace(ws, appliance);
   if (errors.length) return { text: '', errors, warnings };
-  const { appliances: _omit, targetSets, services, ...rest } = workspace;
+  const { appliances: _omit, pairs: _pairs, targetSets, services, ...rest } = workspace;
   const file = { ...rest, services: services.map(serviceFileForm), targetSets: targetSets.map(targetSetFileForm) };
   const yaml = stringify(toFileForm(file), { lineWidth: 0, aliasDuplicateObjects: false });
   const intro = `# Rendered by lbdesk for \`lbdesk serve\`; edits here are overwritten by the next push.\n`;

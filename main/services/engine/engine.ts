@@ -7,19 +7,31 @@ import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/
 import type { StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import type { HealthView } from '../health/types';
-import { buildConfig, type EngineConfig } from './config';
+import { buildConfig, type EngineConfig, type ListenerConfig } from './config';
 import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
 import { startEngineWorker } from './worker-path';
 
 export interface ForwardingEngineOptions {
   health: HealthView;
-  /** Socket layer in the worker (default: LBDESK_ENGINE_IO, else `uv`). */
-  io?: 'uv' | 'net';
+  /**
+   * Data path in the worker (default: LBDESK_ENGINE_IO, else `native`): `native` is the C addon
+   * (the JavaScript path on `uv` runs instead, with a notice, where it cannot load); `uv` and
+   * `net` force the JavaScript path on that socket layer.
+   */
+  io?: EngineIo;
   /** How often stats() is refreshed from the data path, in ms (default 1000; 0 = only by refreshStats). */
   statsIntervalMs?: number;
 }
 
 type Reply = WorkerApplyResult | EngineStats | undefined;
+export type EngineIo = 'native' | 'uv' | 'net';
+
+/** The data path asked for: the option, else LBDESK_ENGINE_IO, else native. */
+export function engineIo(io?: EngineIo): EngineIo {
+  if (io) return io;
+  const env = process.env.LBDESK_ENGINE_IO;
+  return env === 'uv' || env === 'net' || env === 'native' ? env : 'native';
+}
 
 const emptyStats = (): EngineStats => ({ at: Date.now(), uptimeMs: 0, threadId: -1, io: 'uv', listeners: [], pools: [] });
 
@@ -37,6 +49,26 @@ export function stateEvent(c: StateChange): EngineEvent {
     score: c.score,
     reason: c.reason,
   };
+}
+
+/** Which listener addresses to bind, and extra listeners (a box's own address) to add. */
+export interface ListenFilter {
+  keep(address: string): boolean;
+  extra?(l: ListenerConfig): ListenerConfig[];
+}
+
+function narrow(config: EngineConfig, filter: ListenFilter): EngineConfig {
+  const listeners = config.listeners.filter((l) => filter.keep(l.address));
+  const ids = new Set(listeners.map((l) => l.id));
+  for (const l of config.listeners) {
+    for (const x of filter.extra?.(l) ?? []) {
+      if (ids.has(x.id)) continue;
+      ids.add(x.id);
+      listeners.push(x);
+    }
+  }
+  const pools = config.pools.map((p) => (p.heartbeat && !filter.keep(p.heartbeat.address) ? { ...p, heartbeat: undefined } : p));
+  return { ...config, listeners, pools };
 }
 
 export class ForwardingEngine extends EventEmitter {
@@ -93,8 +125,12 @@ export class ForwardingEngine extends EventEmitter {
    * Runs a workspace, or applies an edited one: unchanged listeners keep their sockets and no
    * established connection is cut. On failure the previous config keeps running.
    */
-  async apply(ws: Workspace): Promise<ApplyResult> {
-    const config = buildConfig(ws);
+  /**
+   * `listen` keeps the listeners (and heartbeat sockets) whose address it accepts: a box of an
+   * HA pair binds only the addresses it holds (docs/ha.md); pools and checks stay whole.
+   */
+  async apply(ws: Workspace, opts: { listen?: ListenFilter } = {}): Promise<ApplyResult> {
+    const config = opts.listen ? narrow(buildConfig(ws), opts.listen) : buildConfig(ws);
     const notices = config.notices.map((n) => n.message);
     let result: ApplyResult;
     if (config.problems.length > 0) {
@@ -172,13 +208,15 @@ export class ForwardingEngine extends EventEmitter {
   private start(): Promise<void> {
     if (this.ready) return this.ready;
     this.subscribe();
-    const io = this.opts.io ?? (process.env.LBDESK_ENGINE_IO === 'net' ? 'net' : 'uv');
+    const io = engineIo(this.opts.io);
     const w = startEngineWorker({ io });
     this.worker = w;
     this.ready = new Promise<void>((resolve, reject) => {
       w.on('message', (m: ToController) => {
         if (m.t === 'ready') {
           this.dataThread = m.threadId;
+          // Never silently: a lab that runs slower than it should says why.
+          if (m.fallback) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: `${m.fallback}; forwarding with the JavaScript data path (${m.io})` });
           resolve();
         } else this.onMessage(m);
       });

@@ -4,8 +4,11 @@ import type { MemberState } from '../../../shared/api/types';
 import type { EngineConfig } from './config';
 
 export interface WorkerOptions {
-  /** Socket layer: `uv` (default, falls back to `net` when libuv handles are not reachable) or `net`. */
-  io?: 'uv' | 'net';
+  /**
+   * Data path: `native` (the C addon; falls back to `uv` when it cannot load, with a notice),
+   * or the JavaScript one on `uv` (falls back to `net` when libuv handles are not reachable) or `net`.
+   */
+  io?: 'native' | 'uv' | 'net';
 }
 
 /** [member key, state, score] */
@@ -26,7 +29,7 @@ export interface WorkerApplyResult {
 }
 
 export type ToController =
-  | { t: 'ready'; io: 'uv' | 'net'; threadId: number }
+  | { t: 'ready'; io: 'native' | 'uv' | 'net'; threadId: number; fallback?: string }
   | { t: 'applied'; id: number; result: WorkerApplyResult }
   | { t: 'event'; event: EngineEvent }
   | { t: 'failed'; key: string; reason: string }

@@ -11,8 +11,9 @@ import { normaliseAddress, type EngineConfig, type ListenerConfig, type PoolConf
 import { parseLoadDatagram } from './heartbeat';
 import { createNetIo } from './io/net';
 import type { Io } from './io/types';
+import { loadAddon, NativePath } from './native';
 import { createUvIo } from './io/uv';
-import { Pool } from './pool';
+import { Pool, type Member } from './pool';
 import { EventLimiter, type EventBody, type Runtime } from './runtime';
 import { TcpListener, TcpPath } from './tcp';
 import { UdpListener, UdpPath } from './udp';
@@ -31,6 +32,10 @@ const SWEEP_MS = 250;
 
 export class DataPath {
   readonly io: Io;
+  /** The C data path, when asked for and loaded; else undefined and the JavaScript one runs. */
+  readonly native: NativePath | undefined;
+  /** Why the native data path was asked for but does not run. */
+  readonly fallback: string | undefined;
   private readonly pools = new Map<string, Pool>();
   private readonly listeners = new Map<string, Listener>();
   private readonly heartbeats = new Map<string, Heartbeat>();
@@ -53,9 +58,19 @@ export class DataPath {
       report: (key, reason) => this.send({ t: 'failed', key, reason }),
       limited: (key, make) => this.limiter.push(key, make, Date.now()),
     };
+    if (opts.io === 'native') {
+      const loaded = loadAddon();
+      if ('addon' in loaded) this.native = new NativePath(loaded.addon, rt);
+      else this.fallback = loaded.error;
+    }
     this.tcp = new TcpPath(rt);
     this.udp = new UdpPath(rt);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
+  }
+
+  /** The data path that forwards: native (C), or the JavaScript one's socket layer. */
+  get ioName(): 'native' | 'uv' | 'net' {
+    return this.native ? 'native' : this.io.name;
   }
 
   private emit(e: EventBody): void {
@@ -65,6 +80,7 @@ export class DataPath {
   setStates(list: StateTuple[]): void {
     for (const [key, state, score] of list) this.states.set(key, { state, score });
     for (const pool of this.pools.values()) this.withStates(pool);
+    if (this.native) for (const pool of this.pools.values()) this.native.publish(pool);
   }
 
   private withStates(pool: Pool): Pool {
@@ -108,6 +124,7 @@ export class DataPath {
     }
 
     // Commit: update kept pools, point listeners at them, drop what is gone.
+    this.native?.sync(this.pools.values());
     for (const pc of cfg.pools) if (this.pools.get(pc.id) === next.get(pc.id)) next.get(pc.id)!.update(pc);
     this.pools.clear();
     for (const [id, p] of next) this.pools.set(id, this.withStates(p));
@@ -129,6 +146,7 @@ export class DataPath {
       kept += 1;
       l.cfg = l instanceof UdpListener ? { ...lc, port: l.cfg.port } : lc;
       l.pool = poolFor(lc.pool);
+      this.native?.point(l);
     }
     for (const l of fresh) {
       this.listeners.set(l.cfg.id, l);
@@ -149,10 +167,23 @@ export class DataPath {
       }
     }
     for (const h of freshHb) this.heartbeats.set(h.id, h);
+    if (this.native) for (const p of this.pools.values()) this.native.publish(p);
     return { ok: true, added: fresh.length, removed, kept };
   }
 
   private async bind(lc: ListenerConfig, pool: Pool): Promise<Listener> {
+    const native = this.native;
+    if (native) {
+      if (lc.protocol === 'udp') {
+        const l = new UdpListener(lc, pool);
+        l.cfg = { ...lc, port: native.listen(l) };
+        return l;
+      }
+      const l = new TcpListener(lc, pool);
+      const port = native.listen(l);
+      l.acceptor = { address: lc.address, port, close: () => native.unlisten(l) };
+      return l;
+    }
     if (lc.protocol === 'udp') {
       const l = new UdpListener(lc, pool);
       const port = await this.udp.listen(l);
@@ -165,7 +196,8 @@ export class DataPath {
   }
 
   private unbind(l: Listener): void {
-    if (l instanceof TcpListener) l.acceptor?.close();
+    if (this.native) this.native.unlisten(l);
+    else if (l instanceof TcpListener) l.acceptor?.close();
     else {
       this.udp.close(l);
       // A UDP flow cannot answer without its listener's socket: it ends with it.
@@ -220,8 +252,7 @@ export class DataPath {
   private sample(now: number): void {
     const dt = (now - this.lastSample) / 1000;
     this.lastSample = now;
-    const live = this.tcp.live();
-    this.udp.live(live);
+    const live = this.live();
     for (const p of this.pools.values()) {
       if (p.cfg.algorithm !== 'least-load') continue;
       for (const m of p.members) {
@@ -232,10 +263,20 @@ export class DataPath {
     }
   }
 
-  stats(): EngineStats {
-    const now = Date.now();
+  /** Live counts of open connections per member (the native path counts them into the members). */
+  private live(): Map<Member, { bytesIn: number; bytesOut: number; chunksIn: number }> {
+    if (this.native) {
+      this.native.sync(this.pools.values());
+      return new Map();
+    }
     const live = this.tcp.live();
     this.udp.live(live);
+    return live;
+  }
+
+  stats(): EngineStats {
+    const now = Date.now();
+    const live = this.live();
     const listeners: ListenerStats[] = [...this.listeners.values()].map((l) => ({
       address: l.cfg.address,
       port: l instanceof TcpListener ? l.acceptor!.port : l.cfg.port,
@@ -260,7 +301,7 @@ export class DataPath {
         servers,
       };
     });
-    return { at: now, uptimeMs: now - this.started, threadId, io: this.io.name, listeners, pools };
+    return { at: now, uptimeMs: now - this.started, threadId, io: this.ioName, listeners, pools };
   }
 
   /** Stops accepting and closes every connection and flow. */
@@ -275,6 +316,8 @@ export class DataPath {
     this.heartbeats.clear();
     this.tcp.stopAll();
     this.udp.stopAll();
+    // Closes every connection and flow, then ends the native loop thread.
+    this.native?.close();
   }
 }
 
@@ -289,7 +332,7 @@ function heartbeatId(hb: NonNullable<PoolConfig['heartbeat']>): string {
 if (parentPort) {
   const port = parentPort;
   const dp = new DataPath((m) => port.postMessage(m), (workerData ?? {}) as WorkerOptions);
-  port.postMessage({ t: 'ready', io: dp.io.name, threadId } satisfies ToController);
+  port.postMessage({ t: 'ready', io: dp.ioName, threadId, ...(dp.fallback ? { fallback: dp.fallback } : {}) } satisfies ToController);
   // Applies wait for each other: binding is asynchronous and must not interleave.
   let applying: Promise<unknown> = Promise.resolve();
   port.on('message', (msg: ToWorker) => {

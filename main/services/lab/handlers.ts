@@ -6,6 +6,7 @@ import type { SecretStore } from '../secrets/types';
 import type { Handlers } from '../api/dispatch';
 import { Lab } from './index';
 import { loadSource } from './source';
+import { ApiError } from '../../../shared/api/contract';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): Partial<Handlers> {
   /** The workspace, with the hosts its checks send secrets to made known to a binding store. */
@@ -21,6 +22,13 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
     'lab.status': async () => lab.status(),
     'lab.history': async ({ key }) => lab.history(key),
     'lab.session': async () => lab.session(),
+    'lab.pairBox': async ({ pair, box, action }) => {
+      try {
+        return await lab.pairBox(pair, box, action);
+      } catch (err) {
+        throw new ApiError('refused', (err as Error).message);
+      }
+    },
     'check.run': async ({ group, ...src }) => {
       const workspace = await load(src);
       const engine = new HealthEngine({ secrets });

@@ -9,6 +9,7 @@ import { ForwardingEngine } from '../engine';
 import { HealthEngine } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
+import { LabPairs } from './pairs';
 
 const STATS_EVERY_MS = 1000;
 /** What lab.session hands a window that looks late: the newest so many. */
@@ -18,6 +19,7 @@ const SESSION_EVENTS = 500;
 export class Lab {
   private health: HealthEngine | undefined;
   private engine: ForwardingEngine | undefined;
+  private pairs: LabPairs | undefined;
   private path: string | undefined;
   private listening = new Map<string, LabStatus['listening'][number]>();
   /** Runtime errors, the last 20. */
@@ -52,6 +54,7 @@ export class Lab {
       this.health = health;
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
+      this.pairs = new LabPairs({ health, emit: onEvent });
       engine.on('event', onEvent);
       this.offs = [
         () => engine.off('event', onEvent),
@@ -63,10 +66,11 @@ export class Lab {
         health.onResult((key, result) => this.deps.emit('lab.result', { key, result })),
       ];
     }
-    const result = await this.engine!.apply(ws);
-    if (!result.ok) {
+    const result = await this.engine!.apply(ws, { listen: LabPairs.mainFilter(ws) });
+    const paired = result.ok ? await this.pairs!.apply(ws) : result;
+    if (!paired.ok) {
       if (fresh) await this.stop();
-      throw new Error(result.reason ?? 'the engine refused the workspace');
+      throw new Error(paired.reason ?? 'the engine refused the workspace');
     }
     this.health!.apply(ws);
     if (fresh) {
@@ -86,9 +90,11 @@ export class Lab {
     clearInterval(this.timer);
     this.offs.forEach((off) => off());
     this.offs = [];
-    const { engine, health } = this;
+    const { engine, health, pairs } = this;
     this.engine = undefined;
     this.health = undefined;
+    this.pairs = undefined;
+    await pairs?.stop();
     await engine?.stop();
     await health?.stop();
     this.listening.clear();
@@ -108,7 +114,17 @@ export class Lab {
       members: this.health?.all() ?? [],
       notes: [...new Set([...this.scopeNotes, ...this.notices, ...this.notes])],
       stats: this.engine?.stats(),
+      pairs: this.pairs?.status() ?? [],
     };
+  }
+
+  /** The HA fault of the lab: stop a box of a pair (its mate takes over) or start it again. */
+  async pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<LabStatus> {
+    if (!this.pairs) throw new Error('the lab is not running');
+    await this.pairs.box(pair, box, action);
+    const status = this.status();
+    this.deps.emit('lab.status', status);
+    return status;
   }
 
   history(key: string) {

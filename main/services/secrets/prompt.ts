@@ -30,12 +30,18 @@ export interface PromptOptions {
 export function promptText(name: string): string {
   const [kind, subject, what] = name.split('/');
   if (kind === 'appliance' && subject && what === 'password') return `SSH password for appliance ${subject}: `;
+  if (kind === 'appliance' && subject && what === 'sudo-password') return `sudo password for appliance ${subject}: `;
   if (kind === 'key' && what === 'passphrase') return `Passphrase for key ${name.slice(4, -'/passphrase'.length)}: `;
   return `Secret ${name}: `;
 }
 
 /** Reads one line from a TTY in raw mode without echoing it. Ctrl-C and Ctrl-D cancel. */
 export function readHidden(prompt: string, input: TtyInput, output: Writable): Promise<string> {
+  return readLine(prompt, input, output, false);
+}
+
+/** One line from a TTY in raw mode, echoed only when `echo` (a code the server wants seen). */
+export function readLine(prompt: string, input: TtyInput, output: Writable, echo: boolean): Promise<string> {
   return new Promise((done, fail) => {
     let value = '';
     // Echo off before the prompt shows, so nothing typed (or pasted) after it can be echoed.
@@ -54,8 +60,13 @@ export function readHidden(prompt: string, input: TtyInput, output: Writable): P
       for (const ch of String(chunk)) {
         if (ch === '\r' || ch === '\n') return finish();
         if (ch === '\u0003' || ch === '\u0004') return finish(new Error('cancelled'));
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else if (ch >= ' ') value += ch;
+        if (ch === '\u007f' || ch === '\b') {
+          if (echo && value) output.write('\b \b');
+          value = value.slice(0, -1);
+        } else if (ch >= ' ') {
+          value += ch;
+          if (echo) output.write(ch);
+        }
       }
     };
     input.on('data', onData);
@@ -115,4 +126,21 @@ export class PromptSecretStore implements SecretStore {
   async has(name: string): Promise<boolean> {
     return this.values.has(name) || ((await this.opts.backing?.has(name)) ?? false);
   }
+}
+
+/**
+ * A keyboard-interactive round on the terminal, as OpenSSH shows it: the server's title and
+ * instructions, then each prompt (hidden unless the server asks for echo). Undefined when
+ * cancelled. Callers offer this only when stdin is a terminal.
+ */
+export async function askOnTerminal(p: { host: string; name: string; instructions: string; prompts: { prompt: string; echo: boolean }[] }, input: TtyInput = process.stdin, output: Writable = process.stderr): Promise<string[] | undefined> {
+  const head = [p.name, p.instructions].map((t) => t.trim()).filter(Boolean);
+  output.write(`(${p.host})${head.length ? ` ${head.join('\n')}` : ''}\n`);
+  const answers: string[] = [];
+  try {
+    for (const q of p.prompts) answers.push(await readLine(q.prompt, input, output, q.echo));
+  } catch {
+    return undefined;
+  }
+  return answers;
 }

@@ -4,12 +4,13 @@ import { Client, type ClientChannel, type SFTPWrapper } from 'ssh2';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HostKeyPrompt, SecretPrompt } from '../../../shared/api/sync';
+import type { HostKeyPrompt, InteractivePrompt, SecretPrompt } from '../../../shared/api/sync';
 import type { SecretStore } from '../secrets/types';
-import { algorithmsFor } from './algorithms';
+import { algorithmsFor, describeNoMatch, ssh2Algorithms, type AlgoKind } from './algorithms';
 import { destination } from '../secrets/bound';
 import { authHandler, DEFAULT_KEY_FILES, describeStep, type AuthStep } from './auth';
 import { SshError } from './errors';
+import { RsaSignatures } from './rsa-signatures';
 import { decideHostKey, type HostKeyDecision } from './host-key';
 import { KnownHosts } from './known-hosts';
 import { SshConfigSet, type ResolvedHost } from './ssh-config';
@@ -42,6 +43,8 @@ export interface SshOptions {
   agentSocket?: string;
   secrets?: SecretStore;
   askSecret?: (p: SecretPrompt) => Promise<string | undefined>;
+  /** keyboard-interactive rounds other than a lone password prompt (OTP): CLI terminal, app dialog. */
+  answerPrompts?: (p: InteractivePrompt) => Promise<string[] | undefined>;
   /** Unknown host keys are refused unless this says yes (CLI: --accept-new; UI: a dialog). */
   confirmHostKey?: (p: HostKeyPrompt) => Promise<boolean>;
   onHostKeyRefused?: (p: HostKeyPrompt) => void;
@@ -125,6 +128,22 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
   const authState: { failure?: SshError; tried: string[] } = { tried: [] };
   let keyRefusal: SshError | undefined;
   const client = new Client();
+  const known = knownHosts.linesFor(r.hostKeyName, r.port).map((l) => l.keyType);
+  const legacy = endpoint.legacyAlgorithms === true;
+  const algorithms = algorithmsFor(legacy, known, r.algorithms);
+  // The server's offers, read from ssh2's handshake trace, so a failure can name them as OpenSSH does.
+  const theirs: Partial<Record<AlgoKind, string[]>> = {};
+  const TRACE: [RegExp, AlgoKind][] = [[/^Handshake: \(remote\) KEX method: (.*)$/, 'kex'], [/^Handshake: \(remote\) Host key format: (.*)$/, 'serverHostKey'], [/^Handshake: \(remote\) [CS]->[CS] cipher: (.*)$/, 'cipher'], [/^Handshake: \(remote\) [CS]->[CS] MAC: (.*)$/, 'hmac']];
+  let tracing = true;
+  const trace = (line: string) => {
+    if (!tracing) return;
+    for (const [re, kind] of TRACE) {
+      const m = re.exec(line);
+      if (m) theirs[kind] = m[1]!.split(',');
+    }
+  };
+  client.once('handshake', () => { tracing = false; });
+  const rsa = new RsaSignatures(algorithms.pubkey);
   return new Promise<Client>((resolve, reject) => {
     let settled = false;
     const fail = (err: SshError) => {
@@ -145,18 +164,20 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
       if (authState.failure) return fail(authState.failure);
       if (err.level === 'client-authentication') {
         const tried = authState.tried.length ? authState.tried.join(', ') : steps.map(describeStep).join(', ');
-        return fail(new SshError('auth', `authentication failed for ${label} (tried ${tried})`));
+        const sha1 = /\((rsa-sha2-\d+)\)/.test(tried) && !algorithms.pubkey.includes('ssh-rsa')
+          ? '; an RSA key signed with SHA-2 only: a server that accepts only ssh-rsa (SHA-1) signatures needs legacyAlgorithms: true on the appliance, or "PubkeyAcceptedAlgorithms +ssh-rsa" in ~/.ssh/config'
+          : '';
+        return fail(new SshError('auth', `authentication failed for ${label} (tried ${tried})${sha1}`));
       }
       if (err.level === 'client-timeout' || /timed out/i.test(err.message)) return fail(new SshError('timeout', `${label}: no SSH handshake within the timeout`));
       if (/Handshake failed: no matching/i.test(err.message)) {
-        const hint = endpoint.legacyAlgorithms ? '' : ' (old firmware may need legacyAlgorithms: true on the appliance)';
-        return fail(new SshError('connect', `${label}: ${err.message}${hint}`));
+        const kind = /key exchange/i.test(err.message) ? 'kex' : /host key/i.test(err.message) ? 'serverHostKey' : /cipher/i.test(err.message) ? 'cipher' : 'hmac';
+        return fail(new SshError('connect', `${label}: ${describeNoMatch(err.message, algorithms, theirs[kind], { appliance: endpoint.appliance, host: r.alias, legacy })}`));
       }
       fail(new SshError('connect', `${label}: ${err.message}`));
     });
     client.on('close', () => fail(keyRefusal ?? authState.failure ?? new SshError('closed', `${label}: connection closed during setup`)));
 
-    const known = knownHosts.linesFor(r.hostKeyName, r.port).map((l) => l.keyType);
     client.connect({
       host: sock ? undefined : r.hostName,
       port: sock ? undefined : r.port,
@@ -175,12 +196,14 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
           verify(false);
         });
       },
-      authHandler: authHandler({ appliance: endpoint.appliance, host: destination(r.hostName, r.port), username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret }, authState),
-      algorithms: algorithmsFor(endpoint.legacyAlgorithms === true, known) as never,
+      authHandler: authHandler({ appliance: endpoint.appliance, host: destination(r.hostName, r.port), username: r.user, steps, secrets: opts.secrets, askSecret: opts.askSecret, answerPrompts: opts.answerPrompts, label, rsa }, authState),
+      algorithms: ssh2Algorithms(algorithms) as never,
+      debug: trace,
       keepaliveInterval: opts.keepaliveIntervalMs ?? (r.serverAliveIntervalS ? r.serverAliveIntervalS * 1000 : 15_000),
       keepaliveCountMax: opts.keepaliveCountMax ?? r.serverAliveCountMax ?? 3,
       readyTimeout: opts.readyTimeoutMs ?? (r.connectTimeoutS ? r.connectTimeoutS * 1000 : 20_000),
     });
+    rsa.attach(client);
   });
 }
 

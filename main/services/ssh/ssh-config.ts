@@ -5,6 +5,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { homedir, hostname, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, basename } from 'node:path';
 import SSHConfig from 'ssh-config';
+import type { AlgoConfig } from './algorithms';
 
 export interface JumpSpec { host: string; port?: number; user?: string }
 
@@ -28,6 +29,8 @@ export interface ResolvedHost {
   serverAliveIntervalS?: number;
   serverAliveCountMax?: number;
   connectTimeoutS?: number;
+  /** KexAlgorithms, HostKeyAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as written (see algorithms.ts). */
+  algorithms: AlgoConfig;
 }
 
 type Computed = Record<string, string | string[]>;
@@ -191,6 +194,10 @@ export class SshConfigSet {
       serverAliveIntervalS: toInt(c.serveraliveinterval),
       serverAliveCountMax: toInt(c.serveralivecountmax),
       connectTimeoutS: toInt(c.connecttimeout),
+      algorithms: Object.fromEntries(Object.entries({
+        kex: first(c.kexalgorithms), serverHostKey: first(c.hostkeyalgorithms), cipher: first(c.ciphers), hmac: first(c.macs),
+        pubkey: first(c.pubkeyacceptedalgorithms) ?? first(c.pubkeyacceptedkeytypes),
+      }).filter(([, v]) => v !== undefined)) as AlgoConfig,
     };
   }
 }

@@ -3,7 +3,6 @@ import type { ConfirmReport } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { acknowledgeFired, disarmTimer } from './confirm';
 import { settleConfirm } from './history';
-import { remotePaths } from './paths';
 import { Remote } from './remote';
 import { loadState, saveState, syncDataDir } from './state';
 import type { SyncTarget } from './target';
@@ -12,7 +11,7 @@ export async function confirmPush(target: SyncTarget, opts: SshOptions & { dataD
   const dir = syncDataDir(opts.dataDir);
   const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
   try {
-    const remote = new Remote(conn, remotePaths(target.configPath), target.transfer);
+    const remote = Remote.for(conn, target, opts);
     const r = await disarmTimer(remote);
     const state = await loadState(dir, conn.label, target.configPath);
     const base = { appliance: target.appliance, target: conn.label, configPath: target.configPath, ...state, updatedAt: Date.now() };

@@ -7,6 +7,7 @@ import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
 import { LOCK } from './scripts';
 import { shScript } from './shell';
+import type { Sudo } from './sudo';
 
 /** In-process guard: the same appliance file twice in one fleet run fails fast. */
 const held = new Set<string>();
@@ -19,13 +20,17 @@ export interface Lock {
   release(): Promise<void>;
 }
 
-export async function acquireLock(conn: SshConnection, paths: RemotePaths, holder: string, after: { script: string; args: string[] } = { script: ':', args: [] }): Promise<Lock> {
+export async function acquireLock(conn: SshConnection, paths: RemotePaths, holder: string, after: { script: string; args: string[] } = { script: ':', args: [] }, sudo?: Sudo): Promise<Lock> {
   const key = `${conn.label}:${paths.live}`;
   if (held.has(key)) throw new LockBusyError(`another push to ${key} is running in this lbdesk`);
   held.add(key);
   let channel: ClientChannel;
   try {
-    channel = await conn.channel(shScript(LOCK, [paths.lock, holder, after.script, ...after.args]));
+    const args = [paths.lock, holder, after.script, ...after.args];
+    const w = sudo ? await sudo.wrap(LOCK, args) : { command: shScript(LOCK, args) };
+    channel = await conn.channel(w.command);
+    // sudo -S reads its password line first; the channel stays open (its end frees the lock).
+    if (w.stdin) channel.write(w.stdin);
   } catch (err) {
     held.delete(key);
     throw err;

@@ -5,14 +5,16 @@ import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { hasHistoryHash, listHistory, recordHistory, settleConfirm } from './history';
-import { remotePaths } from './paths';
 import { Remote, sha256 } from './remote';
 import { loadState, saveState, syncDataDir } from './state';
 import type { SyncTarget } from './target';
 import { maskVolatile } from './volatile';
+import { ontoLive } from './push';
 
 export interface ReadOptions extends SshOptions {
   dataDir?: string;
+  /** manage: sections: render over owned sections edited on the appliance (the diff still lists them). */
+  force?: boolean;
   connection?: SshConnection;
   /** Unchanged lines around each change in a diff (default 4); the UI asks for the whole file to fold it by section. */
   context?: number;
@@ -21,7 +23,7 @@ export interface ReadOptions extends SshOptions {
 async function withRemote<T>(target: SyncTarget, opts: ReadOptions, fn: (remote: Remote, conn: SshConnection) => Promise<T>): Promise<T> {
   const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
   try {
-    return await fn(new Remote(conn, remotePaths(target.configPath), target.transfer), conn);
+    return await fn(Remote.for(conn, target, opts), conn);
   } finally {
     if (!opts.connection) conn.close();
   }
@@ -54,9 +56,18 @@ export async function pullConfig(target: SyncTarget, opts: ReadOptions = {}): Pr
 /** Unified diff of the appliance's live config (a/) against what would be pushed (b/). */
 export async function diffConfig(target: SyncTarget, rendered: string | Buffer, opts: ReadOptions = {}): Promise<DiffReport> {
   const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
-  return withRemote(target, opts, async (remote) => {
+  return withRemote(target, opts, async (remote, conn) => {
     const current = await remote.readLive();
-    const d = diffTexts(target, current, next, opts.context);
+    let d: DiffReport;
+    if (target.onto) {
+      // manage: sections: the diff of the file a push would make from the live one.
+      const state = await loadState(syncDataDir(opts.dataDir), conn.label, target.configPath).catch(() => undefined);
+      const merged = await ontoLive(target, remote, syncDataDir(opts.dataDir), state?.hash ?? undefined, opts.force === true);
+      d = 'refused' in merged
+        ? { ...diffTexts(target, current, current ?? Buffer.alloc(0), opts.context), refused: merged.refused }
+        : diffTexts(target, current, merged.data, opts.context);
+      if (merged.conflicts.length) d.conflicts = merged.conflicts;
+    } else d = diffTexts(target, current, next, opts.context);
     // What commit-confirmed left on the appliance: a push still waiting, or one taken back (the
     // history learns it here too, not only at the next push).
     const state = await remote.confirmState().catch(() => undefined);

@@ -7,13 +7,13 @@ import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
-import { hasHistoryHash, recordHistory, settleConfirm } from './history';
+import { hasHistoryHash, readHistory, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
-import { Remote, sha256, type Inspection } from './remote';
+import { Remote, sha256, verifyMethod, type Inspection } from './remote';
 import { fillFile, tail } from './shell';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
-import type { SyncTarget } from './target';
+import type { OntoOutcome, SyncTarget } from './target';
 import { maskVolatile } from './volatile';
 
 export interface PushOptions extends SshOptions {
@@ -57,10 +57,20 @@ function knownHashes(state: RemoteState | undefined, ins: Inspection): (string |
   return out;
 }
 
+/** The candidate of a sections push: the live file with lbdesk's sections rendered onto it. */
+export async function ontoLive(target: SyncTarget, remote: Remote, dir: string, baseHash: string | undefined, force: boolean): Promise<OntoOutcome> {
+  const live = await remote.readLive();
+  let base: Buffer | undefined;
+  if (baseHash && (await hasHistoryHash(dir, target.appliance, baseHash))) {
+    base = await readHistory(dir, target.appliance, baseHash).then((h) => h.data, () => undefined);
+  }
+  return target.onto!(live, base, force);
+}
+
 export async function pushConfig(target: SyncTarget, text: string | Buffer, opts: PushOptions = {}): Promise<PushReport> {
   const started = Date.now();
-  const data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
-  const hash = sha256(data);
+  let data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
+  let hash = sha256(data);
   const paths = remotePaths(target.configPath);
   const dir = syncDataDir(opts.dataDir);
   const steps: PushProgress[] = [];
@@ -105,11 +115,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     conn = opts.connection ?? await connectSsh(target.endpoint, opts);
     label = conn.label;
     emit('connect', 'ok', label);
-    remote = new Remote(conn, paths, target.transfer);
+    remote = Remote.for(conn, target, opts);
 
     begin('lock');
     try {
-      lock = await acquireLock(conn, paths, holder(), remote.inspectScript());
+      lock = await acquireLock(conn, paths, holder(), remote.inspectScript(), remote.sudo);
     } catch (err) {
       return await refuse((err as Error).message);
     }
@@ -120,6 +130,8 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     previousHash = ins.hash;
     state = await loadState(dir, label, target.configPath);
     if (ins.swept) notes.push(`removed ${ins.swept} stale temp file(s) of an interrupted push`);
+    const caps = await remote.capabilities();
+    if (!caps.tools.flock) notes.push('the appliance has no flock: the push lock is a lock directory, which a crashed push can leave behind (the refusal names it)');
     if (ins.fired?.running) return await refuse('a commit-confirmed timer is restoring the previous config right now; try again in a moment');
     if (ins.fired) {
       const when = ins.fired.at ? new Date(ins.fired.at * 1000).toISOString() : 'an unknown time';
@@ -136,7 +148,15 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     }
     const known = knownHashes(state, ins);
     const current = ins.hash ?? null;
-    if (state && !known.includes(current) && !opts.force) {
+    if (target.onto) {
+      // manage: sections: what lbdesk does not own may change on the appliance; edits to what it
+      // owns are conflicts the render finds (against the last version lbdesk saw).
+      const merged = await ontoLive(target, remote, dir, state?.hash ?? undefined, opts.force === true);
+      notes.push(...merged.conflicts.map((c) => `conflict: ${c}`));
+      if ('refused' in merged) return await refuse(merged.refused);
+      data = merged.data;
+      hash = sha256(data);
+    } else if (state && !known.includes(current) && !opts.force) {
       return await refuse(`${target.configPath} changed on the appliance since the last pull or push (sha256 ${short(current)}, expected ${short(state.hash)}): review with lbdesk diff or pull, or push with --force`);
     }
     if (state?.inflight && state.inflight === current && state.hash !== current) {
@@ -163,7 +183,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
 
     begin('upload');
     temp = paths.temp('new');
-    await remote.upload(temp, data);
+    notes.push(...await remote.upload(temp, data));
     emit('upload', 'ok', `${data.length} bytes to ${temp}`);
 
     // Checksum, validate, back up and arm run as one exec on the appliance; progress is
@@ -202,6 +222,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       begin('arm-confirm', `${seconds}s`);
       if (prep.failed) return await refuse(prep.reason);
       pending = { deadline, hash };
+      if (!caps.tools.setsid) notes.push('the appliance has no setsid: the confirm timer runs in the login session\'s process group (it ignores the hangup, but a logind that kills the session takes it along)');
       emit('arm-confirm', 'ok', `timer pid ${prep.pid} restores the previous config at ${new Date(deadline).toISOString()} unless confirmed`);
     }
     if (prep.failed) return await refuse(prep.reason); // never rename after any failed step
@@ -226,7 +247,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
         outcome = 'failed';
         reason = `${why}; restoring the previous config FAILED (${r.reason}): the new config is still in place`;
       } else {
-        const again = await conn!.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+        const again = await remote!.command(target.reloadCommand, opts.commandTimeoutMs ?? 120_000);
         if (again.code !== 0) {
           outcome = 'failed';
           reason = `${why}; the previous config was restored but its reload failed too (exit ${again.code ?? again.signal}): ${tail(`${again.stderr}\n${again.stdout}`)}`;
@@ -241,7 +262,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     };
 
     begin('reload', target.reloadCommand);
-    const rl = await conn.exec(target.reloadCommand, { timeoutMs: opts.commandTimeoutMs ?? 120_000 });
+    const rl = await remote.command(target.reloadCommand, opts.commandTimeoutMs ?? 120_000);
     if (rl.code !== 0) return await rollback(`reload failed (exit ${rl.code ?? rl.signal}): ${tail(`${rl.stderr}\n${rl.stdout}`) || 'no output'}`);
     emit('reload', 'ok');
 
@@ -252,11 +273,12 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       begin('verify', vips.map((v) => `${v.address}:${v.port}`).join(', '));
       const until = Date.now() + (opts.verifyTimeoutMs ?? 5000);
       const waiting = new Set(vips.map((v) => `${v.address}\t${v.port}`));
-      let cannot = false;
+      const method = verifyMethod(caps);
+      let cannot = method === 'none';
       while (waiting.size && !cannot) {
         for (const key of [...waiting]) {
           const [address, port] = key.split('\t') as [string, string];
-          const rc = await remote.probe(address, Number(port));
+          const rc = await remote.probe(address, Number(port), method);
           if (rc === 0) waiting.delete(key);
           if (rc === 2) cannot = true;
         }
@@ -264,8 +286,9 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
         await sleep(200);
       }
       if (cannot) {
-        emit('verify', 'skip', 'the appliance has neither bash nor nc to connect with');
-        notes.push('VIP connect check skipped: no bash or nc on the appliance');
+        const why = caps.nc === 'plain' ? 'no bash, and its nc cannot test a connection (no -z, no -e) without timeout' : 'no bash and no nc on the appliance';
+        emit('verify', 'skip', why);
+        notes.push(`VIP connect check skipped: ${why}`);
       } else if (waiting.size) {
         const list = [...waiting].map((k) => k.replace('\t', ':')).join(', ');
         return await rollback(`verify failed: nothing accepts connections on ${list} from the appliance after the reload`);

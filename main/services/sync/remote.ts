@@ -6,8 +6,12 @@ import type { SshConnection, ExecResult } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
 import { shScript, tail } from './shell';
-import { CONFIRM_STATE, EXEC_UPLOAD, INSPECT, PREPARE, PROBE, RESTORE, TIMER } from './scripts';
+import { CAPS, CONFIRM_STATE, EXEC_UPLOAD, INSPECT, INSTALL, KEEP_MODE, PREPARE, PROBE, RESTORE, TIMER, USER_UPLOAD } from './scripts';
+import { Sudo, type SudoOptions } from './sudo';
+import type { SyncTarget } from './target';
+import { remotePaths } from './paths';
 import { readIfExists, scpPut, scpTransfer } from '../transfer';
+import { keepNote } from '../transfer/shell';
 
 export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -42,20 +46,59 @@ export interface PrepareResult {
   otherPending?: boolean;
 }
 
+/** What the appliance has (CAPS in scripts.ts), probed once per connection. */
+export interface Capabilities {
+  tools: Record<'flock' | 'setsid' | 'nohup' | 'timeout' | 'bash' | 'stat', boolean>;
+  hash?: string;
+  nc: 'z' | 'e' | 'plain' | 'none';
+}
+
+export type VerifyMethod = 'bash-timeout' | 'bash' | 'nc-z' | 'nc-e' | 'nc-timeout' | 'none';
+
+export function parseCaps(m: Map<string, string>): Capabilities | undefined {
+  if (!m.has('cap.flock')) return undefined;
+  const on = (t: string) => m.get(`cap.${t}`) === '1';
+  const nc = m.get('cap.nc');
+  return {
+    tools: { flock: on('flock'), setsid: on('setsid'), nohup: on('nohup'), timeout: on('timeout'), bash: on('bash'), stat: on('stat') },
+    hash: m.get('cap.hash'),
+    nc: nc === 'z' || nc === 'e' || nc === 'plain' ? nc : 'none',
+  };
+}
+
+/** How to connect to a VIP from this box, using only what it has. */
+export function verifyMethod(c: Capabilities): VerifyMethod {
+  if (c.tools.bash) return c.tools.timeout ? 'bash-timeout' : 'bash';
+  if (c.nc === 'z') return 'nc-z';
+  if (c.nc === 'e') return 'nc-e';
+  if (c.nc === 'plain' && c.tools.timeout) return 'nc-timeout';
+  return 'none';
+}
+
 const num = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : undefined);
 
 export class Remote {
   private sftpOk?: boolean;
+  private caps?: Capabilities;
 
-  constructor(readonly conn: SshConnection, readonly paths: RemotePaths, private readonly transfer: 'auto' | 'sftp' | 'exec' | 'scp' = 'auto') {}
+  constructor(readonly conn: SshConnection, readonly paths: RemotePaths, private readonly transfer: 'auto' | 'sftp' | 'exec' | 'scp' = 'auto', readonly sudo?: Sudo) {}
 
-  async run(script: string, args: string[], timeoutMs = 60_000): Promise<ExecResult> {
-    return this.conn.exec(shScript(script, args), { timeoutMs });
+  /** The Remote for a target: its paths, its transfer, and sudo when it says `become: sudo`. */
+  static for(conn: SshConnection, target: SyncTarget, opts: SudoOptions): Remote {
+    const sudo = target.become === 'sudo' ? new Sudo(conn, target.appliance, opts) : undefined;
+    return new Remote(conn, remotePaths(target.configPath), target.transfer, sudo);
   }
 
-  /** SFTP if the server has it (and transfer allows), else undefined: callers use exec. */
+  /** A script with its arguments, as root through sudo where the target says so. */
+  async run(script: string, args: string[], timeoutMs = 60_000): Promise<ExecResult> {
+    if (!this.sudo) return this.conn.exec(shScript(script, args), { timeoutMs });
+    const w = await this.sudo.wrap(script, args);
+    return this.conn.exec(w.command, { timeoutMs, ...(w.stdin ? { stdin: w.stdin } : {}) });
+  }
+
+  /** SFTP if the server has it (and transfer allows), else undefined: callers use exec. With sudo never: SFTP runs as the login user. */
   async sftp(): Promise<SFTPWrapper | undefined> {
-    if (this.transfer === 'exec' || this.transfer === 'scp' || this.sftpOk === false) return undefined;
+    if (this.sudo || this.transfer === 'exec' || this.transfer === 'scp' || this.sftpOk === false) return undefined;
     try {
       const s = await this.conn.sftp();
       this.sftpOk = true;
@@ -77,13 +120,27 @@ export class Remote {
     const p = this.paths;
     const m = kv(stdout);
     const out: Inspection = { exists: m.get('exists') === '1', swept: num(m.get('swept')) ?? 0 };
+    this.caps = parseCaps(m) ?? this.caps;
     if (out.exists) {
       const h = m.get('hash');
-      if (!h || !/^[0-9a-f]{64}$/.test(h)) throw new SshError('connect', `cannot hash ${p.live} on the appliance (unreadable, or no sha256sum/openssl/shasum)`);
+      if (!h || !/^[0-9a-f]{64}$/.test(h)) {
+        const why = this.caps && !this.caps.hash ? 'the appliance has no sha256sum, openssl or shasum' : 'cannot read it';
+        throw new SshError('connect', `cannot hash ${p.live} on the appliance: ${why}`);
+      }
       out.hash = h;
     }
     Object.assign(out, confirmFields(m));
     return out;
+  }
+
+  /** The box's tools: from the inspection when there was one, else probed now (once). */
+  async capabilities(): Promise<Capabilities> {
+    if (!this.caps) {
+      const r = await this.run(CAPS, []);
+      this.caps = parseCaps(kv(r.stdout));
+      if (!this.caps) throw new SshError('connect', `${this.conn.label}: cannot probe the appliance's tools: ${tail(r.stderr) || `exit ${r.code}`}`);
+    }
+    return this.caps;
   }
 
   /** A pending commit-confirmed push and a fired timer, read without the lock (nothing swept). */
@@ -104,19 +161,23 @@ export class Remote {
         });
       }));
     }
-    if (this.transfer === 'scp') {
+    if (this.transfer === 'scp' && !this.sudo) {
       return readIfExists(scpTransfer(this.conn), this.paths.live, { timeoutMs: 60_000 }).catch((err: Error) => {
         throw new SshError('connect', `cannot read ${this.paths.live}: ${err.message}`);
       });
     }
-    const r = await this.conn.exec(shScript('[ -e "$1" ] || exit 3; exec cat -- "$1"', [this.paths.live]), { timeoutMs: 60_000 });
+    const r = await this.run('[ -e "$1" ] || exit 3; exec cat -- "$1"', [this.paths.live]);
     if (r.code === 3) return undefined;
     if (r.code !== 0) throw new SshError('connect', `cannot read ${this.paths.live}: ${tail(r.stderr)}`);
     return r.raw;
   }
 
-  /** Creates `path` exclusively, writes, fsyncs and gives it the live file's mode and owner. */
-  async upload(path: string, data: Buffer): Promise<void> {
+  /**
+   * Creates `path` exclusively, writes, fsyncs and gives it the live file's mode and owner.
+   * Returns notes (an owner that could not be kept).
+   */
+  async upload(path: string, data: Buffer): Promise<string[]> {
+    if (this.sudo) return this.uploadBecome(path, data);
     const sftp = await this.sftp();
     if (!sftp) return this.transfer === 'scp' ? this.uploadScp(path, data) : this.uploadExec(path, data);
     const call = <T>(fn: (cb: (err: Error | null | undefined, v?: T) => void) => void, what: string) =>
@@ -135,33 +196,55 @@ export class Remote {
         const at = off;
         writes.push(call((cb) => sftp.write(handle, data, at, n, at, cb), 'cannot write'));
       }
-      const owner = live ? call((cb) => sftp.fchown(handle, live.uid, live.gid, cb), 'chown').catch(() => undefined) : Promise.resolve();
+      const owner = live ? call((cb) => sftp.fchown(handle, live.uid, live.gid, cb), 'chown').then(() => undefined, () => keepNote(3, `@lbdesk OWNER ${live.uid}:${live.gid}`, path)) : Promise.resolve(undefined);
       const mode = call((cb) => sftp.fchmod(handle, live ? live.mode : 0o644, cb), 'cannot chmod');
-      await Promise.all([...writes, owner, mode]);
+      const [note] = await Promise.all([owner, mode, ...writes]);
       try {
         await call((cb) => sftp.ext_openssh_fsync(handle, cb), 'cannot fsync');
       } catch (err) {
         if (this.conn.isClosed) throw err;
         await this.conn.exec(shScript('sync -- "$1" 2>/dev/null || sync', [path]));
       }
+      return note ? [note] : [];
     } finally {
       await call((cb) => sftp.close(handle, cb), 'cannot close').catch(() => undefined);
     }
   }
 
   /** SCP into the temp file (main/services/transfer), then the live file's mode and owner. */
-  private async uploadScp(path: string, data: Buffer): Promise<void> {
+  private async uploadScp(path: string, data: Buffer): Promise<string[]> {
     await scpPut(this.conn, path, data, { mode: 0o600, timeoutMs: 120_000 }).catch((err: Error) => {
       throw new SshError('connect', `cannot upload to ${path}: ${err.message}`);
     });
-    const r = await this.run(`if [ -e "$2" ]; then chmod --reference="$2" -- "$1" 2>/dev/null || chmod 644 -- "$1"; chown --reference="$2" -- "$1" 2>/dev/null || true
-else chmod 644 -- "$1"; fi && echo lbdesk-mode-ok`, [path, this.paths.live]);
-    if (!r.stdout.includes('lbdesk-mode-ok')) throw new SshError('connect', `cannot set the mode of ${path}: ${tail(r.stderr) || `exit ${r.code}`}`);
+    const r = await this.run(KEEP_MODE, [path, this.paths.live]);
+    return this.kept(r, path, 'cannot set the mode of');
   }
 
-  private async uploadExec(path: string, data: Buffer): Promise<void> {
+  private async uploadExec(path: string, data: Buffer): Promise<string[]> {
     const r = await this.conn.exec(shScript(EXEC_UPLOAD, [path, this.paths.live]), { stdin: data, timeoutMs: 120_000 });
-    if (r.code !== 0) throw new SshError('connect', `cannot upload to ${path}: ${tail(r.stderr)}`);
+    return this.kept(r, path, 'cannot upload to');
+  }
+
+  /** `become`: into the login user's temp folder, then installed beside the live file as root. */
+  private async uploadBecome(path: string, data: Buffer): Promise<string[]> {
+    const up = await this.conn.exec(shScript(USER_UPLOAD, []), { stdin: data, timeoutMs: 120_000 });
+    const userTemp = up.stdout.trim().split('\n').pop() ?? '';
+    if (up.code !== 0 || !userTemp.startsWith('/')) throw new SshError('connect', `cannot upload to the login user's temp folder: ${tail(up.stderr) || `exit ${up.code}`}`);
+    const r = await this.run(INSTALL, [userTemp, path, this.paths.live], 120_000);
+    if (r.code !== 0 && r.code !== 3) await this.conn.exec(shScript('rm -f -- "$1"', [userTemp])).catch(() => undefined);
+    return this.kept(r, path, 'cannot install the upload as');
+  }
+
+  /** Exit 0 or 3 of KEEP_FN (3: a note about the owner); anything else refuses the upload. */
+  private kept(r: ExecResult, path: string, what: string): string[] {
+    if (r.code === 0) return [];
+    if (r.code === 3) return [keepNote(3, r.stdout, this.paths.live)!];
+    throw new SshError('connect', `${what} ${path}: ${tail(r.stderr) || `exit ${r.code}`}`);
+  }
+
+  /** A driver command (reload), through `sh -c` so the sbin folders are on PATH. */
+  command(cmd: string, timeoutMs: number): Promise<ExecResult> {
+    return this.run('eval "$1"', [cmd], timeoutMs);
   }
 
   async remove(path: string): Promise<void> {
@@ -220,9 +303,10 @@ else chmod 644 -- "$1"; fi && echo lbdesk-mode-ok`, [path, this.paths.live]);
     return r.code === 0 ? { ok: true } : { ok: false, reason: tail(r.stderr || r.stdout) || `exit ${r.code}` };
   }
 
-  /** 0 connected, 1 refused/timed out, 2 the appliance has no bash or nc to try with. */
-  async probe(address: string, port: number): Promise<number> {
-    const r = await this.run(PROBE, [address, String(port)], 10_000);
+  /** 0 connected, 1 refused/timed out, 2 no way to try (`method` none). */
+  async probe(address: string, port: number, method: VerifyMethod): Promise<number> {
+    if (method === 'none') return 2;
+    const r = await this.run(PROBE, [address, String(port), method], 10_000);
     return r.code === 0 ? 0 : r.code === 2 ? 2 : 1;
   }
 }

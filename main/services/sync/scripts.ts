@@ -2,7 +2,21 @@
 // Paths and values always arrive as arguments ($1…), never spliced into the code. Steps are
 // merged where that is safe: each exec costs the appliance a fork and a shell. The hash
 // function is the transfer layer's, which hashes the same files.
-import { HASH_FN } from '../transfer/shell';
+import { HASH_FN, KEEP_FN } from '../transfer/shell';
+
+/**
+ * What this box has, probed once per connection (printed with the inspection): tools as
+ * `cap.NAME=0|1`, the sha256 tool, and the nc flavour by its help text: `z` (OpenBSD,
+ * traditional, ncat: -z), `e` (BusyBox: no -z, but -e PROG after connecting), `plain`.
+ */
+export const CAPS = `for t in flock setsid nohup timeout bash stat; do
+  if command -v $t >/dev/null 2>&1; then echo "cap.$t=1"; else echo "cap.$t=0"; fi
+done
+for t in sha256sum openssl shasum; do command -v $t >/dev/null 2>&1 && { echo "cap.hash=$t"; break; }; done
+if command -v nc >/dev/null 2>&1; then
+  case $(nc -h </dev/null 2>&1) in *" -z"*) echo cap.nc=z ;; *"-e PROG"*) echo cap.nc=e ;; *) echo cap.nc=plain ;; esac
+else echo cap.nc=none; fi
+`;
 
 /**
  * The push lock, held by a process that lives exactly as long as our SSH channel: flock on a
@@ -66,7 +80,7 @@ n=0
 for f in "$4"-tmp-*; do [ -e "$f" ] && rm -f -- "$f" && n=$((n+1)); done
 echo "swept=$n"
 if [ -e "$1" ]; then echo "hash=$(h "$1")"; echo "exists=1"; else echo "exists=0"; fi
-${confirmPart('$2', '$3')}`;
+${confirmPart('$2', '$3')}${CAPS}`;
 
 /**
  * The commit-confirmed state alone, read-only (diff runs it without the push lock, so it sweeps
@@ -81,6 +95,8 @@ export const CONFIRM_STATE = confirmPart('$1', '$2');
  * before its rename changed nothing). The marker claim (rename) is atomic against confirm's unlink.
  */
 export const TIMER = `${HASH_FN}
+# Without nohup (BusyBox) the timer still outlives the session's hangup.
+trap '' HUP
 # Stopped by confirm: take the sleep along (a kill of the process group is not always possible).
 trap 'kill "$s" 2>/dev/null; exit 0' TERM
 sleep "$6" </dev/null >/dev/null 2>&1 & s=$!
@@ -171,21 +187,62 @@ else
 fi
 `;
 
-/** Connect from the appliance to a VIP: bash's /dev/tcp, else nc; exit 2 when neither exists. $1 address, $2 port. */
-export const PROBE = `if command -v bash >/dev/null 2>&1; then
-  if command -v timeout >/dev/null 2>&1; then exec timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null; fi
-  exec bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null
-fi
-if command -v nc >/dev/null 2>&1; then exec nc -z -w 3 "$1" "$2" </dev/null >/dev/null 2>&1; fi
+/**
+ * Connect from the appliance to a VIP with the method the probe chose ($3): bash's /dev/tcp,
+ * `nc -z`, BusyBox `nc … -e true` (connects, runs `true`, hangs up), or plain nc under
+ * `timeout` (still connected when killed = it answered). Exit 2: no way to try.
+ * $1 address, $2 port, $3 method.
+ */
+export const PROBE = `case $3 in
+  bash-timeout) exec timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null ;;
+  bash) exec bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null ;;
+  nc-z) exec nc -z -w 3 "$1" "$2" </dev/null >/dev/null 2>&1 ;;
+  nc-e) exec nc -w 3 "$1" "$2" -e true </dev/null >/dev/null 2>&1 ;;
+  nc-timeout) timeout 4 nc -w 3 "$1" "$2" </dev/null >/dev/null 2>&1; rc=$?
+    [ "$rc" -eq 124 ] || [ "$rc" -eq 143 ] && exit 0; exit "$rc" ;;
+esac
 exit 2
 `;
 
+/**
+ * The live file's mode, owner and group onto a new candidate (see KEEP_FN); exit 4 when the
+ * mode cannot be copied (the caller refuses rather than widen it). $1 temp, $2 live.
+ */
+export const KEEP_MODE = `${KEEP_FN}
+keep "$1" "$2" 644; rc=$?
+[ "$rc" -eq 4 ] && echo "cannot copy the mode of $2 (no stat -c, no chmod --reference)" >&2
+exit "$rc"
+`;
+
 /** Upload over plain exec (no SFTP): stdin to a new file with the live file's mode, synced. $1 temp, $2 live. */
-export const EXEC_UPLOAD = `set -e
-umask 077
+export const EXEC_UPLOAD = `umask 077
 [ ! -e "$1" ] || { echo "temp file exists" >&2; exit 5; }
-cat > "$1"
-if [ -e "$2" ]; then chmod --reference="$2" -- "$1" 2>/dev/null || chmod 644 -- "$1"; chown --reference="$2" -- "$1" 2>/dev/null || true
-else chmod 644 -- "$1"; fi
+cat > "$1" || { rm -f -- "$1"; exit 6; }
+${KEEP_FN}
+keep "$1" "$2" 644; rc=$?
+[ "$rc" -eq 4 ] && { echo "cannot copy the mode of $2 (no stat -c, no chmod --reference)" >&2; exit 4; }
 sync -- "$1" 2>/dev/null || sync
+exit "$rc"
+`;
+
+/** `become`: stdin into a new file only the login user can read, in its temp folder; prints the path. */
+export const USER_UPLOAD = `umask 077
+t=$(mktemp "\${TMPDIR:-/tmp}/.lbdesk-up-XXXXXX") || { echo "cannot create a temp file in \${TMPDIR:-/tmp}" >&2; exit 7; }
+cat > "$t" || { rm -f -- "$t"; exit 6; }
+echo "$t"
+`;
+
+/**
+ * `become`, as root: the login user's upload becomes the candidate beside the live file, with
+ * the live file's mode, owner and group; the user's copy goes. $1 user temp, $2 candidate, $3 live.
+ */
+export const INSTALL = `umask 077
+[ ! -e "$2" ] || { echo "temp file exists" >&2; exit 5; }
+cp -- "$1" "$2" || { rm -f -- "$2" "$1"; exit 6; }
+rm -f -- "$1"
+${KEEP_FN}
+keep "$2" "$3" 644; rc=$?
+[ "$rc" -eq 4 ] && { echo "cannot copy the mode of $3 (no stat -c, no chmod --reference)" >&2; exit 4; }
+sync -- "$2" 2>/dev/null || sync
+exit "$rc"
 `;

@@ -18,9 +18,19 @@ export interface SyncTarget {
   volatile?: RegExp[];
   /** `exec` = plain `cat` over exec (servers without SFTP); `scp` = the SCP protocol over exec. */
   transfer?: 'auto' | 'sftp' | 'exec' | 'scp';
+  /** `sudo`: upload as the login user, then every step on the config as root through sudo. */
+  become?: 'sudo';
   /** Workspace file the config was rendered from (kept in history). */
   workspace?: string;
+  /**
+   * `manage: sections`: the file to push is made from the one the appliance holds now (read
+   * under the push lock). `base` is the version lbdesk last pulled or pushed, when history has it.
+   */
+  onto?: (live: Buffer | undefined, base: Buffer | undefined, force: boolean) => OntoOutcome;
 }
+
+/** A sections render onto the live file: the bytes to push, or why not; conflicts either way. */
+export type OntoOutcome = { data: Buffer; conflicts: string[] } | { refused: string; conflicts: string[] };
 
 export function targetLabel(t: SyncTarget): string {
   const e = t.endpoint;

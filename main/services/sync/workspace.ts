@@ -4,7 +4,8 @@ import { isAbsolute } from 'node:path';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
 import { cliTarget, type CliTarget } from '../vendor/target';
-import type { SyncTarget, VerifyTarget } from './target';
+import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
+import { renderOnto } from '../drivers/sections';
 
 export interface PreparedAppliance {
   appliance: Appliance;
@@ -37,7 +38,10 @@ export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget
 
 export function prepareAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): PreparedAppliance {
   const render = renderForAppliance(ws, appliance, { workspacePath });
-  const errors = render.errors.map((e) => `${e.subject}: ${e.message}`);
+  // manage: sections renders onto the live file at push time, with its own errors then; the
+  // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
+  const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
+  const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   const cli = appliance.driver === 'cli' ? cliTarget(appliance, workspacePath) : undefined;
   if (!cli) {
@@ -66,7 +70,19 @@ export function prepareAppliance(ws: Workspace, appliance: Appliance, workspaceP
     volatile,
     // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
     transfer: appliance.transfer,
+    ...(appliance.become ? { become: appliance.become } : {}),
     workspace: workspacePath,
   };
+  if (sections) target.onto = ontoFor(ws, appliance, workspacePath, render.configPath);
   return { appliance, render, target, errors, ...(cli ? { cli } : {}) };
+}
+
+/** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */
+function ontoFor(ws: Workspace, appliance: Appliance, workspacePath: string, configPath: string): SyncTarget['onto'] {
+  return (live, base, force): OntoOutcome => {
+    if (live === undefined) return { refused: `manage: sections needs the appliance's ${configPath}, and it does not exist: push once with manage: file, or create it`, conflicts: [] };
+    const r = renderOnto(ws, appliance, live.toString('utf8'), { workspacePath }, { file: `${appliance.name}:${configPath}`, base: base?.toString('utf8'), force });
+    if (r.errors.length) return { refused: r.errors.map((e) => `${e.subject}: ${e.message}`).join('; '), conflicts: r.conflicts };
+    return { data: Buffer.from(r.text, 'utf8'), conflicts: r.conflicts };
+  };
 }

@@ -80,7 +80,14 @@ export function shq(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `sh -c SCRIPT lbdesk ARG…`: the script sees its arguments as $1…, never spliced into code. */
+/**
+ * `sh -c SCRIPT sh ARG…`: the script sees its arguments as $1…, never spliced into code. $0 is
+ * `sh`, so a shell error reads as one ("sh: 1: haproxy: not found"), not as lbdesk's. The sbin
+ * folders join PATH: a non-root login's PATH lacks them, and that is where haproxy,
+ * keepalived and friends live.
+ */
 export function shScript(script: string, args: string[]): string {
-  return `sh -c ${shq(script)} lbdesk ${args.map(shq).join(' ')}`;
+  return `sh -c ${shq(`${SBIN_PATH}\n${script}`)} sh ${args.map(shq).join(' ')}`;
 }
+
+export const SBIN_PATH = 'PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"';

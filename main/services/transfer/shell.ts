@@ -13,6 +13,35 @@ export const HASH_FN = `h() {
   echo "$1"
 }`;
 
+/**
+ * `keep TEMP LIVE MODE` gives TEMP the live file's mode, owner and group (numeric, from
+ * `stat -c`, which GNU and BusyBox share; else `--reference`, which BusyBox lacks), or MODE
+ * when there is no live file. Exit 0 kept; 3 the mode is kept but the owner could not be
+ * (a non-root user), and `@lbdesk OWNER uid:gid` says whose it was; 4 nothing could read
+ * the live file's mode: the caller refuses rather than widen it.
+ */
+export const KEEP_FN = `keep() {
+  [ -e "$2" ] || { chmod "$3" -- "$1"; return; }
+  if s=$(stat -c '%a %u %g' -- "$2" 2>/dev/null) && [ -n "$s" ]; then
+    set -- "$1" "$2" $s
+    chmod "$3" -- "$1" || return 4
+    [ "$(stat -c '%u %g' -- "$1" 2>/dev/null)" = "$4 $5" ] && return 0
+    chown "$4:$5" -- "$1" 2>/dev/null && return 0
+    echo "@lbdesk OWNER $4:$5"; return 3
+  fi
+  chmod --reference="$2" -- "$1" 2>/dev/null || return 4
+  chown --reference="$2" -- "$1" 2>/dev/null || { echo "@lbdesk OWNER unknown"; return 3; }
+}`;
+
+/** What `keep` answered, in words for a note (undefined: kept as it was). */
+export function keepNote(code: number | null, stdout: string, path: string): string | undefined {
+  if (code === 3) {
+    const who = /^@lbdesk OWNER (.*)$/m.exec(stdout)?.[1] ?? 'unknown';
+    return `could not keep the owner of ${path} (${who}): the pushing user may not chown; it now belongs to that user`;
+  }
+  return undefined;
+}
+
 const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(-300);
 
 const cache = new WeakMap<object, Promise<boolean>>();
@@ -49,8 +78,9 @@ export async function shellHash(h: TransferHost, path: string, timeoutMs: number
 
 /** Gives `temp` the live file's mode and owner (or `mode`), then renames it over `path`. */
 export async function shellReplace(h: TransferHost, temp: string, path: string, mode: number, timeoutMs: number): Promise<void> {
-  const script = `if [ -e "$2" ]; then chmod --reference="$2" -- "$1" 2>/dev/null || chmod "$3" -- "$1"; chown --reference="$2" -- "$1" 2>/dev/null || true
-else chmod "$3" -- "$1"; fi
+  const script = `${KEEP_FN}
+keep "$1" "$2" "$3"
+[ $? -eq 4 ] && { echo "cannot copy the mode of $2 (no stat -c, no chmod --reference): not replacing it" >&2; exit 4; }
 sync -- "$1" 2>/dev/null || sync
 mv -f -- "$1" "$2" && echo lbdesk-moved`;
   const r = await execText(h, shScript(script, [temp, path, mode.toString(8)]), timeoutMs);

@@ -23,6 +23,19 @@ export function referencesTo(raw: Raw, kind: RenameKind, name: string): Path[] {
       const inc = a?.include;
       if (Array.isArray(inc)) inc.forEach((n, ii) => n === name && out.push(['appliances', ai, 'include', ii]));
     });
+    arr(raw.pairs).forEach((p, pi) => arr(p?.instances).forEach((inst, ii) => {
+      const svc = inst?.services;
+      if (Array.isArray(svc)) svc.forEach((n, si) => n === name && out.push(['pairs', pi, 'instances', ii, 'services', si]));
+    }));
+  } else if (kind === 'appliance') {
+    // A pair names its boxes (and their keepalived), and an instance its master.
+    arr(raw.pairs).forEach((p, pi) => {
+      arr(p?.members).forEach((m, mi) => {
+        if (m?.appliance === name) out.push(['pairs', pi, 'members', mi, 'appliance']);
+        if (m?.keepalived === name) out.push(['pairs', pi, 'members', mi, 'keepalived']);
+      });
+      arr(p?.instances).forEach((inst, ii) => inst?.master === name && out.push(['pairs', pi, 'instances', ii, 'master']));
+    });
   }
   return out;
 }
@@ -77,7 +90,7 @@ export function describeReferences(raw: Raw, refs: Path[]): string[] {
   const out = new Set<string>();
   for (const [list, i] of refs) {
     const owner = getIn(raw, [list!, i!, 'name']);
-    const noun = list === 'groups' ? 'group' : list === 'services' ? 'service' : 'appliance';
+    const noun = list === 'groups' ? 'group' : list === 'services' ? 'service' : list === 'pairs' ? 'pair' : 'appliance';
     out.add(`${noun} ${typeof owner === 'string' && owner ? owner : `#${Number(i) + 1}`}`);
   }
   return [...out];

@@ -2,7 +2,7 @@
 // countdown, push history, and host keys waiting for the user's word.
 import { defineStore } from 'pinia';
 import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
-import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult } from '../../../shared/api/contract';
+import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult, SshPrompt } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { useWorkspace } from './workspace';
@@ -66,6 +66,8 @@ export const useAppliances = defineStore('appliances', () => {
   const history = shallowRef<PushHistoryEntry[]>([]);
   const historyError = ref('');
   const hostKeys = ref<HostKeyPrompt[]>([]);
+  /** keyboard-interactive rounds (OTP) waiting for the user, oldest first. */
+  const sshPrompts = ref<SshPrompt[]>([]);
 
   // An error is about the appliance's settings when it was said: once they change (auth agent
   // → password), it no longer stands beside the next attempt's.
@@ -138,6 +140,9 @@ export const useAppliances = defineStore('appliances', () => {
     }),
     api.on('hostKey.prompt', (p) => {
       hostKeys.value = [...hostKeys.value, p];
+    }),
+    api.on('ssh.prompt', (p) => {
+      sshPrompts.value = [...sshPrompts.value, p];
     }),
   ];
   onScopeDispose(() => {
@@ -227,6 +232,16 @@ export const useAppliances = defineStore('appliances', () => {
     }
   }
 
+  /** Sends the answers (null cancels the login); they are kept nowhere. */
+  async function answerSshPrompt(id: string, answers: string[] | null): Promise<void> {
+    sshPrompts.value = sshPrompts.value.filter((p) => p.id !== id);
+    try {
+      await api.call('ssh.answer', { id, answers });
+    } catch (e) {
+      pushError.value = errorSentence(e, 'answer the login question');
+    }
+  }
+
   async function answerHostKey(id: string, accept: boolean): Promise<void> {
     const prompt = hostKeys.value.find((p) => p.id === id);
     hostKeys.value = hostKeys.value.filter((p) => p.id !== id);
@@ -260,6 +275,6 @@ export const useAppliances = defineStore('appliances', () => {
 
   return {
     names, selected, selectedIndex, diff, diffStale, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
-    secondsLeft, pushedAt, openVersion, history, historyError, hostKeys, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey,
+    secondsLeft, pushedAt, openVersion, history, historyError, hostKeys, sshPrompts, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey, answerSshPrompt,
   };
 });

@@ -173,6 +173,14 @@ export const useLab = defineStore('lab', () => {
     return true;
   }
 
+  /** The HA fault: stop a box of a pair (its mate takes over) or start it again. */
+  async function pairBox(pair: string, box: string, action: 'stop' | 'start'): Promise<boolean> {
+    const s = await call(`${action} ${box}`, () => api.call('lab.pairBox', { pair, box, action }));
+    if (!s) return false;
+    setStatus(s);
+    return true;
+  }
+
   async function toggle(): Promise<boolean> {
     return running.value ? stop() : start();
   }
@@ -227,5 +235,5 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, history, setStatus };
+  return { status, members, results, changes, events, pools, traffic, busy, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, history, setStatus };
 });

@@ -185,9 +185,10 @@ describe.skipIf(!HAPROXY)('HAProxy runs a rendered config (master-worker, loopba
     });
     writeFileSync(cfg, text);
     process.kill(Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]), 'SIGUSR2');
+    // Settled once the new worker has bound the target set's port (before that: refused).
     // Every connection comes from 127.0.0.1 on a new source port: hashed on the address alone
     // (balance source) all would go to one server.
-    const seen = await until(() => spread('127.0.7.30', p, 30), (s) => (s.t1 ?? 0) > 0 && (s.t2 ?? 0) > 0, 15_000);
+    const seen = await until(() => spread('127.0.7.30', p, 30), (s) => Object.keys(s).sort().join() === 't1,t2', 15_000);
     expect(Object.keys(seen).sort(), `${JSON.stringify(seen)}\n${logs}`).toEqual(['t1', 't2']);
   });
 });

@@ -37,8 +37,8 @@ describe('haproxy: timers', () => {
     });
     expect(r.errors).toEqual([]);
     const l = lines(r.text);
-    expect(l).toContain('server a 192.0.2.21:81 weight 1 check inter 500ms fastinter 3s downinter 3s rise 5 fall 4');
-    expect(l).toContain('server b 192.0.2.22:81 weight 1 check inter 20s fastinter 3s downinter 3s rise 2 fall 4');
+    expect(l).toContain('server a 192.0.2.21:81 weight 1 check inter 500ms fastinter 3s downinter 3s rise 5 fall 4 observe layer4 error-limit 1 on-error fastinter');
+    expect(l).toContain('server b 192.0.2.22:81 weight 1 check inter 20s fastinter 3s downinter 3s rise 2 fall 4 observe layer4 error-limit 1 on-error fastinter');
     expect(l).toContain('timeout check 2s');
   });
 
@@ -175,7 +175,7 @@ describe('haproxy: balancing', () => {
 
   it('weight 0 drains a member under every algorithm', () => {
     const r = service({ type: 'tcp' }, { members: [{ server: 'a', port: 81, weight: 0 }, { server: 'b', port: 81 }] });
-    expect(lines(r.text)).toContain('server a 192.0.2.21:81 weight 0 check inter 30s fastinter 10s downinter 10s rise 2 fall 2');
+    expect(lines(r.text)).toContain('server a 192.0.2.21:81 weight 0 check inter 30s fastinter 10s downinter 10s rise 2 fall 2 observe layer4 error-limit 1 on-error fastinter');
   });
 
   it('health-weighted is approximated, by name', () => {
@@ -207,7 +207,7 @@ describe('haproxy: target sets', () => {
     expect(r.errors).toEqual([]);
     const l = lines(r.text);
     expect(l).toEqual(expect.arrayContaining(['frontend ts7:3868', 'bind 203.0.113.50:3868', 'balance hash src,concat(:,txn.lbdesk_sport)', 'tcp-request content set-var(txn.lbdesk_sport) src_port', 'timeout client 2m', 'timeout server 2m']));
-    expect(l).toContain('server 203.0.113.52 203.0.113.52:3868 weight 256 check inter 30s fastinter 10s downinter 10s rise 2 fall 2');
+    expect(l).toContain('server 203.0.113.52 203.0.113.52:3868 weight 256 check inter 30s fastinter 10s downinter 10s rise 2 fall 2 observe layer4 error-limit 1 on-error fastinter');
     expect(r.warnings.filter((w) => /hash/.test(w.message))).toEqual([]);
   });
 
@@ -233,7 +233,7 @@ describe('haproxy: target sets', () => {
 
   it('a secondary address gets its own frontend to the servers\' secondary addresses', () => {
     const r = render({ targetSets: [{ number: 2, address: '203.0.113.50', secondaryAddress: '203.0.113.60', ports: [80], protocols: 'tcp', algorithm: 'hash', servers: [{ address: '203.0.113.51', secondaryAddress: '203.0.113.61' }] }] });
-    expect(lines(r.text)).toEqual(expect.arrayContaining(['frontend ts2:80:secondary', 'bind 203.0.113.60:80', 'server 203.0.113.61 203.0.113.61:80 weight 100 check inter 30s fastinter 10s downinter 10s rise 2 fall 2']));
+    expect(lines(r.text)).toEqual(expect.arrayContaining(['frontend ts2:80:secondary', 'bind 203.0.113.60:80', 'server 203.0.113.61 203.0.113.61:80 weight 100 check inter 30s fastinter 10s downinter 10s rise 2 fall 2 observe layer4 error-limit 1 on-error fastinter']));
   });
 
   it('initiator support is refused by name', () => {
@@ -276,5 +276,22 @@ describe('haproxy: refusals name each part', () => {
 
   it('nothing to serve: HAProxy would not start', () => {
     expect(render({}).errors).toEqual([{ subject: 'appliance h', message: expect.stringContaining('nothing to serve') }]);
+  });
+});
+
+describe('haproxy: the lab\'s failure promises', () => {
+  it('redispatches every retry, one try per member, and checks early after a failed connection', () => {
+    const r = service({ type: 'tcp' });
+    const l = lines(r.text);
+    expect(l).toEqual(expect.arrayContaining(['option redispatch 1', 'retries 1']));
+    expect(l.filter((x) => x.startsWith('server ')).every((x) => x.endsWith('observe layer4 error-limit 1 on-error fastinter'))).toBe(true);
+    expect(r.warnings).toContainEqual({ subject: 'service vip', message: expect.stringContaining('passive detection: after a failed connection HAProxy checks the server within fastinter') });
+    expect(r.warnings).toContainEqual({ subject: 'service vip', message: expect.stringContaining('resets a connection before its first byte') });
+  });
+
+  it('no check, no passive detection (HAProxy needs a check to observe)', () => {
+    const r = service({ type: 'none' });
+    expect(r.text).not.toContain('observe layer4');
+    expect(r.warnings.map((w) => w.message)).not.toContainEqual(expect.stringContaining('passive detection'));
   });
 });

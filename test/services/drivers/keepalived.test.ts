@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderForAppliance } from '../../../main/services/drivers';
 import type { WorkspaceInput } from '../../../shared/model/schema';
-import { workspace } from './helpers';
+import { appliance, workspace } from './helpers';
 
 type Group = NonNullable<WorkspaceInput['groups']>[number];
 
@@ -195,5 +195,56 @@ describe('keepalived: host-wide IPVS timeouts', () => {
     });
     expect(lines(r.text)).toContain('lvs_timeouts tcp 3600');
     expect(r.warnings).toEqual([{ subject: 'service short', message: 'idle timeout 60s: IPVS has one TCP idle timeout for the host, 3600s used' }]);
+  });
+});
+
+describe('keepalived: VRRP of a pair', () => {
+  const pairWs = (pair: object, appliances?: object[]) => workspace({
+    services: [{ name: 'vip', address: '192.0.2.10', port: 80, group: 'g' }],
+    groups: [{ name: 'g', members: [] }],
+    targetSets: [{ number: 1, address: '203.0.113.50', ports: [3868], algorithm: 'hash', protocols: 'tcp', activeIpfe: 'A2', servers: [] }],
+    appliances: (appliances ?? [
+      { name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] },
+      { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] },
+    ]) as never,
+    pairs: [{ name: 'p', members: [{ appliance: 'k1', ipfe: 'A1', address: '198.51.100.1' }, { appliance: 'k2', ipfe: 'A2', address: '198.51.100.2' }], interface: 'eth0', instances: [{ id: 7, master: 'k1', services: ['vip'] }, { id: 8, master: 'A2' }], ...pair }],
+  });
+  const text = (ws: ReturnType<typeof pairWs>, name: string) => lines(renderForAppliance(ws, appliance(ws, name), { workspacePath: '/tmp/u.yaml' }).text);
+  const block = (l: string[], head: string) => l.slice(l.indexOf(head), l.indexOf('}', l.indexOf(head)) + 1);
+
+  it('one vrrp_instance per instance; the master is MASTER with the higher priority, the mate BACKUP with the lower', () => {
+    const ws = pairWs({});
+    const k1 = text(ws, 'k1');
+    const k2 = text(ws, 'k2');
+    expect(k1).toEqual(expect.arrayContaining(['vrrp_instance lbdesk_p_7 {', 'state MASTER', 'interface eth0', 'virtual_router_id 7', 'priority 150', 'advert_int 1', '# service vip', '192.0.2.10']));
+    expect(block(k2, 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state BACKUP', 'virtual_router_id 7', 'priority 100']));
+    // The target set active on A2: k2 is its master.
+    expect(block(k2, 'vrrp_instance lbdesk_p_8 {')).toEqual(expect.arrayContaining(['state MASTER', 'priority 150']));
+    expect(k2).toEqual(expect.arrayContaining(['# target set 1', '203.0.113.50']));
+    expect(k1.some((l) => l.startsWith('unicast'))).toBe(false);
+  });
+
+  it('nopreempt and preempt_delay start both boxes as BACKUP; unicast peers; tracked interfaces and script', () => {
+    const np = text(pairWs({ nopreempt: true }), 'k1');
+    expect(np).toEqual(expect.arrayContaining(['state BACKUP', 'priority 150', 'nopreempt']));
+    const pd = text(pairWs({ preemptDelay: '30s', unicast: true, trackInterfaces: ['eth1'], trackScript: { command: '/usr/bin/killall -0 haproxy' } }), 'k2');
+    expect(pd).toEqual(expect.arrayContaining(['preempt_delay 30', 'unicast_src_ip 198.51.100.2', 'unicast_peer {', '198.51.100.1', 'track_interface {', 'eth1', 'track_script {', 'lbdesk_p_check']));
+    expect(pd).toEqual(expect.arrayContaining(['vrrp_script lbdesk_p_check {', 'script "/usr/bin/killall -0 haproxy"', 'interval 2', 'fall 2', 'rise 2', 'script_user root', 'enable_script_security']));
+    expect(pd).not.toContain('state MASTER');
+  });
+
+  it("an HAProxy pair's addresses are rendered by the keepalived appliance named for each box", () => {
+    const ws = pairWs({ members: [{ appliance: 'h1', keepalived: 'k1' }, { appliance: 'h2', keepalived: 'k2' }], instances: [{ id: 7, master: 'h1', services: ['vip'] }] }, [
+      { name: 'h1', host: '192.0.2.1', driver: 'haproxy' }, { name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] },
+      { name: 'h2', host: '192.0.2.2', driver: 'haproxy' }, { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] },
+    ]);
+    expect(block(text(ws, 'k1'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state MASTER', '192.0.2.10']));
+    expect(block(text(ws, 'k2'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state BACKUP', '192.0.2.10']));
+    expect(text(ws, 'h1').some((l) => l.includes('vrrp_instance'))).toBe(false);
+  });
+
+  it('a keepalived appliance outside any pair renders no VRRP', () => {
+    const ws = pairWs({}, [{ name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] }, { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] }, { name: 'k3', host: '192.0.2.3', driver: 'keepalived', include: ['vip'] }]);
+    expect(text(ws, 'k3').some((l) => l.startsWith('vrrp_'))).toBe(false);
   });
 });

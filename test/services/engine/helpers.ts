@@ -177,3 +177,7 @@ export function expectRefused(address: string, port: number): Promise<string> {
     s.on('close', () => resolve('closed'));
   });
 }
+
+/** The data paths every forwarding test runs on: the C addon and the JavaScript one (uv). */
+export const DATA_PATHS = ['native', 'uv'] as const;
+export type DataPath = (typeof DATA_PATHS)[number];

@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(io: 'uv' | 'net', backends: { name: string; address: string; port: number }[], timeout = '5s') {
+async function setup(io: 'native' | 'uv' | 'net', backends: { name: string; address: string; port: number }[], timeout = '5s') {
   const port = await freePort(VIP);
   const health = new StaticHealth();
   backends.forEach((b) => health.set(memberKey({ group: 'g', server: b.name, port: b.port }), 'available'));
@@ -39,7 +39,7 @@ async function backend(name: string, address: string): Promise<Backend> {
   return b;
 }
 
-describe.each(['uv', 'net'] as const)('socket layer %s', (io) => {
+describe.each(['native', 'uv', 'net'] as const)('data path %s', (io) => {
   it('keeps half-close: the client ends its side and still gets every byte back', async () => {
     const b = await backend('s0', '127.0.5.161');
     const { port, engine } = await setup(io, [b]);

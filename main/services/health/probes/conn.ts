@@ -111,6 +111,11 @@ export class Conn {
     return this.read((buf, eof) => (buf.length >= max ? max : eof ? buf.length : -1));
   }
 
+  /** What has arrived and not been read, without waiting (may be empty). */
+  buffered(): Buffer {
+    return this.buf;
+  }
+
   /** True once the peer has closed its side. */
   get ended(): boolean {
     return this.eof;

@@ -9,6 +9,22 @@ const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED
 /** Without `dns:` settings: the root zone's NS set, which any recursive resolver can give. */
 export const DEFAULT_DNS_QUERY = { query: '.', recordType: 'NS' } as const;
 
+/**
+ * Record data as a zone file shows it: TXT strings quoted, MX/SRV/SOA fields in order, other
+ * bytes as text where printable, else hex.
+ */
+export function rdataText(data: unknown): string {
+  if (typeof data === 'string' || typeof data === 'number') return String(data);
+  if (Buffer.isBuffer(data) || data instanceof Uint8Array) {
+    const b = Buffer.from(data);
+    const text = b.toString('utf8');
+    return /^[\x20-\x7e]*$/.test(text) ? `"${text}"` : `0x${b.toString('hex')}`;
+  }
+  if (Array.isArray(data)) return data.map(rdataText).join(' ');
+  if (data && typeof data === 'object') return Object.values(data).map(rdataText).join(' ');
+  return '';
+}
+
 export async function dnsProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const q = ctx.check.dns ?? DEFAULT_DNS_QUERY;
   const name = q.query === '.' ? '.' : q.query.replace(/\.$/, '');
@@ -29,8 +45,7 @@ export async function dnsProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const evidence: Evidence = { question: asked, rcode, answers: answers.length, aa: decoded.flag_aa, tc: decoded.flag_tc, rttMs: ex.rttMs };
   const first = answers[0];
   if (first) {
-    const data = (first as { data?: unknown }).data;
-    evidence.firstAnswer = clip(`${first.type} ${typeof data === 'string' ? data : JSON.stringify(data)}`, 120);
+    evidence.firstAnswer = clip(`${first.type} ${rdataText((first as { data?: unknown }).data)}`, 120);
   }
   if (rcode !== 'NOERROR') return fail(`${asked}: ${rcode}`, evidence, ex.rttMs);
   if (answers.length === 0) return fail(`${asked}: NOERROR but no answer${decoded.flag_tc ? ' (truncated)' : ''}`, evidence, ex.rttMs);

@@ -9,10 +9,8 @@ import { tlsOptions, tlsVerdict } from './tls';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { ProbeFailure, clip, fail, hostForUrl, pass } from './util';
 
-/** How much of the body the Px check looks at. */
+/** How much of the body the Px check looks at: it decides once these bytes are in. */
 export const EXPECT_WINDOW = 1000;
-/** Read a little past the window, only to tell the user where the string was found instead. */
-const READ_LIMIT = EXPECT_WINDOW + 4096;
 const MAX_HEADER = 64 * 1024;
 
 interface Head {
@@ -63,15 +61,17 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
       return pass(`GET ${target}: ${code} (object returned)`, base, head.firstByteMs);
     }
     c.phase = `reading the body of ${target}`;
-    const body = await readBody(c, head);
+    const window = await readWindow(c, head);
+    // Decided: the response time is the time to this decision, not to the whole object.
     const ms = c.elapsed();
-    const window = body.subarray(0, EXPECT_WINDOW);
-    const at = window.indexOf(Buffer.from(http.expect, 'utf8'));
-    const ev = { ...base, bodyBytesRead: body.length, decidedMs: ms };
-    if (at >= 0) return pass(`${code}, "${clip(http.expect, 60)}" found in first ${EXPECT_WINDOW} bytes`, { ...ev, expectAt: at }, ms);
     const needle = Buffer.from(http.expect, 'utf8');
-    const later = body.indexOf(needle);
-    const where = later >= 0 ? ` (found at bytes ${later + 1}-${later + needle.length})` : body.length < EXPECT_WINDOW ? ` (body is ${body.length} bytes)` : '';
+    const at = window.indexOf(needle);
+    const ev = { ...base, bodyBytesRead: window.length, decidedMs: ms };
+    if (at >= 0) return pass(`${code}, "${clip(http.expect, 60)}" found in first ${EXPECT_WINDOW} bytes`, { ...ev, expectAt: at }, ms);
+    // Only what has already arrived is searched further, to say where the string was instead.
+    const seen = Buffer.concat([window, c.buffered()]);
+    const later = seen.indexOf(needle);
+    const where = later >= 0 ? ` (found at bytes ${later + 1}-${later + needle.length})` : window.length < EXPECT_WINDOW ? ` (body is ${window.length} bytes)` : '';
     return fail(`${code}, "${clip(http.expect, 60)}" not in first ${EXPECT_WINDOW} bytes${where}`, ev, ms);
   }, { tls }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
 }
@@ -125,24 +125,26 @@ function headerEnd(b: Buffer): number {
   return lf >= 0 ? lf + 2 : -1;
 }
 
-/** The start of the body (READ_LIMIT bytes at most), de-chunked. */
-async function readBody(c: Conn, head: Head): Promise<Buffer> {
+/** The first EXPECT_WINDOW bytes of the body, de-chunked: resolves as soon as they are in or the body ends. */
+async function readWindow(c: Conn, head: Head): Promise<Buffer> {
   const te = head.headers.get('transfer-encoding')?.toLowerCase() ?? '';
   if (te.includes('chunked')) {
     const parts: Buffer[] = [];
     let total = 0;
-    while (total < READ_LIMIT) {
+    while (total < EXPECT_WINDOW) {
       const sizeLine = await c.line();
       const size = Number.parseInt(sizeLine.split(';')[0]!.trim(), 16);
       if (!Number.isFinite(size)) throw new ProbeFailure(`bad chunk size "${clip(sizeLine, 40)}"`);
       if (size === 0) break;
-      parts.push(await c.bytes(size));
-      await c.line();
-      total += size;
+      // A large chunk is read only as far as the window needs.
+      const take = Math.min(size, EXPECT_WINDOW - total);
+      parts.push(await c.bytes(take));
+      total += take;
+      if (take === size) await c.line();
     }
     return Buffer.concat(parts);
   }
   const length = Number(head.headers.get('content-length'));
-  const want = Number.isFinite(length) && length >= 0 ? Math.min(length, READ_LIMIT) : READ_LIMIT;
+  const want = Number.isFinite(length) && length >= 0 ? Math.min(length, EXPECT_WINDOW) : EXPECT_WINDOW;
   return c.rest(want);
 }

@@ -10,10 +10,18 @@ import { destination, SecretRefusedError } from '../../secrets/bound';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch } from './util';
 
-function describe(err: unknown): { reason: string; evidence: Evidence } {
+/** ldapts names each result code (InvalidCredentialsError): that name in words. */
+function resultWords(name: string): string {
+  return name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() || 'error';
+}
+
+/** A failure in words, naming the operation (`bind as "DN"`, `search "BASE" (…)`) it ended. */
+function describe(err: unknown, operation: string): { reason: string; evidence: Evidence } {
   const e = err as Error & { code?: number | string; syscall?: string };
   if (typeof e?.code === 'number') {
-    return { reason: `${e.name.replace(/Error$/, '')} (LDAP result ${e.code})${e.message ? `: ${clip(e.message, 80)}` : ''}`, evidence: { resultCode: e.code } };
+    // ldapts appends " Code: 0x31" to the server's diagnostic message: the words say it better.
+    const diagnostic = (e.message ?? '').replace(/\s*Code: 0x[0-9a-f]+\s*$/i, '').trim();
+    return { reason: `${operation} failed: ${resultWords(e.name)} (LDAP result ${e.code})${diagnostic ? `: ${clip(diagnostic, 80)}` : ''}`, evidence: { resultCode: e.code } };
   }
   if (typeof e?.code === 'string') return { reason: `${e.syscall ?? 'connect'} ${e.code}`, evidence: { errno: e.code } };
   return { reason: clip(e?.message ?? String(err), 120), evidence: {} };
@@ -48,6 +56,8 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const slack = ctx.timeoutMs + 1000;
   const client = new Client({ url: `ldap://${hostForUrl(ctx.address)}:${port}`, connectTimeout: slack, timeout: slack });
   let phase = 'waiting for the search result';
+  const searchText = `search ${cfg.baseDn ? `"${clip(cfg.baseDn, 60)}"` : 'of the root DSE'} (${cfg.scope}, ${clip(cfg.filter, 40)})`;
+  let operation = searchText;
   const evidence: Evidence = { base: clip(cfg.baseDn || '(root DSE)', 120), scope: cfg.scope, filter: clip(cfg.filter, 120) };
   // ldapts times each operation; this bounds the whole dialogue (bind + search) by the deadline.
   let timer: { clear(): void } | undefined;
@@ -58,8 +68,10 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
     const run = async (): Promise<ProbeOutcome> => {
       if (cfg.bindDn) {
         phase = 'waiting for the bind result';
+        operation = `bind as "${clip(cfg.bindDn, 60)}"`;
         await client.bind(cfg.bindDn, password);
         phase = 'waiting for the search result';
+        operation = searchText;
         evidence.bindDn = clip(cfg.bindDn, 120);
       }
       const sw = stopwatch();
@@ -74,7 +86,7 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
       evidence.searchMs = ms;
       evidence.entries = searchEntries.length;
       const entry = searchEntries[0];
-      const where = `search ${cfg.baseDn ? `"${clip(cfg.baseDn, 60)}"` : 'of the root DSE'} (${cfg.scope}, ${clip(cfg.filter, 40)})`;
+      const where = searchText;
       if (!entry) return fail(`${where} returned no entry`, evidence, ms);
       evidence.dn = clip(entry.dn || '(root DSE)', 120);
       for (const [attr, want] of Object.entries(cfg.expect ?? {})) {
@@ -102,7 +114,7 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
     return await Promise.race([run(), expired]);
   } catch (err) {
     if ((err as { timeout?: boolean }).timeout) return fail((err as Error).message, { ...evidence, timeoutMs: ctx.timeoutMs });
-    const { reason, evidence: ev } = describe(err);
+    const { reason, evidence: ev } = describe(err, operation);
     return fail(reason, { ...evidence, ...ev, afterMs: total() });
   } finally {
     timer?.clear();

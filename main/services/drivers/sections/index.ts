@@ -1,0 +1,23 @@
+// `manage: sections`: render the workspace onto the file an appliance holds (docs/drivers.md).
+import type { Appliance, Workspace } from '../../../../shared/model/schema';
+import { renderForAppliance } from '../index';
+import type { RenderContext } from '../types';
+import { haproxyOnto } from './haproxy-onto';
+import { keepalivedOnto } from './keepalived-onto';
+import type { OntoOptions, OntoResult } from './types';
+
+export type { OntoOptions, OntoResult } from './types';
+export { markerLine, markerHash, sectionHash } from './markers';
+
+/**
+ * The whole file a push would leave on an appliance that holds `current` now. With
+ * `manage: file` that is the plain render; with `sections` only owned sections change.
+ */
+export function renderOnto(ws: Workspace, appliance: Appliance, current: string, ctx: RenderContext, opts: OntoOptions): OntoResult {
+  if (appliance.manage === 'sections') {
+    if (appliance.driver === 'haproxy') return haproxyOnto(ws, appliance, current, opts);
+    if (appliance.driver === 'keepalived') return keepalivedOnto(ws, appliance, current, opts);
+  }
+  const r = renderForAppliance(ws, appliance, ctx);
+  return { text: r.text, errors: r.errors, warnings: r.warnings, conflicts: [] };
+}

@@ -1,0 +1,244 @@
+// The native data path (native/engine/*.c, an N-API addon with its own libuv loop on its own
+// thread) seen from the worker: JavaScript binds listeners, publishes each pool's selection
+// table (tier, weights, scores, addresses), answers the choices C leaves to it (persistence,
+// least load, peer groups: one call per connection), turns C's events into engine events and
+// reads C's counters into the pools' members for stats.
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import type { PoolRef } from '../../../shared/api/engine';
+import { CONNECT_BUCKETS_MS } from '../../../shared/api/engine';
+import type { ListenerConfig } from './config';
+import type { Client, Member, Pool } from './pool';
+import type { Runtime } from './runtime';
+
+interface NativeEvent {
+  type: 'refused' | 'redispatch' | 'choose' | 'end' | 'error';
+  pool: number;
+  member: number;
+  to: number;
+  slot: number;
+  gen: number;
+  js: number;
+  udp: number;
+  secondary: number;
+  lport: number;
+  client?: string;
+  clientPort?: number;
+  reason?: string;
+  tried?: number[];
+}
+
+export interface Addon {
+  start(onEvents: (events: NativeEvent[]) => void): void;
+  listen(id: number, address: string, port: number, udp: boolean): number;
+  unlisten(id: number): void;
+  setListener(id: number, pool: number, secondary: boolean): void;
+  publish(pool: number, algo: number, idleMs: number, rows: (string | number)[][]): void;
+  chosen(udp: boolean, slot: number, gen: number, member: number, reason: string): void;
+  members(ids: Uint32Array): Float64Array;
+  pools(ids: Uint32Array): Float64Array;
+  live(): [number, number];
+  stopAll(): void;
+  close(): void;
+}
+
+/** Where the addon is looked for: LBDESK_ENGINE_ADDON, else prebuilds/<platform>-<arch>/ above this file (or its app.asar.unpacked twin). */
+export function addonPaths(from = __dirname): string[] {
+  if (process.env.LBDESK_ENGINE_ADDON) return [process.env.LBDESK_ENGINE_ADDON];
+  const rel = join('prebuilds', `${process.platform}-${process.arch}`, 'node.napi.node');
+  const out: string[] = [];
+  let dir = from;
+  for (let i = 0; i < 6; i++) {
+    out.push(join(dir, rel));
+    // Electron: native files are packed outside the archive (asarUnpack).
+    if (dir.endsWith('.asar')) out.push(join(`${dir}.unpacked`, rel));
+    const up = join(dir, '..');
+    if (up === dir) break;
+    dir = up;
+  }
+  return out.filter((p, i, a) => a.indexOf(p) === i && !p.includes(`${sep}node_modules${sep}`));
+}
+
+/** The addon, or why it cannot be used (said in a notice: the JavaScript path runs instead). */
+export function loadAddon(): { addon: Addon } | { error: string } {
+  const tried = addonPaths();
+  const file = tried.find((p) => existsSync(p));
+  if (!file) return { error: `no native data path for ${process.platform}-${process.arch} (looked for ${tried[0]})` };
+  try {
+    // A runtime require: the bundler must not try to inline a binary.
+    const req = eval('require') as NodeJS.Require;
+    return { addon: req(file) as Addon };
+  } catch (err) {
+    return { error: `the native data path did not load: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/** Pool algorithms C decides alone; everything else is one call into JavaScript per connection. */
+const ALGO: Record<string, number> = { 'round-robin': 0, 'weighted-round-robin': 1, 'least-connections': 2, 'health-weighted': 3, 'source-hash': 4, hash: 4 };
+const A_JS = 5;
+const MEMBER_STATS = 6 + CONNECT_BUCKETS_MS.length + 1;
+
+export interface NativeListener {
+  cfg: ListenerConfig;
+  pool: Pool;
+  nid?: number;
+  readonly ref: PoolRef;
+}
+
+export class NativePath {
+  private readonly ids = new WeakMap<object, number>();
+  private readonly pools = new Map<number, Pool>();
+  private readonly members = new Map<number, Member>();
+  private nextId = 1;
+  /** Connections and flows whose server JavaScript chose: ended here too. */
+  private readonly chosen = new Map<string, { pool: Pool; m: Member; client: Client }>();
+
+  constructor(private readonly addon: Addon, private readonly rt: Runtime) {
+    addon.start((events) => this.onEvents(events));
+  }
+
+  private id(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(o, id);
+    }
+    return id;
+  }
+
+  /** Binds now (an error names the address and errno, as the JavaScript layers do). */
+  listen(l: NativeListener): number {
+    const nid = this.id(l);
+    l.nid = nid;
+    try {
+      const port = this.addon.listen(nid, l.cfg.address, l.cfg.port, l.cfg.protocol === 'udp');
+      this.point(l);
+      return port;
+    } catch (err) {
+      throw new Error(`cannot listen on ${l.cfg.address}:${l.cfg.port}/${l.cfg.protocol}: ${(err as Error).message}`);
+    }
+  }
+
+  unlisten(l: NativeListener): void {
+    if (l.nid !== undefined) this.addon.unlisten(l.nid);
+  }
+
+  /** A listener feeds this pool from now on (a reload may point it at another). */
+  point(l: NativeListener): void {
+    this.publish(l.pool);
+    this.addon.setListener(l.nid!, this.id(l.pool), l.cfg.secondary);
+  }
+
+  /** The pool's table as C reads it per connection: the tier is JavaScript's (usableTier). */
+  publish(pool: Pool): void {
+    const pid = this.id(pool);
+    this.pools.set(pid, pool);
+    const tier = new Set(pool.usable());
+    const rows = pool.members.map((m) => {
+      const mid = this.id(m);
+      this.members.set(mid, m);
+      return [mid, m.index, m.weight, Math.round(m.score), tier.has(m) ? 1 : 0, m.cfg.address, m.cfg.secondaryAddress ?? '', m.cfg.port ?? 0, m.hash, m.cfg.connectTimeoutMs];
+    });
+    for (const m of pool.retired) this.members.set(this.id(m), m);
+    const c = pool.cfg;
+    const js = c.persistence.type === 'client-ip' || c.algorithm === 'least-load' || (c.peerThreshold ?? 0) > 0;
+    this.addon.publish(pid, js ? A_JS : ALGO[c.algorithm] ?? 0, c.idleTimeoutMs, rows);
+  }
+
+  /** C's counters into the members and pools (before stats, least-load samples and reloads). */
+  sync(pools: Iterable<Pool>): void {
+    const list = [...pools];
+    const members = list.flatMap((p) => [...p.members, ...p.retired]);
+    const m = this.addon.members(Uint32Array.from(members, (x) => this.id(x)));
+    members.forEach((x, i) => {
+      const o = i * MEMBER_STATS;
+      x.active = m[o]!;
+      x.total = m[o + 1]!;
+      x.errors = m[o + 2]!;
+      x.bytesIn = m[o + 3]!;
+      x.bytesOut = m[o + 4]!;
+      x.chunksIn = m[o + 5]!;
+      for (let k = 0; k < x.connectMs.length; k++) x.connectMs[k] = m[o + 6 + k]!;
+    });
+    const p = this.addon.pools(Uint32Array.from(list, (x) => this.id(x)));
+    list.forEach((x, i) => {
+      x.accepted = p[i * 3]!;
+      x.refused = p[i * 3 + 1]!;
+      x.redispatched = p[i * 3 + 2]!;
+      // A server removed by a reload is kept while it still carries connections.
+      for (const r of x.retired) if (r.active <= 0) x.retired.delete(r);
+    });
+  }
+
+  /** Connections and UDP flows open now. */
+  live(): { connections: number; flows: number } {
+    const [connections, flows] = this.addon.live();
+    return { connections, flows };
+  }
+
+  stopAll(): void {
+    this.addon.stopAll();
+  }
+
+  close(): void {
+    this.addon.close();
+  }
+
+  private onEvents(events: NativeEvent[]): void {
+    const now = Date.now();
+    for (const e of events) {
+      const pool = this.pools.get(e.pool);
+      const key = `${e.udp}:${e.slot}:${e.gen}`;
+      if (e.type === 'error') {
+        this.rt.emit({ type: 'error', ...(pool ? poolRef(pool) : {}), message: e.reason ?? 'native data path error' } as never);
+        continue;
+      }
+      if (e.type === 'end' || (e.type === 'redispatch' && e.js)) {
+        const c = this.chosen.get(key);
+        this.chosen.delete(key);
+        if (c) {
+          c.pool.end(c.m, c.client, now);
+          if (e.type === 'redispatch') c.pool.forget(c.client, c.m);
+        }
+      }
+      if (!pool) continue;
+      const client = e.client !== undefined ? `${e.client}:${e.clientPort}` : undefined;
+      if (e.type === 'choose') this.choose(pool, e, key, now);
+      else if (e.type === 'refused') {
+        this.rt.limited(`refused:${pool.cfg.id}`, (count) => ({ type: 'refused', ...poolRef(pool), ...(client ? { client } : {}), reason: e.reason ?? '', count }));
+      } else if (e.type === 'redispatch') this.redispatched(pool, e, client);
+    }
+  }
+
+  private redispatched(pool: Pool, e: NativeEvent, client: string | undefined): void {
+    const m = this.members.get(e.member);
+    if (!m) return;
+    const address = e.secondary ? m.cfg.secondaryAddress ?? m.cfg.address : m.cfg.address;
+    const port = m.cfg.port ?? e.lport;
+    const reason = e.reason ?? '';
+    const to = e.to ? this.members.get(e.to) : undefined;
+    this.rt.report(m.key, `${reason} (${address}:${port})`);
+    this.rt.limited(`redispatch:${pool.cfg.id}:${m.key}`, (count) => ({
+      type: 'redispatch', ...poolRef(pool), ...(client ? { client } : {}), server: m.cfg.server, address, port, reason, ...(to ? { to: to.cfg.server } : {}), count,
+    }));
+  }
+
+  /** One call: JavaScript's algorithms over its own state choose, and C connects. */
+  private choose(pool: Pool, e: NativeEvent, key: string, now: number): void {
+    const client: Client = e.client !== undefined ? { address: e.client, port: e.clientPort } : {};
+    const tried = e.tried && e.tried.length > 0 ? new Set(e.tried.map((id) => this.members.get(id)).filter((m): m is Member => m !== undefined)) : undefined;
+    const m = pool.choose(client, now, tried, e.secondary === 1);
+    if (!m) {
+      const reason = tried ? (e.udp ? 'every server refused the flow' : 'every server failed to connect') : 'no available or degraded server';
+      this.addon.chosen(e.udp === 1, e.slot, e.gen, 0, reason);
+      return;
+    }
+    pool.begin(m, client, now);
+    this.chosen.set(key, { pool, m, client });
+    this.addon.chosen(e.udp === 1, e.slot, e.gen, this.id(m), '');
+  }
+}
+
+function poolRef(p: Pool): PoolRef {
+  return p.cfg.service !== undefined ? { service: p.cfg.service } : { targetSet: p.cfg.targetSet! };
+}

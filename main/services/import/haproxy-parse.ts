@@ -1,0 +1,126 @@
+// haproxy.cfg as sections of lines, each line with its words and their offsets, so a later
+// edit can change one word of one line and leave every other byte as it was.
+import { ImportError } from './types';
+import { splitLines } from './text';
+
+export interface Word {
+  /** The word as HAProxy reads it (quotes and escapes removed). */
+  text: string;
+  /** Offsets in the raw line (quotes included). */
+  start: number;
+  end: number;
+}
+
+export interface CfgLine {
+  /** 0-based index in the file. */
+  index: number;
+  raw: string;
+  words: Word[];
+}
+
+export interface CfgSection {
+  /** `global`, `defaults`, `frontend`, `backend`, `listen`, `userlist`, … */
+  kind: string;
+  name: string;
+  /** The header line (its words include kind and name, and `from X` for defaults). */
+  header: CfgLine;
+  /** Lines after the header up to the next section (comments and blanks included). */
+  body: CfgLine[];
+  /** 0-based line after the section's last line. */
+  end: number;
+}
+
+export interface HaproxyConfig {
+  file: string;
+  lines: string[];
+  /** Lines before the first section (comments, blanks). */
+  preamble: number;
+  sections: CfgSection[];
+}
+
+export const SECTION_KEYWORDS = new Set([
+  'global', 'defaults', 'frontend', 'backend', 'listen', 'userlist', 'peers', 'resolvers', 'mailers',
+  'program', 'http-errors', 'ring', 'cache', 'fcgi-app', 'log-forward', 'crt-store', 'traces', 'namespace_list',
+]);
+const NAMED = new Set(['frontend', 'backend', 'listen', 'userlist', 'peers', 'resolvers', 'mailers', 'program', 'http-errors', 'ring', 'cache', 'fcgi-app', 'log-forward']);
+
+const ESCAPES: Record<string, string> = { r: '\r', n: '\n', t: '\t' };
+const unescape = (c: string): string => ESCAPES[c] ?? c;
+
+/** HAProxy's word splitting: blanks separate, quotes group, backslash escapes, `#` comments. */
+export function splitWords(line: string): Word[] {
+  const words: Word[] = [];
+  let i = 0;
+  const n = line.length;
+  while (i < n) {
+    while (i < n && (line[i] === ' ' || line[i] === '\t' || line[i] === '\r')) i++;
+    if (i >= n || line[i] === '#') break;
+    const start = i;
+    let text = '';
+    while (i < n && line[i] !== ' ' && line[i] !== '\t' && line[i] !== '\r') {
+      const c = line[i]!;
+      if (c === '#') break;
+      if (c === '\\' && i + 1 < n) {
+        text += unescape(line[i + 1]!);
+        i += 2;
+      } else if (c === '"') {
+        i++;
+        while (i < n && line[i] !== '"') {
+          if (line[i] === '\\' && i + 1 < n) {
+            text += unescape(line[i + 1]!);
+            i += 2;
+          } else text += line[i++];
+        }
+        i++;
+      } else if (c === "'") {
+        i++;
+        while (i < n && line[i] !== "'") text += line[i++];
+        i++;
+      } else {
+        text += c;
+        i++;
+      }
+    }
+    words.push({ text, start, end: Math.min(i, n) });
+  }
+  return words;
+}
+
+/** Splits the file into sections; text that is not haproxy.cfg is an error at its first line. */
+export function parseHaproxy(text: string, file: string): HaproxyConfig {
+  const lines = splitLines(text);
+  const sections: CfgSection[] = [];
+  let current: CfgSection | undefined;
+  let preamble = lines.length;
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!;
+    const words = splitWords(raw);
+    const line: CfgLine = { index, raw, words };
+    const first = words[0]?.text;
+    if (first !== undefined && SECTION_KEYWORDS.has(first)) {
+      if (current) current.end = index;
+      else preamble = index;
+      const name = first === 'defaults' ? (words[1] && words[1].text !== 'from' ? words[1].text : '') : (words[1]?.text ?? '');
+      if (NAMED.has(first) && !name) throw new ImportError(file, index + 1, `${first} section without a name (truncated file?)`);
+      current = { kind: first, name, header: line, body: [], end: lines.length };
+      sections.push(current);
+    } else if (current) {
+      current.body.push(line);
+    } else if (first !== undefined) {
+      throw new ImportError(file, index + 1, `"${first}" is not a HAProxy section keyword (expected global, defaults, frontend, backend or listen): not a haproxy.cfg`);
+    }
+  }
+  if (!sections.length) throw new ImportError(file, 1, 'no HAProxy section (global, defaults, frontend, backend, listen): not a haproxy.cfg');
+  return { file, lines, preamble, sections };
+}
+
+/** The `from NAME` of a defaults/proxy header, if any. */
+export function fromName(section: CfgSection): string | undefined {
+  const w = section.header.words;
+  const i = w.findIndex((x, k) => k > 0 && x.text === 'from');
+  return i > 0 ? w[i + 1]?.text : undefined;
+}
+
+export function sectionKey(s: CfgSection): string {
+  return s.name ? `${s.kind} ${s.name}` : s.kind;
+}

@@ -1,0 +1,132 @@
+// Import a config an appliance runs: into a new workspace, or merged into an existing one.
+import { stringify } from 'yaml';
+import { parseWorkspace } from '../../../shared/model/validate';
+import { formatProblem, hasErrors } from '../../../shared/model/problem';
+import { addItem, createDocument, documentToText, setField } from '../../../shared/model/document';
+import type { Workspace } from '../../../shared/model/schema';
+import { importHaproxy } from './haproxy-import';
+import { importKeepalived } from './keepalived-import';
+import { decodeConfig } from './text';
+import { ImportError, type ImportDriver, type ImportResult, type ReportItem } from './types';
+
+export { ImportError, MAX_IMPORT_BYTES } from './types';
+export type { ImportDriver, ImportResult, ReportItem, Outcome, SectionBinding } from './types';
+
+export interface ImportInput {
+  bytes: Uint8Array;
+  /** The name shown in report lines and errors (`-` for stdin is shown as `<stdin>`). */
+  file: string;
+  driver: ImportDriver;
+  /** Real path of the file (keepalived includes are followed relative to it; none for stdin). */
+  realPath?: string;
+  existing?: Workspace;
+  /** keepalived: follow `include` (off for a config pulled over SSH: its includes are on the appliance). */
+  includes?: boolean;
+}
+
+export interface Imported extends ImportResult {
+  /** keepalived services defined in included files (not the appliance's to write). */
+  fromIncludes: string[];
+}
+
+/** Parses and maps the config; throws ImportError (file:line: message) for bad input. */
+export function importConfig(input: ImportInput): Imported {
+  const text = decodeConfig(input.bytes, input.file);
+  const existingServers = input.existing?.servers.map((s) => ({ name: s.name, address: s.address }));
+  const taken = input.existing ? { servers: input.existing.servers.map((s) => s.name) } : undefined;
+  if (input.driver === 'haproxy') return { ...importHaproxy(text, input.file, { taken, existingServers }), fromIncludes: [] };
+  const r = importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.includes ?? true });
+  return { ...r, fromIncludes: (r as { fromIncludes?: string[] }).fromIncludes ?? [] };
+}
+
+export interface ApplianceSpec {
+  name: string;
+  driver: ImportDriver;
+  configPath?: string;
+}
+
+function applianceEntry(r: Imported, spec: ApplianceSpec): Record<string, unknown> {
+  const a: Record<string, unknown> = { name: spec.name, host: spec.name, driver: spec.driver };
+  if (spec.configPath) a.configPath = spec.configPath;
+  a.manage = 'sections';
+  if (r.fromIncludes.length) a.include = r.workspace.services.map((s) => s.name).filter((n) => !r.fromIncludes.includes(n));
+  return a;
+}
+
+/** A new workspace file holding what was imported, with the appliance it came from. */
+export function newWorkspaceText(r: Imported, spec: ApplianceSpec & { workspaceName: string; source: string }): string {
+  const data = {
+    lbdesk: 1,
+    name: spec.workspaceName,
+    servers: r.workspace.servers,
+    groups: r.workspace.groups,
+    services: r.workspace.services,
+    appliances: [applianceEntry(r, spec)],
+  };
+  const head = [
+    `# Imported by lbdesk from ${spec.source} (driver ${spec.driver}).`,
+    '# What the config had that lbdesk does not model stays on the appliance (manage: sections).',
+    `# Set appliances[0].host to the appliance's address or an alias from ~/.ssh/config.`,
+    '',
+  ].join('\n');
+  return head + stringify(data, { lineWidth: 0, flowCollectionPadding: true });
+}
+
+/** Checks the text is a valid workspace; the problems, one line each, when it is not. */
+export function workspaceProblems(text: string, file: string): string[] {
+  const parsed = parseWorkspace(text, file);
+  return hasErrors(parsed.problems) ? parsed.problems.filter((p) => p.severity === 'error').map(formatProblem) : [];
+}
+
+export interface MergeResult {
+  text: string;
+  /** Names the workspace already had: reported, not imported. */
+  skipped: ReportItem[];
+}
+
+/**
+ * Adds what was imported to an existing workspace as a comment-preserving edit. A group or
+ * service whose name the workspace has is skipped and reported; servers are reused by address.
+ * The appliance is switched to `manage: sections`, so a push keeps what lbdesk does not own.
+ */
+export function mergeIntoWorkspace(text: string, ws: Workspace, r: Imported, appliance: string, file: string): MergeResult {
+  const doc = createDocument(text);
+  const skipped: ReportItem[] = [];
+  const groups = new Set(ws.groups.map((g) => g.name));
+  const services = new Set(ws.services.map((s) => s.name));
+  const lineOf = (name: string): number => r.items.find((i) => i.detail.includes(name))?.line ?? 1;
+  const keptGroups = r.workspace.groups.filter((g) => {
+    if (!groups.has(g.name)) return true;
+    skipped.push({ file, line: lineOf(g.name), section: `group ${g.name}`, outcome: 'kept', detail: `the workspace already has a group ${g.name}: not imported (the workspace's group is what lbdesk writes)` });
+    return false;
+  });
+  const keptServices = r.workspace.services.filter((s) => {
+    if (!services.has(s.name)) return true;
+    skipped.push({ file, line: lineOf(s.name), section: `service ${s.name}`, outcome: 'kept', detail: `the workspace already has a service ${s.name}: not imported (the workspace's service is what lbdesk writes)` });
+    return false;
+  });
+  const used = new Set(keptGroups.flatMap((g) => (g.members ?? []).map((m) => m.server)));
+  const known = new Set(ws.servers.map((s) => s.name));
+  for (const s of r.workspace.servers) if (!known.has(s.name) && used.has(s.name)) addItem(doc, ['servers'], s as never);
+  for (const g of keptGroups) addItem(doc, ['groups'], g as never);
+  for (const s of keptServices) addItem(doc, ['services'], s as never);
+  const index = ws.appliances.findIndex((a) => a.name === appliance);
+  if (index >= 0) {
+    if (ws.appliances[index]!.manage !== 'sections') setField(doc, ['appliances', index, 'manage'], 'sections');
+    const include = ws.appliances[index]!.include;
+    if (include) {
+      const add = keptServices.map((s) => s.name).filter((n) => !r.fromIncludes.includes(n) && !include.includes(n));
+      if (add.length) setField(doc, ['appliances', index, 'include'], [...include, ...add]);
+    }
+  }
+  return { text: documentToText(doc), skipped };
+}
+
+/** One report line: `file:line: section: outcome: detail`. */
+export function reportLine(i: ReportItem): string {
+  return `${i.file}:${i.line}: ${i.section}: ${i.outcome}${i.detail ? `: ${i.detail}` : ''}`;
+}
+
+export function isImportError(e: unknown): e is ImportError {
+  return e instanceof ImportError;
+}

@@ -1,0 +1,414 @@
+/* The N-API face of the native data path (ABI-stable: one build serves Node and Electron).
+ * JavaScript publishes listeners and selection tables, answers the choices it keeps, reads
+ * counters, and receives events in batches through one thread-safe function. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <node_api.h>
+#include "engine.h"
+
+#define CHECK(call)                                                  \
+  do {                                                               \
+    if ((call) != napi_ok) {                                         \
+      napi_throw_error(env, NULL, "lbdesk native engine: " #call);   \
+      return NULL;                                                   \
+    }                                                                \
+  } while (0)
+
+typedef struct {
+  engine_t *e;
+  napi_threadsafe_function tsfn;
+} state_t;
+
+static state_t *get_state(napi_env env) {
+  state_t *st = NULL;
+  napi_get_instance_data(env, (void **)&st);
+  return st;
+}
+
+static void notify(void *arg) {
+  state_t *st = arg;
+  napi_call_threadsafe_function(st->tsfn, NULL, napi_tsfn_nonblocking);
+}
+
+static const char *TYPES[] = {"refused", "redispatch", "choose", "end", "error"};
+
+static void set_u32(napi_env env, napi_value o, const char *k, uint32_t v) {
+  napi_value x;
+  napi_create_uint32(env, v, &x);
+  napi_set_named_property(env, o, k, x);
+}
+
+static void set_str(napi_env env, napi_value o, const char *k, const char *v) {
+  napi_value x;
+  napi_create_string_utf8(env, v, NAPI_AUTO_LENGTH, &x);
+  napi_set_named_property(env, o, k, x);
+}
+
+/* On JavaScript's thread: the queued events as one array of plain objects. */
+static void call_js(napi_env env, napi_value fn, void *ctx, void *data) {
+  state_t *st = ctx;
+  (void)data;
+  if (!env || !st->e) return;
+  event_t *ev = engine_take_events(st->e);
+  if (!ev) return;
+  napi_value arr;
+  napi_create_array(env, &arr);
+  uint32_t i = 0;
+  while (ev) {
+    napi_value o;
+    napi_create_object(env, &o);
+    set_str(env, o, "type", TYPES[ev->type]);
+    set_u32(env, o, "pool", ev->pool);
+    set_u32(env, o, "member", ev->member);
+    set_u32(env, o, "slot", ev->slot);
+    set_u32(env, o, "gen", ev->gen);
+    set_u32(env, o, "js", (uint32_t)ev->js);
+    set_u32(env, o, "udp", (uint32_t)ev->udp);
+    set_u32(env, o, "to", ev->to);
+    set_u32(env, o, "secondary", (uint32_t)ev->secondary);
+    set_u32(env, o, "lport", (uint32_t)ev->lport);
+    if (ev->client[0]) {
+      set_str(env, o, "client", ev->client);
+      set_u32(env, o, "clientPort", (uint32_t)ev->client_port);
+    }
+    if (ev->reason[0]) set_str(env, o, "reason", ev->reason);
+    if (ev->type == EV_CHOOSE) {
+      napi_value tried;
+      napi_create_array_with_length(env, (size_t)ev->ntried, &tried);
+      for (int k = 0; k < ev->ntried; k++) {
+        napi_value x;
+        napi_create_uint32(env, ev->tried[k], &x);
+        napi_set_element(env, tried, (uint32_t)k, x);
+      }
+      napi_set_named_property(env, o, "tried", tried);
+    }
+    napi_set_element(env, arr, i++, o);
+    event_t *next = ev->next;
+    free(ev);
+    ev = next;
+  }
+  napi_value undef;
+  napi_get_undefined(env, &undef);
+  napi_call_function(env, undef, fn, 1, &arr, NULL);
+}
+
+static void shutdown_engine(state_t *st) {
+  if (!st->e) return;
+  engine_t *e = st->e;
+  engine_free(e); /* joins the loop thread: no notify after this */
+  st->e = NULL;
+}
+
+static void cleanup(void *arg) {
+  state_t *st = arg;
+  shutdown_engine(st);
+}
+
+static void finalize_state(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  /* Not freed: the env's cleanup hook may still run after this and reads it. */
+  shutdown_engine(data);
+}
+
+static napi_value args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = want;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < want) {
+    napi_throw_type_error(env, NULL, "lbdesk native engine: missing arguments");
+    return NULL;
+  }
+  return argv[0];
+}
+
+static uint32_t u32(napi_env env, napi_value v) {
+  uint32_t x = 0;
+  napi_get_value_uint32(env, v, &x);
+  return x;
+}
+
+static int32_t i32(napi_env env, napi_value v) {
+  int32_t x = 0;
+  napi_get_value_int32(env, v, &x);
+  return x;
+}
+
+static double f64(napi_env env, napi_value v) {
+  double x = 0;
+  napi_get_value_double(env, v, &x);
+  return x;
+}
+
+static void str(napi_env env, napi_value v, char *out, size_t len) {
+  size_t got = 0;
+  out[0] = 0;
+  napi_get_value_string_utf8(env, v, out, len, &got);
+}
+
+static napi_value undefined(napi_env env) {
+  napi_value u;
+  napi_get_undefined(env, &u);
+  return u;
+}
+
+static engine_t *need(napi_env env) {
+  state_t *st = get_state(env);
+  if (!st || !st->e) {
+    napi_throw_error(env, NULL, "lbdesk native engine: not started");
+    return NULL;
+  }
+  return st->e;
+}
+
+/* start(onEvents) */
+static napi_value js_start(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv)) return NULL;
+  state_t *st = get_state(env);
+  if (st && st->e) return undefined(env);
+  if (!st) {
+    st = calloc(1, sizeof *st);
+    CHECK(napi_set_instance_data(env, st, finalize_state, NULL));
+    CHECK(napi_add_env_cleanup_hook(env, cleanup, st));
+  }
+  /* A peer gone mid-write must be an error on that connection, not the end of the process. */
+  signal(SIGPIPE, SIG_IGN);
+  napi_value name;
+  napi_create_string_utf8(env, "lbdesk-engine-events", NAPI_AUTO_LENGTH, &name);
+  CHECK(napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL, st, call_js, &st->tsfn));
+  CHECK(napi_unref_threadsafe_function(env, st->tsfn));
+  st->e = engine_new();
+  if (!st->e) {
+    napi_throw_error(env, NULL, "lbdesk native engine: cannot start its loop");
+    return NULL;
+  }
+  engine_set_notify(st->e, notify, st);
+  return undefined(env);
+}
+
+/* listen(id, address, port, udp) -> bound port; throws with the errno name */
+static napi_value js_listen(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  char addr[64], err[64];
+  str(env, argv[1], addr, sizeof addr);
+  bool udp = false;
+  napi_get_value_bool(env, argv[3], &udp);
+  int bound = 0;
+  if (engine_listen(e, u32(env, argv[0]), addr, i32(env, argv[2]), udp, &bound, err, sizeof err) != 0) {
+    napi_throw_error(env, err, err);
+    return NULL;
+  }
+  napi_value r;
+  napi_create_int32(env, bound, &r);
+  return r;
+}
+
+static napi_value js_unlisten(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  engine_unlisten(e, u32(env, argv[0]));
+  return undefined(env);
+}
+
+/* setListener(id, pool, secondary) */
+static napi_value js_set_listener(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!args(env, info, 3, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  bool secondary = false;
+  napi_get_value_bool(env, argv[2], &secondary);
+  engine_set_listener(e, u32(env, argv[0]), u32(env, argv[1]), secondary);
+  return undefined(env);
+}
+
+static int parse_ip(const char *a, struct sockaddr_storage *ss) {
+  memset(ss, 0, sizeof *ss);
+  if (uv_ip4_addr(a, 0, (struct sockaddr_in *)ss) == 0) return 0;
+  return uv_ip6_addr(a, 0, (struct sockaddr_in6 *)ss);
+}
+
+/* Per member, in table order: [id, index, weight, score, eligible, address, address2|'', port, hash, connectMs] */
+#define FIELDS 10
+
+/* publish(pool, algo, idleMs, rows): a pool's selection table, swapped in whole. */
+static napi_value js_publish(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  uint32_t n = 0;
+  napi_get_array_length(env, argv[3], &n);
+  entry_t *entries = calloc(n ? n : 1, sizeof *entries);
+  char a[64];
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value row, f[FIELDS];
+    napi_get_element(env, argv[3], i, &row);
+    for (uint32_t k = 0; k < FIELDS; k++) napi_get_element(env, row, k, &f[k]);
+    entry_t *c = &entries[i];
+    c->index = i32(env, f[1]);
+    c->weight = i32(env, f[2]);
+    c->score = i32(env, f[3]);
+    c->eligible = i32(env, f[4]);
+    str(env, f[5], a, sizeof a);
+    parse_ip(a, &c->addr);
+    str(env, f[6], a, sizeof a);
+    c->has2 = a[0] != 0 && parse_ip(a, &c->addr2) == 0;
+    c->port = i32(env, f[7]);
+    c->hash = u32(env, f[8]);
+    c->connect_ms = u32(env, f[9]);
+    c->m = (member_t *)(uintptr_t)u32(env, f[0]); /* resolved under the lock below */
+  }
+  engine_lock(e);
+  pool_t *p = engine_pool(e, u32(env, argv[0]));
+  for (uint32_t i = 0; i < n; i++) {
+    entry_t *c = &entries[i];
+    c->m = engine_member(e, (uint32_t)(uintptr_t)c->m);
+    /* Smooth weighted memory carries over for servers that stay; a new one starts at zero. */
+    for (int k = 0; k < p->n; k++)
+      if (p->entries[k].m == c->m) c->current = p->entries[k].current;
+  }
+  free(p->entries);
+  p->entries = entries;
+  p->n = (int)n;
+  p->algo = i32(env, argv[1]);
+  p->idle_ms = (uint64_t)f64(env, argv[2]);
+  engine_unlock(e);
+  return undefined(env);
+}
+
+/* chosen(udp, slot, gen, member, reason): JavaScript's answer to a `choose` event (member 0 = refuse). */
+static napi_value js_chosen(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!args(env, info, 5, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  char reason[96];
+  str(env, argv[4], reason, sizeof reason);
+  bool udp = false;
+  napi_get_value_bool(env, argv[0], &udp);
+  engine_chosen(e, udp, u32(env, argv[1]), u32(env, argv[2]), u32(env, argv[3]), reason);
+  return undefined(env);
+}
+
+#define MEMBER_STATS (6 + NBUCKETS)
+
+/* members(ids: Uint32Array) -> Float64Array of [active, total, errors, bytesIn, bytesOut, chunksIn, connectMs...] each */
+static napi_value js_members(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  napi_typedarray_type t;
+  size_t n = 0;
+  void *data = NULL;
+  CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, NULL, NULL));
+  uint32_t *ids = data;
+  double *out;
+  napi_value ab, r;
+  CHECK(napi_create_arraybuffer(env, n * MEMBER_STATS * sizeof(double), (void **)&out, &ab));
+  engine_lock(e);
+  for (size_t i = 0; i < n; i++) {
+    member_t *m = engine_member(e, ids[i]);
+    double *o = out + i * MEMBER_STATS;
+    o[0] = (double)LOAD(m->active);
+    o[1] = (double)LOAD(m->total);
+    o[2] = (double)LOAD(m->errors);
+    o[3] = (double)LOAD(m->bytes_in);
+    o[4] = (double)LOAD(m->bytes_out);
+    o[5] = (double)LOAD(m->chunks_in);
+    for (int k = 0; k < NBUCKETS; k++) o[6 + k] = (double)LOAD(m->connect_ms[k]);
+  }
+  engine_unlock(e);
+  CHECK(napi_create_typedarray(env, napi_float64_array, n * MEMBER_STATS, ab, 0, &r));
+  return r;
+}
+
+/* pools(ids: Uint32Array) -> Float64Array of [accepted, refused, redispatched] each */
+static napi_value js_pools(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv)) return NULL;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  napi_typedarray_type t;
+  size_t n = 0;
+  void *data = NULL;
+  CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, NULL, NULL));
+  uint32_t *ids = data;
+  double *out;
+  napi_value ab, r;
+  CHECK(napi_create_arraybuffer(env, n * 3 * sizeof(double), (void **)&out, &ab));
+  engine_lock(e);
+  for (size_t i = 0; i < n; i++) {
+    pool_t *p = engine_pool(e, ids[i]);
+    out[i * 3] = (double)LOAD(p->accepted);
+    out[i * 3 + 1] = (double)LOAD(p->refused);
+    out[i * 3 + 2] = (double)LOAD(p->redispatched);
+  }
+  engine_unlock(e);
+  CHECK(napi_create_typedarray(env, napi_float64_array, n * 3, ab, 0, &r));
+  return r;
+}
+
+/* live() -> [connections, flows] open now */
+static napi_value js_live(napi_env env, napi_callback_info info) {
+  (void)info;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  int64_t s = 0, f = 0;
+  engine_live(e, &s, &f);
+  napi_value arr, a, b;
+  napi_create_array_with_length(env, 2, &arr);
+  napi_create_double(env, (double)s, &a);
+  napi_create_double(env, (double)f, &b);
+  napi_set_element(env, arr, 0, a);
+  napi_set_element(env, arr, 1, b);
+  return arr;
+}
+
+static napi_value js_stop_all(napi_env env, napi_callback_info info) {
+  (void)info;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  engine_stop_all(e);
+  return undefined(env);
+}
+
+/* close(): ends the loop thread (its connections are closed first). */
+static napi_value js_close(napi_env env, napi_callback_info info) {
+  (void)info;
+  state_t *st = get_state(env);
+  if (st && st->e) {
+    shutdown_engine(st);
+    napi_release_threadsafe_function(st->tsfn, napi_tsfn_abort);
+  }
+  return undefined(env);
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor props[] = {
+    {"start", NULL, js_start, NULL, NULL, NULL, napi_default, NULL},
+    {"listen", NULL, js_listen, NULL, NULL, NULL, napi_default, NULL},
+    {"unlisten", NULL, js_unlisten, NULL, NULL, NULL, napi_default, NULL},
+    {"setListener", NULL, js_set_listener, NULL, NULL, NULL, napi_default, NULL},
+    {"publish", NULL, js_publish, NULL, NULL, NULL, napi_default, NULL},
+    {"chosen", NULL, js_chosen, NULL, NULL, NULL, napi_default, NULL},
+    {"members", NULL, js_members, NULL, NULL, NULL, napi_default, NULL},
+    {"pools", NULL, js_pools, NULL, NULL, NULL, napi_default, NULL},
+    {"live", NULL, js_live, NULL, NULL, NULL, napi_default, NULL},
+    {"stopAll", NULL, js_stop_all, NULL, NULL, NULL, napi_default, NULL},
+    {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  napi_value v;
+  napi_create_uint32(env, 1, &v);
+  napi_set_named_property(env, exports, "abi", v);
+  return exports;
+}

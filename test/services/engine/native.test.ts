@@ -1,0 +1,146 @@
+// What only the native data path has: its fall back to the JavaScript path (said, never
+// silent), peers that reset in the middle of a write, and a run of the engine under
+// AddressSanitizer + UBSan (the addon built with -fsanitize, libasan preloaded into node).
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as net from 'node:net';
+import { join, resolve } from 'node:path';
+import type { EngineEvent } from '../../../shared/api/engine';
+import { memberKey } from '../../../shared/api/types';
+import { ForwardingEngine } from '../../../main/services/engine';
+import { TSX_LOADER } from '../../helpers/cli';
+import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from './helpers';
+
+const ROOT = resolve(__dirname, '../../..');
+const VIP = '127.0.5.190';
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function engineOn(backend: { name: string; address: string; port: number }, idleTimeout = '60s') {
+  const port = await freePort(VIP);
+  const health = new StaticHealth();
+  health.set(memberKey({ group: 'g', server: backend.name, port: backend.port }), 'available');
+  const engine = new ForwardingEngine({ health, io: 'native', statsIntervalMs: 0 });
+  const events: EngineEvent[] = [];
+  engine.on('event', (e) => events.push(e));
+  cleanups.push(() => engine.stop());
+  const r = await engine.apply(ws({
+    servers: [{ name: backend.name, address: backend.address }],
+    groups: [{ name: 'g', members: [{ server: backend.name, port: backend.port }] }],
+    services: [{ name: 'vip', address: VIP, port, group: 'g', idleTimeout }],
+  }));
+  expect(r.ok).toBe(true);
+  return { engine, port, events };
+}
+
+describe('native data path', () => {
+  it('falls back to the JavaScript path when the addon cannot load, and says so', async () => {
+    const b = await startBackend('s0', '127.0.5.191');
+    cleanups.push(() => b.close());
+    const saved = process.env.LBDESK_ENGINE_ADDON;
+    process.env.LBDESK_ENGINE_ADDON = join(ROOT, 'no-such-dir/node.napi.node');
+    cleanups.push(() => {
+      if (saved === undefined) delete process.env.LBDESK_ENGINE_ADDON;
+      else process.env.LBDESK_ENGINE_ADDON = saved;
+    });
+    const { engine, port, events } = await engineOn(b);
+    const notice = events.find((e) => e.type === 'notice');
+    expect(notice).toMatchObject({ message: expect.stringMatching(/^no native data path for linux-x64 .*; forwarding with the JavaScript data path \(uv\)$/) });
+    // Said before anything listens: the first lines of `serve` carry it.
+    expect(events.findIndex((e) => e.type === 'notice')).toBeLessThan(events.findIndex((e) => e.type === 'listening'));
+    expect((await engine.refreshStats()).io).toBe('uv');
+    expect(await whoAnswers(VIP, port)).toBe('s0');
+  });
+
+  it('survives peers that reset mid-write, both ways, and counts them', async () => {
+    // A server that pours data out; a client that never reads it and then resets.
+    const pour = net.createServer((s) => {
+      s.on('error', () => {});
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      const more = () => {
+        while (s.writable && s.write(chunk));
+      };
+      s.on('drain', more);
+      more();
+    });
+    await new Promise<void>((r) => pour.listen(0, '127.0.5.192', r));
+    cleanups.push(() => new Promise((r) => pour.close(r)));
+    const { engine, port } = await engineOn({ name: 'pour', address: '127.0.5.192', port: (pour.address() as net.AddressInfo).port });
+    for (let i = 0; i < 5; i++) {
+      const c = net.connect(port, VIP);
+      c.on('error', () => {});
+      c.pause();
+      await new Promise((r) => c.once('connect', r));
+      await until(async () => (await engine.refreshStats()).pools[0]!.bytesOut > 0, 3000, 'data on its way');
+      c.resetAndDestroy();
+    }
+    await until(async () => (await engine.refreshStats()).pools[0]!.active === 0, 5000, 'every connection to end');
+    const st = (await engine.refreshStats()).pools[0]!;
+    expect(st.total).toBe(5);
+    expect(st.errors).toBe(5);
+
+    // A server that resets while the client is still sending to it.
+    const sink = net.createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', () => setTimeout(() => s.resetAndDestroy(), 20));
+    });
+    await new Promise<void>((r) => sink.listen(0, '127.0.5.193', r));
+    cleanups.push(() => new Promise((r) => sink.close(r)));
+    const e2 = await engineOn({ name: 'sink', address: '127.0.5.193', port: (sink.address() as net.AddressInfo).port });
+    const c = net.connect(e2.port, VIP);
+    const ended = new Promise<string>((r) => {
+      c.on('error', (err: NodeJS.ErrnoException) => r(err.code ?? 'error'));
+      c.on('close', () => r('closed'));
+    });
+    await new Promise((r) => c.once('connect', r));
+    const big = Buffer.alloc(1024 * 1024, 2);
+    for (let i = 0; i < 16 && !c.destroyed; i++) c.write(big);
+    expect(['ECONNRESET', 'EPIPE', 'closed']).toContain(await ended);
+    await until(async () => (await e2.engine.refreshStats()).pools[0]!.active === 0, 5000, 'the connection to end');
+    expect((await e2.engine.refreshStats()).pools[0]!.errors).toBeGreaterThanOrEqual(1);
+    // And the engine goes on forwarding.
+    const echo = await startBackend('echo', '127.0.5.194');
+    cleanups.push(() => echo.close());
+    const e3 = await engineOn(echo);
+    expect(await whoAnswers(VIP, e3.port)).toBe('echo');
+  });
+});
+
+const libasan = (() => {
+  try {
+    const f = execFileSync('cc', ['-print-file-name=libasan.so'], { encoding: 'utf8' }).trim();
+    const u = execFileSync('cc', ['-print-file-name=libubsan.so'], { encoding: 'utf8' }).trim();
+    return existsSync(f) && existsSync(u) ? `${f}:${u}` : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+if (!libasan) console.log('native.test: no libasan/libubsan from cc: the sanitizer run is skipped');
+
+describe.skipIf(!libasan)('native data path under AddressSanitizer + UBSan', () => {
+  const addon = join(ROOT, 'build/asan/node.napi.node');
+  beforeAll(() => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-native.mjs'), '--asan', '--quiet', '--strict'], { cwd: ROOT, stdio: 'inherit' });
+  }, 60_000);
+
+  it('forwards, redispatches, replays, reloads, relays UDP and stops with no memory error', async () => {
+    // libasan must come first in the process: node is started with it preloaded. Leak checking
+    // is off because node itself does not free everything at exit (V8's heap, its own threads).
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(__dirname, 'native-asan-run.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, LD_PRELOAD: libasan!, LBDESK_ENGINE_ADDON: addon, ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1', UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(err).not.toMatch(/AddressSanitizer|runtime error:/);
+    expect(code, `${out}\n${err}`).toBe(0);
+    expect(out).toContain('native-asan-run: ok');
+  }, 60_000);
+});
