@@ -40,16 +40,16 @@ if (CONNS !== undefined && !(Number.isInteger(CONNS) && CONNS >= 1 && CONNS <= 1
   process.exit(2);
 }
 
-const NGINX = { address: '127.0.6.1', port: 18180 };
-const HAPROXY = { address: '127.0.6.2', port: 18181 };
-const STREAM = { address: '127.0.6.3', port: 18182 };
+const NGINX = { address: '127.0.16.1', port: 18180 };
+const HAPROXY = { address: '127.0.16.2', port: 18181 };
+const STREAM = { address: '127.0.16.3', port: 18182 };
 /** lbdesk's data paths each get an address of their own. */
 const LBDESK: Record<string, { address: string; port: number }> = {
-  native: { address: '127.0.6.4', port: 18183 },
-  uv: { address: '127.0.6.5', port: 18184 },
-  net: { address: '127.0.6.6', port: 18185 },
+  native: { address: '127.0.16.4', port: 18183 },
+  uv: { address: '127.0.16.5', port: 18184 },
+  net: { address: '127.0.16.6', port: 18185 },
 };
-const PROTO = { address: '127.0.6.7', port: 18186 };
+const PROTO = { address: '127.0.16.7', port: 18186 };
 
 function need(bin: string): string {
   for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin']) if (existsSync(join(dir, bin))) return join(dir, bin);
@@ -57,7 +57,7 @@ function need(bin: string): string {
   process.exit(2);
 }
 
-function waitPort(address: string, port: number, ms = 20_000): Promise<void> {
+function waitPort(address: string, port: number, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   return new Promise((done, fail) => {
     const attempt = () => {

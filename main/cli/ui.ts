@@ -1,4 +1,5 @@
 // Browser mode for CLI commands (`serve --ui`, `demo`): the app's services behind the UI host.
+import type { EngineIo } from '../services/engine';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../services/api/wiring';
 import { dataDir } from '../services/paths';
@@ -11,10 +12,10 @@ import type { Handlers } from '../services/api/dispatch';
 
 export interface BrowserUi { url: string; dataDir: string; services: AppServices; close(): Promise<void> }
 
-export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string } = {}): Promise<BrowserUi> {
+export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string; io?: EngineIo } = {}): Promise<BrowserUi> {
   const root = packageRoot();
   const dir = dataDir();
-  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath });
+  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });
   // Secrets handed to this process (environment, keyring) are the user's word for now: their
   // old places are forgotten, so a check whose port changed since the last run is not refused.
   if (opts.secrets) await services.secrets.given(opts.secrets.names());

@@ -288,6 +288,9 @@ static void on_client_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b) {
     } else if (n == UV_EOF) {
       s->up.eof = 1;
       uv_read_stop(h);
+    } else if (n == UV_ENOBUFS) {
+      uv_read_stop(h); /* the kept bytes reached the limit: wait for the server */
+      s->client_stopped = 1;
     } else finish(s, (int)n, 0, 1);
     return;
   }
@@ -456,6 +459,18 @@ static void on_connect(uv_connect_t *req, int status) {
   }
 }
 
+/* Called with the engine lock held (the table entry is read under it); connects after unlocking. */
+static void connect_to(session_t *s, entry_t *c) {
+  member_t *m = c->m;
+  struct sockaddr_storage addr = s->l->secondary ? c->addr2 : c->addr;
+  int port = c->port ? c->port : s->l->port;
+  uint32_t connect_ms = c->connect_ms;
+  uv_mutex_unlock(&s->e->mu);
+  if (addr.ss_family == AF_INET6) ((struct sockaddr_in6 *)&addr)->sin6_port = htons(port);
+  else ((struct sockaddr_in *)&addr)->sin_port = htons(port);
+  start_connect(s, m, &addr, connect_ms);
+}
+
 static void dispatch(session_t *s) {
   engine_t *e = s->e;
   uv_mutex_lock(&e->mu);
@@ -488,14 +503,7 @@ static void dispatch(session_t *s) {
     uv_mutex_unlock(&e->mu);
     return refuse(s, s->ntried ? "every server failed to connect" : "no available or degraded server");
   }
-  member_t *m = c->m;
-  struct sockaddr_storage addr = s->l->secondary ? c->addr2 : c->addr;
-  int port = c->port ? c->port : s->l->port;
-  uint32_t connect_ms = c->connect_ms;
-  uv_mutex_unlock(&e->mu);
-  if (addr.ss_family == AF_INET6) ((struct sockaddr_in6 *)&addr)->sin6_port = htons(port);
-  else ((struct sockaddr_in *)&addr)->sin_port = htons(port);
-  start_connect(s, m, &addr, connect_ms);
+  connect_to(s, c);
 }
 
 /* JavaScript's answer for a pool it decides (persistence, least load, peer groups). */
@@ -529,15 +537,8 @@ void tcp_chosen(engine_t *e, cmd_t *cmd) {
     s->m = NULL;
     return refuse(s, "no available or degraded server");
   }
-  member_t *m = c->m;
-  struct sockaddr_storage addr = s->l->secondary ? c->addr2 : c->addr;
-  int port = c->port ? c->port : s->l->port;
-  uint32_t connect_ms = c->connect_ms;
-  uv_mutex_unlock(&e->mu);
-  if (addr.ss_family == AF_INET6) ((struct sockaddr_in6 *)&addr)->sin6_port = htons(port);
-  else ((struct sockaddr_in *)&addr)->sin_port = htons(port);
   s->by_js = 1;
-  start_connect(s, m, &addr, connect_ms);
+  connect_to(s, c);
 }
 
 void tcp_on_connection(uv_stream_t *server, int status) {
@@ -572,6 +573,9 @@ static void rescue(session_t *s, int status) {
   errname(reason, sizeof reason, "reset before answering: ", status);
   s->up.writing = 0;
   s->up.shut = 0;
+  /* Until the next server is connected, reads are kept for it, within the replay limit. */
+  uv_read_stop((uv_stream_t *)&s->client);
+  s->client_stopped = 0;
   if (!s->up.eof && s->pre_len < REPLAY_LIMIT) uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
   else if (!s->up.eof) s->client_stopped = 1;
   connect_failed(s, reason);

@@ -35,6 +35,8 @@ export interface ServiceErrors {
   /** Client connections that got no answer (refused, reset, timed out), per side. */
   errors: Record<CompareSide, number>;
   attempts: Record<CompareSide, number>;
+  /** What the failed clients saw (`ECONNRESET`, `timeout`…) and how often, per side. */
+  kinds: Record<CompareSide, Record<string, number>>;
 }
 
 /** One difference beyond the tolerance, and the driver warning that explains it (or none). */

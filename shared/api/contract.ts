@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
 import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
+import type { CompareReport } from './compare';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -111,12 +112,14 @@ export const contract = {
     force: z.boolean().optional(),
   })),
   'appliance.confirm': method<{ confirmed: boolean; reason: string }>()(z.strictObject({ ...source.shape, appliance: name })),
+  /** `lbdesk compare`: the lab and the appliance's software on loopback, side by side (tens of seconds). */
+  'appliance.compare': method<CompareReport>()(z.strictObject({ ...source.shape, appliance: name, timeScale: z.number().positive().max(10).optional() })),
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
   /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
   'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
   /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */
-  'appliance.compare': method<{ before: string; after: string; beforeLabel: string; afterLabel: string; configPath: string }>()(z.strictObject({
+  'appliance.configs': method<{ before: string; after: string; beforeLabel: string; afterLabel: string; configPath: string }>()(z.strictObject({
     ...source.shape, appliance: name, before: configRef, after: configRef,
   })),
   /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */
@@ -169,6 +172,8 @@ export const MENU_COMMANDS = [
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
+/** Where a service sends its events (every transport fans them out). */
+export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;
 
 /** Errors travel as a code and one sentence; never a stack. */
 export type ApiErrorCode = 'bad-method' | 'bad-args' | 'not-found' | 'conflict' | 'refused' | 'unsupported' | 'failed';

@@ -99,11 +99,11 @@ appliances:
     const version = await callDirect(svc.handlers, 'appliance.version', { appliance: 'box', id: old.file });
     expect(version.text).toBe(first);
     expect(version.entry.hash).toBe(old.hash);
-    const cmp = await callDirect(svc.handlers, 'appliance.compare', { ...edited, appliance: 'box', before: { kind: 'running' }, after: { kind: 'version', id: old.file } });
+    const cmp = await callDirect(svc.handlers, 'appliance.configs', { ...edited, appliance: 'box', before: { kind: 'running' }, after: { kind: 'version', id: old.file } });
     expect(cmp.before).toContain('name: apps-test-2');
     expect(cmp.after).toBe(first);
     expect(cmp.afterLabel).toMatch(/^pushed \d{4}-\d\d-\d\dT/);
-    const now = await callDirect(svc.handlers, 'appliance.compare', { ...edited, appliance: 'box', before: { kind: 'version', id: old.file }, after: { kind: 'workspace' } });
+    const now = await callDirect(svc.handlers, 'appliance.configs', { ...edited, appliance: 'box', before: { kind: 'version', id: old.file }, after: { kind: 'workspace' } });
     expect(now.after).toContain('name: apps-test-2');
 
     const restored = await callDirect(svc.handlers, 'appliance.restore', { ...edited, appliance: 'box', id: old.file, confirmWithinMs: 60_000 });

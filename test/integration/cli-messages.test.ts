@@ -70,7 +70,7 @@ describe('lbdesk messages', () => {
     expect(JSON.parse(missing.stdout)).toEqual({ error: `cannot read ${join(dir, 'nope.yaml')}: no such file`, members: [] });
     expect(missing.stderr).toBe(`lbdesk: cannot read ${join(dir, 'nope.yaml')}: no such file\n`);
     expect(bad.code).toBe(3);
-    expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace: nothing checked`, members: [] });
+    expect(JSON.parse(bad.stdout)).toEqual({ error: `${invalid} is not a valid workspace (1 error)`, members: [] });
     expect(bad.stderr).toMatch(/invalid\.yaml:5:14: servers\[0\]\.address: /);
     expect(group.code).toBe(3);
     expect(JSON.parse(group.stdout)).toEqual({ error: 'unknown group "nope" (known: web, directory, resolvers, ts1)', members: [] });
@@ -106,14 +106,14 @@ describe('lbdesk messages', () => {
     writeFileSync(mixed, readFileSync(file, 'utf8').replace('appliances: [', `appliances: [{ name: adx, host: 192.0.2.250, driver: cli, template: ${join(ROOT, 'assets/templates/adx-example.njk')} }, `));
     const all = await runCli(['confirm', mixed, '--all', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
     expect(all.code).toBe(2);
-    expect(all.stderr).toContain('lbdesk: adx: skipped: driver cli has no commit-confirmed rollback timer\n');
+    expect(all.stderr).toContain('lbdesk: adx: skipped: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)\n');
     expect(all.stderr).toMatch(/lbdesk: lb: .*(refused|ECONNREFUSED).*\(not confirmed/);
     // Invalid: 2, not 1 ("changes"), which a script would take as a reason to push.
     const invalid = join(dir, 'invalid-diff.yaml');
     writeFileSync(invalid, '');
     const bad = await runCli(['diff', invalid, '--appliance', 'lb'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n').at(-1)).toBe(`lbdesk: ${invalid} is not a valid workspace`);
+    expect(bad.stderr.trim().split('\n').at(-1)).toBe(`lbdesk: ${invalid} is not a valid workspace (1 error)`);
   });
 
   it('about() names the subject once', () => {

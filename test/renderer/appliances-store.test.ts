@@ -59,6 +59,18 @@ describe('appliances store', () => {
     expect(apps.hostKeys.map((p) => p.id)).toEqual(['q2']);
   });
 
+  it('queues login questions (OTP) and takes them off when answered', async () => {
+    const apps = useAppliances();
+    const prompt = { id: 'k1', appliance: 'lab-haproxy', host: 'lbdesk@127.0.0.1:2222', name: 'Two-step', instructions: '', prompts: [{ prompt: 'Verification code: ', echo: true }] };
+    real.services.events.emit('ssh.prompt', prompt);
+    await flushPromises();
+    expect(apps.sshPrompts.map((p) => p.id)).toEqual(['k1']);
+    await apps.answerSshPrompt('k1', ['123456']);
+    expect(apps.sshPrompts).toEqual([]);
+    // Nothing was waiting for k1 in main: said as one sentence, not thrown.
+    expect(apps.pushError).toMatch(/^Could not answer the login question/);
+  });
+
   it('reports a failed diff or push as one sentence', async () => {
     const apps = useAppliances();
     await apps.loadDiff();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactPatch } from '../../main/services/vendor/redact';
+import { redact, redactPatch } from '../../main/services/sync/vendor/redact';
 
 describe('redact', () => {
   it.each([

@@ -3,13 +3,12 @@
 // 3 (UNKNOWN) when nothing could be checked (unreadable or invalid workspace, unknown group).
 import type { Command } from 'commander';
 import type { MemberStatus } from '../../../shared/api/types';
-import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { HealthEngine } from '../../services/health';
 import { memberSelector } from '../../services/health/members';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 import { CLI_SECRETS_HELP, secretsForChecks } from '../secrets-env';
+import { readWorkspace } from '../workspace';
 
 export const EXIT_UNKNOWN = 3;
 
@@ -29,7 +28,7 @@ export function register(program: Command): void {
     .action(async (file: string, opts: CheckOptions) => {
       let ws: Workspace;
       try {
-        ws = await loadWorkspace(file);
+        ({ ws } = await readWorkspace(file, { unreadable: EXIT_UNKNOWN, invalid: EXIT_UNKNOWN }));
         if (opts.group !== undefined && !memberSelector(ws, opts.group)) {
           const known = [...ws.groups.map((g) => g.name), ...ws.targetSets.map((t) => `ts${t.number}`)];
           throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
@@ -89,18 +88,4 @@ function table(members: MemberStatus[]): string {
   const count = (s: string) => members.filter((m) => m.state === s).length;
   const summary = `${members.length} member${members.length === 1 ? '' : 's'}: ${count('available')} available, ${count('degraded')} degraded, ${count('unavailable')} unavailable`;
   return [line(head), ...rows.map(line), '', summary, ''].join('\n');
-}
-
-/** Reads and validates the workspace; problems are printed, and any error exits 3 (UNKNOWN). */
-async function loadWorkspace(file: string): Promise<Workspace> {
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(file);
-  } catch (err) {
-    if (err instanceof WorkspaceFileError) throw new CliError(err.message, EXIT_UNKNOWN);
-    throw err;
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
-  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace: nothing checked`, EXIT_UNKNOWN);
-  return loaded.workspace;
 }

@@ -3,9 +3,9 @@
 // appliance could not be reached or asked: then the push may still roll back, which a script
 // must not take for "nothing pending".
 import type { Command } from 'commander';
-import { confirmPush, syncDataDir } from '../../services/sync';
-import { about, CliError, unprefixed } from '../errors';
-import { prepareForSync, refuseConfirmForCli, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { syncDataDir } from '../../services/sync';
+import { about, unprefixed } from '../errors';
+import { prepareForSync, refuseNoConfirm, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
 export function register(program: Command): void {
   const cmd = program
@@ -14,20 +14,19 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, true).action(async (file: string, o: SshCliOptions) => {
     const { prepared: named } = await prepareForSync(file, o, true);
-    // With --all, a vendor CLI appliance (no rollback timer, so nothing to confirm) is passed
-    // over, not a reason to leave the others unconfirmed; named, it is an error.
+    // With --all, an appliance without a rollback timer (nothing to confirm) is passed over,
+    // not a reason to leave the others unconfirmed; named, it is an error.
     let prepared = named;
     if (o.all) {
-      prepared = named.filter((p) => !p.cli);
-      for (const p of named.filter((x) => x.cli)) process.stderr.write(`lbdesk: ${p.appliance.name}: skipped: driver cli has no commit-confirmed rollback timer\n`);
-    } else refuseConfirmForCli(prepared, 'confirm');
+      prepared = named.filter((p) => !p.noConfirm);
+      for (const p of named) if (p.noConfirm) process.stderr.write(`lbdesk: ${p.appliance.name}: skipped: ${p.noConfirm}\n`);
+    } else refuseNoConfirm(prepared);
     const ssh = sshOptionsFrom(o);
     let all = true;
     let unreached = false;
     for (const p of prepared) {
-      if (!p.target.configPath) throw new CliError(about(p.appliance.name, p.errors.join('; ')), 2);
       try {
-        const r = await confirmPush(p.target, { ...ssh, dataDir: syncDataDir() });
+        const r = await p.confirm({ ...ssh, dataDir: syncDataDir() });
         process.stdout.write(`${p.appliance.name}: ${r.outcome}: ${unprefixed(p.appliance.name, r.reason)}\n`);
         if (r.outcome !== 'confirmed') all = false;
       } catch (err) {

@@ -1,8 +1,6 @@
 // `lbdesk diff WS --appliance NAME`: unified diff of what push would change on the appliance.
 // Exit 0 no change, 1 changes, 2 trouble (like diff(1)).
 import type { Command } from 'commander';
-import { diffConfig } from '../../services/sync';
-import { diffCli } from '../../services/vendor';
 import { about, CliError } from '../errors';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
 
@@ -22,9 +20,7 @@ export function register(program: Command): void {
     if (p.errors.length) throw new CliError(`${p.appliance.name}: cannot render: ${p.errors.join('; ')}`, 2);
     let d;
     try {
-      d = p.cli
-        ? await diffCli(p.cli, p.render.text, sshOptionsFrom(o))
-        : await diffConfig(p.target, p.render.text, { ...sshOptionsFrom(o), force: o.force === true });
+      d = await p.diff({ ...sshOptionsFrom(o), force: o.force === true });
     } catch (err) {
       throw new CliError(about(p.appliance.name, (err as Error).message), 2);
     }

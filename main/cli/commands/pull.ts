@@ -1,8 +1,7 @@
 // `lbdesk pull WS --appliance NAME [--out FILE]`: fetch the appliance's running config (kept in
 // the appliance's history). `--history` lists that history; `--show ID` prints one entry.
 import type { Command } from 'commander';
-import { listHistory, pullConfig, readHistory, syncDataDir } from '../../services/sync';
-import { cliWhere, pullCli } from '../../services/vendor';
+import { listHistory, readHistory, syncDataDir } from '../../services/sync';
 import { about, CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
@@ -47,22 +46,10 @@ export function register(program: Command): void {
         await output(data, o.out);
         return;
       }
-      if (p.cli) {
-        try {
-          const r = await pullCli(p.cli, { ...sshOptionsFrom(o), dataDir });
-          await output(r.data, o.out);
-          process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${cliWhere(p.cli)} from ${r.target} by ${r.via}${r.entry ? ` (history ${r.entry.id})` : ''}\n`);
-        } catch (err) {
-          if (err instanceof CliError) throw err;
-          throw new CliError(about(p.appliance.name, (err as Error).message), 1);
-        }
-        return;
-      }
-      if (!p.target.configPath) throw new CliError(about(p.appliance.name, p.errors.join('; ')), 1);
       try {
-        const r = await pullConfig(p.target, { ...sshOptionsFrom(o), dataDir });
+        const r = await p.pull({ ...sshOptionsFrom(o), dataDir });
         await output(r.data, o.out);
-        process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${p.target.configPath} from ${r.target} (history ${r.entry.id})\n`);
+        process.stderr.write(`lbdesk: pulled ${r.data.length} bytes of ${r.where} from ${r.target}${r.via ? ` by ${r.via}` : ''}${r.entry ? ` (history ${r.entry.id})` : ''}\n`);
       } catch (err) {
         if (err instanceof CliError) throw err;
         throw new CliError(about(p.appliance.name, (err as Error).message), 1);

@@ -2,27 +2,27 @@
 // apply; with --confirm-within, the appliance rolls back unless `lbdesk confirm` follows.
 // Exit 0 applied (or unchanged), 1 refused/failed with the appliance unchanged, 3 rolled back
 // (or the appliance was touched and could not be rolled back cleanly).
-// `driver: cli` appliances go through main/services/vendor (pushCli) instead of the file upload.
 // Also home of the options and loading that confirm, pull and diff share.
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import type { FleetReport, PushProgress, PushReport } from '../../../shared/api/sync';
 import { formatDuration, parseDuration } from '../../../shared/model/duration';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/model/limits';
-import { formatProblem } from '../../../shared/model/problem';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
-import { prepareAppliance, type PreparedAppliance } from '../../services/sync/workspace';
-import { pushCli } from '../../services/vendor';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { openAppliance, type ApplianceLink } from '../../services/sync/appliance';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
+import { pushPairCli } from './push-pair';
 import { askOnTerminal } from '../../services/secrets/prompt';
+import { readWorkspace } from '../workspace';
 
 export interface SshCliOptions {
   appliance?: string[];
   all?: boolean;
+  /** An HA pair: its two boxes (and each box's keepalived appliance). */
+  pair?: string;
   knownHosts?: string;
   acceptNew?: boolean;
   identity?: string;
@@ -34,7 +34,10 @@ const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), ...
 /** The SSH options every sync command takes. */
 export function withSshOptions(cmd: Command, many: boolean): Command {
   cmd.option('--appliance <name>', many ? 'appliance to use (repeat, or comma-separate, for several)' : 'the appliance', collect);
-  if (many) cmd.option('--all', 'every appliance in the workspace');
+  if (many) {
+    cmd.option('--all', 'every appliance in the workspace');
+    cmd.option('--pair <name>', 'an HA pair: both boxes (and their keepalived appliances), rolling: standby first, then active');
+  }
   return cmd
     .option('--known-hosts <file>', 'known_hosts file to read and add to (default ~/.ssh/known_hosts)')
     .option('--accept-new', 'trust a host key never seen before (and add it); a changed key is always refused')
@@ -60,20 +63,6 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
   };
 }
 
-export async function loadWorkspaceForSync(file: string): Promise<{ ws: Workspace; path: string }> {
-  const path = resolve(file);
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(path);
-  } catch (err) {
-    if (err instanceof WorkspaceFileError) throw new CliError(err.message, 2);
-    throw err;
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem({ ...p, file })}\n`);
-  if (!loaded.workspace) throw new CliError(`${file} is not a valid workspace`, 1);
-  return { ws: loaded.workspace, path };
-}
-
 export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
   if (all) {
     if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
@@ -96,19 +85,28 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
 }
 
 /** Prepares (renders) every named appliance, printing driver warnings. */
-export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; prepared: PreparedAppliance[] }> {
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
-  const { ws, path } = await loadWorkspaceForSync(file);
-  const prepared = pickAppliances(ws, o.appliance, o.all, many).map((a) => prepareAppliance(ws, a, path));
+  if (o.pair !== undefined && (o.all || o.appliance?.length)) throw new CliError('--pair names the appliances itself: give --pair, --appliance or --all', 2);
+  const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
+  const names = o.pair !== undefined ? pairAppliances(ws, o.pair) : o.appliance;
+  const prepared = pickAppliances(ws, names, o.all, many).map((a) => openAppliance(ws, a, path));
   for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
-  return { path, prepared };
+  return { path, ws, prepared };
 }
 
-/** Commit-confirmed needs a rollback timer on the appliance; a vendor CLI has none. */
-export function refuseConfirmForCli(prepared: PreparedAppliance[], what: string): void {
-  const p = prepared.find((x) => x.cli);
-  if (p) throw new CliError(`${p.appliance.name}: ${what} is not supported for driver cli appliances (a vendor CLI has no commit-confirmed rollback timer)`, 2);
+/** The appliances of a pair: each member and its keepalived, in member order. */
+export function pairAppliances(ws: Workspace, name: string): string[] {
+  const pair = ws.pairs.find((p) => p.name === name);
+  if (!pair) throw new CliError(`unknown pair "${name}" (known: ${ws.pairs.length ? ws.pairs.map((p) => p.name).join(', ') : 'none, the workspace has no pairs'})`, 2);
+  return pair.members.flatMap((m) => (m.keepalived ? [m.appliance, m.keepalived] : [m.appliance]));
+}
+
+/** Commit-confirmed needs a rollback timer on the appliance: refused (exit 2) before anything is sent. */
+export function refuseNoConfirm(prepared: ApplianceLink[]): void {
+  const p = prepared.find((x) => x.noConfirm);
+  if (p) throw new CliError(`${p.appliance.name}: ${p.noConfirm}`, 2);
 }
 
 function durationOption(value: string | undefined, flag: string): number | undefined {
@@ -130,6 +128,8 @@ function progressLine(e: PushProgress): string | undefined {
   return `${e.appliance}: ${e.step} ${e.status}${e.message ? ` (${unprefixed(e.appliance, e.message)})` : ''}`;
 }
 
+export { progressLine };
+
 export function exitCodeFor(reports: PushReport[]): number {
   if (reports.some((r) => r.outcome === 'rolled-back' || r.outcome === 'failed')) return 3;
   if (reports.some((r) => r.outcome === 'refused' || r.outcome === 'skipped')) return 1;
@@ -148,7 +148,12 @@ interface PushCliOptions extends SshCliOptions {
   restore?: string;
   json?: boolean;
   quiet?: boolean;
+  failoverTest?: boolean;
+  failoverRelease: string;
+  failoverRestore: string;
 }
+
+export type { PushCliOptions };
 
 export function register(program: Command): void {
   const cmd = program
@@ -165,6 +170,9 @@ export function register(program: Command): void {
     .option('--canary <n>', 'push this many appliances first, one by one; stop if one fails')
     .option('--max-failures <n>', 'stop starting new pushes after this many failures')
     .addOption(new Option('--restore <id>', 'push a version from the appliance\'s history (see `lbdesk pull --history`) instead of rendering'))
+    .option('--failover-test', 'with --pair: between the boxes, move the addresses to the pushed standby and check it answers on them')
+    .option('--failover-release <command>', 'with --failover-test: run on the active box to let its addresses go', 'systemctl stop keepalived')
+    .option('--failover-restore <command>', 'with --failover-test: run on the active box to take them back', 'systemctl start keepalived')
     .option('--json', 'print the report as JSON on stdout')
     .option('--quiet', 'no progress lines on stderr')
     .action(async (file: string, o: PushCliOptions) => {
@@ -176,11 +184,17 @@ export function register(program: Command): void {
       const concurrency = intOption(o.concurrency, '--concurrency');
       const canary = intOption(o.canary, '--canary');
       const maxFailures = intOption(o.maxFailures, '--max-failures');
+      if (o.pair !== undefined) {
+        if (o.restore || o.canary || o.concurrency || o.maxFailures) throw new CliError('--pair pushes one box at a time by itself: --restore, --canary, --concurrency and --max-failures do not apply', 2);
+        await pushPairCli(file, o, { confirmWithinMs, verifyTimeoutMs });
+        return;
+      }
+      if (o.failoverTest) throw new CliError('--failover-test needs --pair', 2);
       const { prepared } = await prepareForSync(file, o, true);
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();
       const items: FleetItem[] = [];
-      if (confirmWithinMs !== undefined) refuseConfirmForCli(prepared, '--confirm-within');
+      if (confirmWithinMs !== undefined) refuseNoConfirm(prepared);
       for (const p of prepared) {
         if (p.errors.length) {
           items.push({ target: p.target, refused: `cannot render: ${p.errors.join('; ')}` });
@@ -192,11 +206,8 @@ export function register(program: Command): void {
           process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
           text = data;
         }
-        const cli = p.cli;
-        const rendered = typeof text === 'string' ? text : text.toString('utf8');
-        // driver cli: commands in the vendor's CLI session, with the fleet's SSH options and limits.
-        if (cli) items.push({ target: p.target, run: (shared) => pushCli(cli, rendered, shared) });
-        else items.push({ target: p.target, text });
+        const config = text;
+        items.push({ target: p.target, run: (shared) => p.push(config, shared) });
       }
       const report: FleetReport = await pushFleet(items, {
         ...sshOptionsFrom(o),

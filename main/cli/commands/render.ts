@@ -1,14 +1,12 @@
 // `lbdesk render WS --appliance NAME [--out FILE]`: the config the appliance's driver would push.
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
-import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { renderForAppliance, type DriverProblem, type RenderResult } from '../../services/drivers';
 import { renderOnto } from '../../services/drivers/sections';
-import { readFile } from 'node:fs/promises';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
 import { CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
+import { readWorkspace } from '../workspace';
 
 interface RenderOptions {
   appliance: string;
@@ -27,8 +25,7 @@ export function register(program: Command): void {
     .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
     .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
     .action(async (file: string, opts: RenderOptions) => {
-      const path = resolve(file);
-      const ws = await loadWorkspace(file);
+      const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
       const appliance = ws.appliances.find((a) => a.name === opts.appliance);
       if (!appliance) {
         const known = ws.appliances.map((a) => a.name);
@@ -76,18 +73,4 @@ export function grouped(problems: DriverProblem[]): string[] {
 /** Distinct (subject, message) pairs: what "N problems" counts. */
 function distinct(problems: DriverProblem[]): number {
   return new Set(problems.map((p) => `${p.subject}\n${p.message}`)).size;
-}
-
-/** Reads and validates the workspace: exit 2 when unreadable, 1 (each problem printed) when invalid. */
-async function loadWorkspace(file: string): Promise<Workspace> {
-  let loaded;
-  try {
-    loaded = await loadWorkspaceFile(file);
-  } catch (e) {
-    if (!(e instanceof WorkspaceFileError)) throw e;
-    throw new CliError(e.message, e.code === 'unreadable' || e.code === 'not-a-file' ? 2 : 1);
-  }
-  for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
-  if (!loaded.workspace || hasErrors(loaded.problems)) throw new CliError(`${file} is not a valid workspace`, 1);
-  return loaded.workspace;
 }

@@ -9,14 +9,13 @@ import { createInterface } from 'node:readline';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
-import { ForwardingEngine } from '../../services/engine';
-import { HealthEngine } from '../../services/health';
-import { LabPairs } from '../../services/lab/pairs';
+import { Lab } from '../../services/lab';
 import { MemorySecretStore } from '../../services/secrets/memory';
-import { loadWorkspaceFile, WorkspaceFileError } from '../../services/workspace';
+import { loadWorkspace, type LoadRefused } from '../../services/workspace/load';
 import { CliError } from '../errors';
 import { parsePort } from '../options';
 import { addSecretsFromEnv, SECRETS_HELP } from '../secrets-env';
+import { reportProblems } from '../workspace';
 
 interface ServeOptions {
   events?: boolean;
@@ -26,7 +25,7 @@ interface ServeOptions {
   io?: 'native' | 'uv' | 'net';
 }
 
-/** What serve drives: the engines directly, or the lab behind the browser UI. */
+/** What serve drives: its own lab, or the one behind the browser UI. */
 interface Runner {
   apply(ws: Workspace): Promise<{ ok: boolean; reason?: string }>;
   stats(): Promise<EngineStats | undefined>;
@@ -52,15 +51,15 @@ export function register(program: Command): void {
     .action(async (file: string, opts: ServeOptions) => {
       if (opts.uiPort !== undefined && !opts.ui) throw new CliError('--ui-port needs --ui', 2);
       const path = resolve(file);
-      const loaded = await load(path, file, (p) => process.stderr.write(`${p}\n`));
+      const loaded = await load(path, file);
       if (!('workspace' in loaded)) {
         // A file that is not there yet: say where a new site is made.
         const hint = loaded.unreadable && !existsSync(path) ? ' (to start a new site: lbdesk demo, then New workspace… in the app)' : '';
-        throw new CliError(`${loaded.summary}${hint}`, loaded.unreadable ? 2 : 1);
+        throw new CliError(`${loaded.message}${hint}`, loaded.unreadable ? 2 : 1);
       }
       const ws = loaded.workspace;
       const print = printer(opts.events === true);
-      const runner = opts.ui ? await uiRunner(path, ws, opts, print) : await directRunner(ws, opts, print);
+      const runner = opts.ui ? await uiRunner(path, ws, opts, print) : await directRunner(path, ws, opts, print);
       // Signals are taken from here on: one during start-up waits for the start to finish.
       const session = supervise(runner, path, file, opts, print);
       const first = await session.run(() => runner.apply(ws));
@@ -86,67 +85,60 @@ function positive(v: string, name: string): number {
   return n;
 }
 
-type Loaded = { workspace: Workspace } | { unreadable: boolean; reason: string; summary: string };
-
 /**
- * The workspace, or why not: `reason` names the first problem (for a reload event), `summary`
- * is the closing line once every problem has been reported.
+ * The workspace, or why not: each problem on stderr; `reason` names the first ones (for a reload
+ * event), `summary` closes the report.
  */
-async function load(path: string, shown: string, report: (line: string) => void): Promise<Loaded> {
-  try {
-    const loaded = await loadWorkspaceFile(path);
-    const errors = loaded.problems.filter((p) => p.severity === 'error');
-    if (loaded.workspace && errors.length === 0) return { workspace: loaded.workspace };
-    for (const p of errors) report(formatProblem({ ...p, file: shown }));
-    const first = errors[0];
-    const reason = first ? `${formatProblem({ ...first, file: shown })}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : `${shown} is not a valid workspace`;
-    return { unreadable: false, reason, summary: `${shown} is not a valid workspace (${errors.length} error${errors.length === 1 ? '' : 's'})` };
-  } catch (err) {
-    if (err instanceof WorkspaceFileError) return { unreadable: true, reason: err.message, summary: err.message };
-    throw err;
+async function load(path: string, shown: string): Promise<{ workspace: Workspace } | LoadRefused> {
+  const loaded = await loadWorkspace(path, { shown });
+  if (!loaded.ok) {
+    reportProblems(loaded);
+    return loaded;
   }
+  for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
+  return { workspace: loaded.workspace };
 }
 
-async function directRunner(ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
-  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
-  const health = new HealthEngine({ secrets });
-  const engine = new ForwardingEngine({ health, statsIntervalMs: 0, ...(opts.io ? { io: opts.io } : {}) });
-  engine.on('event', print);
-  const pairs = new LabPairs({ health, emit: print, ...(opts.io ? { io: opts.io } : {}) });
-  let started = false;
+/** The lab behind serve: `apply` says a refusal instead of throwing it. */
+function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => Promise<void>, onApplied = () => {}): Runner {
   return {
     async apply(next) {
-      await addSecretsFromEnv(next, secrets);
-      // The forwarding engine first: a workspace it refuses (a port that cannot be bound)
-      // then changes nothing, its health checks included (a rejected reload disabled servers).
-      const result = await engine.apply(next, { listen: LabPairs.mainFilter(next) });
-      if (!result.ok) return result;
-      const paired = await pairs.apply(next);
-      if (!paired.ok) return paired;
-      health.apply(next);
-      if (!started) {
-        started = true;
-        health.start();
+      try {
+        await addSecretsFromEnv(next, secrets);
+        await lab.start(next, path);
+        onApplied();
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, reason: (err as Error).message };
       }
-      return result;
     },
-    stats: () => engine.refreshStats(),
-    pairBox: (pair, box, action) => pairs.box(pair, box, action),
-    async stop() {
-      await pairs.stop();
-      await engine.stop();
-      await health.stop();
-    },
+    stats: () => lab.stats(),
+    pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
+    stop,
   };
 }
 
+/** Plain serve: the lab binding every address (this machine owns them), no status snapshots. */
+async function directRunner(path: string, ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
+  const lab = new Lab({
+    secrets,
+    bind: 'any',
+    statusEveryMs: 0,
+    ...(opts.io ? { io: opts.io } : {}),
+    emit: (event, payload) => {
+      if (event === 'lab.event') print(payload as EngineEvent);
+    },
+  });
+  return runner(lab, secrets, path, async () => void (await lab.stop()));
+}
+
 async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
-  if (opts.io) process.env.LBDESK_ENGINE_IO = opts.io;
   const { startBrowserUi } = await import('../ui');
   // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
   const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
   // The window opens the file the lab runs, not the last one opened in the app.
-  const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path) });
+  const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path), ...(opts.io ? { io: opts.io } : {}) });
   // The window can stop and start the lab: say so, or serve would go quiet with nothing served.
   let running = false;
   let stopping = false;
@@ -164,26 +156,12 @@ async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: 
   print({ ts: new Date().toISOString(), type: 'ui', url: ui.url });
   // The URL on a line of its own too; with --events stdout stays JSON lines, so on stderr.
   if (opts.events) process.stderr.write(`${ui.url}\n`);
-  const lab = ui.services.lab;
-  return {
-    async apply(next) {
-      try {
-        await addSecretsFromEnv(next, secrets);
-        await lab.start(next, path);
-        running = true;
-        return { ok: true };
-      } catch (err) {
-        return { ok: false, reason: (err as Error).message };
-      }
-    },
-    stats: async () => lab.status().stats,
-    pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
-    async stop() {
-      stopping = true;
-      off();
-      await ui.close();
-    },
+  const stop = async () => {
+    stopping = true;
+    off();
+    await ui.close();
   };
+  return runner(ui.services.lab, secrets, path, stop, () => (running = true));
 }
 
 /** Serialises start-up, reloads (SIGHUP), stats and the stop (SIGINT/SIGTERM). */
@@ -200,7 +178,7 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
   const reload = () =>
     void run(async () => {
       if (stopping) return;
-      const loaded: Loaded = await load(path, shown, (p) => process.stderr.write(`${p}\n`)).catch((err: Error) => ({ unreadable: true, reason: err.message, summary: err.message }));
+      const loaded = await load(path, shown).catch((err: Error) => ({ ok: false, unreadable: true, problems: [], reason: err.message, message: err.message }) satisfies LoadRefused);
       if (!('workspace' in loaded)) {
         print({ ts: new Date().toISOString(), type: 'reload', ok: false, reason: `${loaded.reason}; the running config is kept` });
         return;

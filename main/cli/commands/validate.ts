@@ -1,7 +1,7 @@
 // `lbdesk validate WS`: one line per problem on stderr; 0 valid (warnings allowed), 1 invalid, 2 unreadable.
 import type { Command } from 'commander';
 import { formatProblem, problemCounts } from '../../../shared/model/problem';
-import { validateFile } from '../../services/workspace/store';
+import { validateFile } from '../../services/workspace/load';
 import { CliError } from '../errors';
 
 export function register(program: Command): void {

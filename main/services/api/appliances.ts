@@ -1,17 +1,16 @@
 // Contract handlers for appliances: render, diff, push (with progress and host-key questions
-// answered by the UI), confirm, pull and history, on the same sync services as the CLI.
-// `driver: cli` appliances go through main/services/vendor (no commit-confirmed for them).
+// answered by the UI), confirm, pull and history, on the same appliance interface as the CLI.
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiProblem, type ConfigRef, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
-import { loadSource } from '../lab/source';
+import { compareWithAppliance, CompareUnavailableError } from '../compare';
+import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
-import { confirmPush, diffConfig, listHistory, pullConfig, pushConfig, readHistory, syncDataDir } from '../sync';
-import { prepareAppliance } from '../sync/workspace';
-import { cliWhere, diffCli, pullCli, pushCli } from '../vendor';
-import { redact } from '../vendor/redact';
+import { listHistory, readHistory, syncDataDir } from '../sync';
+import { redact } from '../sync/vendor/redact';
+import { openAppliance } from '../sync/appliance';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
@@ -79,11 +78,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
       throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
     }
-    const p = prepareAppliance(workspace, appliance, src.path);
-    return p;
+    return openAppliance(workspace, appliance, src.path);
   }
-  const noConfirmForCli = (name: string) =>
-    new ApiError('unsupported', `appliance ${name}: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)`);
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };
@@ -110,7 +106,7 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const { workspace, path, where } = await loadSource(src);
       const out: ApiProblem[] = [];
       workspace.appliances.forEach((a, i) => {
-        const { errors } = prepareAppliance(workspace, a, path);
+        const { errors } = openAppliance(workspace, a, path);
         if (!errors.length) return;
         // At the field to change: what it serves (include) when given, else its driver.
         const field = a.include !== undefined ? 'include' : 'driver';
@@ -125,12 +121,23 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
     },
+    'appliance.compare': async ({ appliance, timeScale, ...src }) => {
+      const { workspace } = await loadSource(src);
+      const a = workspace.appliances.find((x: Appliance) => x.name === appliance);
+      if (!a) throw new ApiError('not-found', `no appliance "${appliance}" in the workspace (known: ${workspace.appliances.map((x) => x.name).join(', ') || 'none'})`);
+      try {
+        return await compareWithAppliance(workspace, a, { workspacePath: src.path, timeScale });
+      } catch (e) {
+        if (e instanceof CompareUnavailableError) throw new ApiError('unsupported', `cannot compare with ${appliance}: ${e.message}`);
+        throw e;
+      }
+    },
     'appliance.diff': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
       // The whole file as context: the UI folds it by section, only the changed ones open.
-      const d = p.cli ? await diffCli(p.cli, p.render.text, opts) : await diffConfig(p.target, p.render.text, { ...opts, context: WHOLE_FILE });
+      const d = await p.diff({ ...opts, context: WHOLE_FILE });
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
@@ -139,29 +146,21 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      if (p.cli) {
-        if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
-        const d = await diffCli(p.cli, p.render.text, opts);
-        return toResult(await pushCli(p.cli, p.render.text, { ...opts, dryRun, onProgress }), d.patch);
-      }
-      const d = await diffConfig(p.target, p.render.text, opts);
-      const report = await pushConfig(p.target, p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
+      // Refused before anything is read: commit-confirmed where the appliance has no timer.
+      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
+      const d = await p.diff(opts);
+      const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
       return toResult(report, d.patch);
     },
     'appliance.confirm': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
-      if (p.cli) throw noConfirmForCli(appliance);
-      const r = await confirmPush(p.target, { ...ssh(), dataDir: deps.dataDir });
+      const r = await p.confirm({ ...ssh(), dataDir: deps.dataDir });
       return { confirmed: r.outcome === 'confirmed', reason: r.reason };
     },
     'appliance.pull': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
-      if (p.cli) {
-        const r = await pullCli(p.cli, { ...ssh(), dataDir: deps.dataDir });
-        return { text: r.data.toString('utf8'), remotePath: cliWhere(p.cli) };
-      }
-      const r = await pullConfig(p.target, { ...ssh(), dataDir: deps.dataDir });
-      return { text: r.data.toString('utf8'), remotePath: p.target.configPath };
+      const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+      return { text: r.data.toString('utf8'), remotePath: r.where };
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
@@ -170,7 +169,7 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const { entry, data } = await stored(appliance, id);
       return { entry: historyRow(entry), text: redact(data.toString('utf8')) };
     },
-    'appliance.compare': async ({ appliance, before, after, ...src }) => {
+    'appliance.configs': async ({ appliance, before, after, ...src }) => {
       const p = await prepared(src, appliance);
       const load = async (ref: ConfigRef): Promise<{ text: string; label: string }> => {
         if (ref.kind === 'workspace') return { text: p.render.text, label: 'rendered from the workspace now' };
@@ -178,25 +177,20 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
           const { entry, data } = await stored(appliance, ref.id);
           return { text: data.toString('utf8'), label: `pushed ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
         }
-        const r = p.cli ? await pullCli(p.cli, { ...ssh(), dataDir: deps.dataDir }) : await pullConfig(p.target, { ...ssh(), dataDir: deps.dataDir });
+        const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
         return { text: r.data.toString('utf8'), label: `running on ${appliance} now` };
       };
       const a = await load(before);
       const b = await load(after);
-      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.cli ? cliWhere(p.cli) : p.target.configPath };
+      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
     },
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);
       const { data } = await stored(appliance, id);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      if (p.cli) {
-        if (confirmWithinMs !== undefined) throw noConfirmForCli(appliance);
-        const text = data.toString('utf8');
-        const d = await diffCli(p.cli, text, opts);
-        return toResult(await pushCli(p.cli, text, { ...opts, dryRun, onProgress }), d.patch);
-      }
-      const d = await diffConfig(p.target, data, opts);
-      return toResult(await pushConfig(p.target, data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
+      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
+      const d = await p.diff(opts, data);
+      return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
     },
     'hostKey.answer': async ({ id, accept }) => {
       const answer = waiting.get(id);

@@ -1,9 +1,9 @@
 // One place where a call from any transport is checked and run: method allowlist, argument
 // schema, and errors reduced to a code and a sentence.
-import { ApiError, contract, type ApiErrorShape, type ArgsOf, type EventMap, type EventName, type MethodName, type ParsedArgsOf, type ResultOf } from '../../../shared/api/contract';
+import { ApiError, contract, type ApiErrorShape, type ArgsOf, type EventSink, type MethodName, type ParsedArgsOf, type ResultOf } from '../../../shared/api/contract';
 
 export type Handlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
-export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;
+export type { EventSink };
 
 export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
 

@@ -1,4 +1,5 @@
 // Builds the services behind the contract once, for whichever shell hosts them (app, browser mode).
+import type { EngineIo } from '../engine';
 import { join } from 'node:path';
 import type { AppInfo } from '../../../shared/api/contract';
 import type { SecretStore } from '../secrets/types';
@@ -8,7 +9,7 @@ import { EventBus } from './events';
 import type { Handlers } from './dispatch';
 import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
-import { labHandlers } from '../lab/handlers';
+import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
 
 export interface AppServicesOptions {
@@ -25,6 +26,8 @@ export interface AppServicesOptions {
   /** SSH files for appliance pushes (tests point these at temp files). */
   knownHostsFile?: string;
   sshConfigFile?: string;
+  /** Socket layer of the lab's forwarding engine (default: its own). */
+  io?: EngineIo;
 }
 
 export interface AppServices {
@@ -40,7 +43,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const events = new EventBus();
   // The page drives everything below: stored secrets go only to the hosts they were first used with.
   const secrets = new BoundSecretStore(opts.secrets, join(opts.dataDir, 'secret-hosts.json'));
-  const lab = new Lab({ secrets, emit: events.emit });
+  const lab = new Lab({ secrets, emit: events.emit, ...(opts.io ? { io: opts.io } : {}) });
   const handlers = createHandlers({
     shell: opts.shell,
     dataDir: opts.dataDir,

@@ -1,6 +1,7 @@
 // The compare report as text: per member side by side, then each difference and its cause.
 import type { CompareReport } from '../../../shared/api/compare';
 
+const kinds = (k: Record<string, number>) => (Object.keys(k).length ? ` (${Object.entries(k).map(([what, n]) => `${n} ${what}`).join(', ')})` : '');
 const ms = (v: number | undefined) => (v === undefined ? '-' : `${v}`);
 
 function table(rows: string[][]): string[] {
@@ -22,7 +23,7 @@ export function formatReport(r: CompareReport): string {
   ]));
   out.push('', ...table([
     ['service', 'errors lab', 'errors appliance', 'connections lab', 'connections appliance'],
-    ...r.errors.map((e) => [e.service, String(e.errors.lab), String(e.errors.appliance), String(e.attempts.lab), String(e.attempts.appliance)]),
+    ...r.errors.map((e) => [e.service, `${e.errors.lab}${kinds(e.kinds.lab)}`, `${e.errors.appliance}${kinds(e.kinds.appliance)}`, String(e.attempts.lab), String(e.attempts.appliance)]),
   ]));
   out.push('');
   if (r.differences.length === 0) out.push('no differences beyond measurement noise');

@@ -61,7 +61,8 @@ function compareFault(s: PlanService, member: string, fault: FaultComparison['fa
     if (Math.abs(d) > upTol) {
       // A check held by a frozen server completes at the repair: lbdesk's next one is due a
       // retry after that check started, HAProxy's a retry after it ended.
-      const why = d > 0 && d <= s.timers.restoreAfter * s.timers.timeout + upTol ? timing : undefined;
+      // Each of the restoreAfter passes may come up to a retry interval and a check later.
+      const why = d > 0 && d <= s.timers.restoreAfter * (s.timers.retryInterval + s.timers.timeout) + upTol ? timing : undefined;
       out.push({ ...base, what: `${fault}: time to up`, lab: upFmt(lab), appliance: upFmt(app), explainedBy: why });
     }
   } else if (lab.downMs !== undefined && app.downMs !== undefined && (lab.upMs === undefined) !== (app.upMs === undefined)) {
@@ -80,7 +81,12 @@ export function compare(plan: Plan, lab: SideResult, app: SideResult, warnings: 
     const answered = (side: CompareSide) => (sides[side].traffic.get(s.name) ?? []).filter((o) => o.backend !== undefined);
     const attempts = (side: CompareSide) => (sides[side].traffic.get(s.name) ?? []).length;
     const failed = (side: CompareSide) => attempts(side) - answered(side).length;
-    errors.push({ service: s.name, errors: { lab: failed('lab'), appliance: failed('appliance') }, attempts: { lab: attempts('lab'), appliance: attempts('appliance') } });
+    const kinds = (side: CompareSide) => {
+      const out: Record<string, number> = {};
+      for (const o of sides[side].traffic.get(s.name) ?? []) if (o.error) out[o.error] = (out[o.error] ?? 0) + 1;
+      return out;
+    };
+    errors.push({ service: s.name, errors: { lab: failed('lab'), appliance: failed('appliance') }, attempts: { lab: attempts('lab'), appliance: attempts('appliance') }, kinds: { lab: kinds('lab'), appliance: kinds('appliance') } });
 
     const victim = victimOf(s);
     const serviceDiffs: Difference[] = [];

@@ -1,8 +1,8 @@
 // driver: cli — vendor appliances (ADX-, Px-, IPFE-class) driven through their command line.
 // The workspace is rendered by the appliance's template; push, pull and diff live in
-// main/services/vendor (interactive apply over SSH, SCP upload, volatile-line masking).
-import { renderCliTemplate } from '../vendor/template';
-import { CLI_VOLATILE } from '../vendor/patterns';
+// main/services/sync/vendor (interactive apply over SSH, SCP upload, volatile-line masking).
+import { renderCliTemplate } from './cli-template';
+import { CLI_VOLATILE } from './cli-patterns';
 import type { Driver } from './types';
 
 export const cliDriver: Driver = {

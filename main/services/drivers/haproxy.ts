@@ -6,6 +6,7 @@ import { selectIncluded } from './include';
 import { equalWeights, haproxyAddress, haproxyTime, indent, scaleWeights } from './format';
 import { missingSecondaries, servicePool, serviceSubject, targetSetCheck, targetSetMembers, targetSetSubject, type PoolMember } from './pools';
 import { dedupe } from './types';
+import { ownAddress } from '../../../shared/model/pairs';
 import type { Driver, DriverProblem, RenderResult } from './types';
 
 const HAPROXY_MAX_WEIGHT = 256;
@@ -132,7 +133,7 @@ function frontend(name: string, binds: string[], idleMs: number, disabled: boole
   ];
 }
 
-function renderService(ws: Workspace, served: Service[], s: Service, errors: DriverProblem[], warnings: DriverProblem[]): string[] {
+function renderService(ws: Workspace, served: Service[], s: Service, own: string | undefined, errors: DriverProblem[], warnings: DriverProblem[]): string[] {
   const subject = serviceSubject(s);
   if (s.protocol === 'udp') {
     // A disabled one asks for nothing to run: left out and said, as keepalived does.
@@ -152,7 +153,8 @@ function renderService(ws: Workspace, served: Service[], s: Service, errors: Dri
   if (s.description) comment.push(`# ${commentText(s.description)}`);
   return [
     ...comment,
-    ...frontend(s.name, [haproxyAddress(s.address, s.port)], s.idleTimeout, !s.enabled),
+    // An HA pair's box answers on its own address too (docs/ha.md): checked directly, master or not.
+    ...frontend(s.name, [haproxyAddress(s.address, s.port), ...(own ? [haproxyAddress(own, s.port)] : [])], s.idleTimeout, !s.enabled),
     '',
     ...backend({
       name: s.name, subject, balance: balanceOf(s.algorithm), members: pool.members,
@@ -207,7 +209,7 @@ export function renderHaproxy(ws: Workspace, appliance: Appliance): RenderResult
   const warnings: DriverProblem[] = [];
   const sections: string[][] = [GLOBAL];
   for (const s of included.services) {
-    const lines = renderService(ws, included.services, s, errors, warnings);
+    const lines = renderService(ws, included.services, s, ownAddress(ws, appliance.name, s.address), errors, warnings);
     if (lines.length) sections.push(lines);
   }
   for (const t of included.targetSets) sections.push(...renderTargetSet(ws, t, errors, warnings));

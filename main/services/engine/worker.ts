@@ -48,7 +48,8 @@ export class DataPath {
   private lastSample = Date.now();
 
   constructor(private readonly send: (m: ToController) => void, opts: WorkerOptions) {
-    const io = opts.io === 'net' ? createNetIo() : createUvIo() ?? createNetIo();
+    const uv = opts.io === 'net' ? undefined : createUvIo();
+    const io = uv ?? createNetIo();
     this.io = io;
     const emit = (e: EventBody) => this.send({ t: 'event', event: { ts: new Date().toISOString(), ...e } as never });
     this.limiter = new EventLimiter(emit);
@@ -63,6 +64,8 @@ export class DataPath {
       if ('addon' in loaded) this.native = new NativePath(loaded.addon, rt);
       else this.fallback = loaded.error;
     }
+    // Asked for uv (or native, which fell back to it) and got net: said as well.
+    if (!this.native && opts.io !== 'net' && !uv) this.fallback = `${this.fallback ? `${this.fallback}; ` : ''}libuv handles are not reachable from JavaScript (process.binding)`;
     this.tcp = new TcpPath(rt);
     this.udp = new UdpPath(rt);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);

@@ -21,7 +21,7 @@ export function clampMs(ms: number, min: number, max: number, what: string, note
 export class Servers {
   readonly list: ServerInput[] = [];
   private readonly byAddress = new Map<string, ServerInput>();
-  private readonly disabledSeen = new Map<ServerInput, boolean[]>();
+  private readonly disabledSeen = new Map<ServerInput, { on: number; off: number }>();
   private readonly names: NameSpace;
 
   /** `existing`: the workspace's servers (a merge reuses them by address). */
@@ -40,12 +40,13 @@ export class Servers {
       if (timers) s.healthTimers = timers;
       this.byAddress.set(key, s);
       this.list.push(s);
-      this.disabledSeen.set(s, [!enabled]);
+      this.disabledSeen.set(s, enabled ? { on: 1, off: 0 } : { on: 0, off: 1 });
       return s.name;
     }
     const seen = this.disabledSeen.get(s)!;
-    seen.push(!enabled);
-    if (seen.some((d) => d) && seen.some((d) => !d)) {
+    if (enabled) seen.on++;
+    else seen.off++;
+    if (seen.on && seen.off && (enabled ? seen.on === 1 : seen.off === 1)) {
       if (s.enabled === false) delete s.enabled;
       notes.push(`server ${s.name} (${address}) is disabled in some sections only: enabled in lbdesk (the line stays as written)`);
     }

@@ -14,6 +14,7 @@ import { clampMs, Servers } from './common';
 const NEUTRAL = new Set(['log', 'option', 'no', 'retries', 'maxconn', 'fullconn', 'backlog', 'description', 'id', 'retry-on', 'log-format', 'log-tag', 'email-alert', 'errorfile', 'compression', 'http-reuse', 'rate-limit']);
 const FRONTEND_MODEL = new Set(['bind', 'default_backend', 'timeout', 'mode', 'disabled', 'enabled']);
 const BACKEND_MODEL = new Set(['balance', 'hash-type', 'server', 'default-server', 'timeout', 'mode', 'stick', 'stick-table', 'http-check', 'tcp-check', 'disabled', 'enabled']);
+const LISTEN_MODEL = new Set([...BACKEND_MODEL, ...FRONTEND_MODEL]);
 
 export interface HaproxyImportOptions {
   /** Names the workspace already has (a merge never takes them). */
@@ -32,8 +33,8 @@ interface Backend {
   notes: string[];
 }
 
-export function importHaproxy(text: string, file: string, opts: HaproxyImportOptions = {}): ImportResult {
-  const cfg = parseHaproxy(text, file);
+export function importHaproxy(text: string | HaproxyConfig, file: string, opts: HaproxyImportOptions = {}): ImportResult {
+  const cfg = typeof text === 'string' ? parseHaproxy(text, file) : text;
   return new HaproxyImporter(cfg, opts).run();
 }
 
@@ -47,6 +48,14 @@ class HaproxyImporter {
   private readonly services: ServiceInput[] = [];
   private readonly backends = new Map<string, Backend>();
   private readonly inherited = new Map<CfgSection, ProxySettings>();
+  private readonly settled = new Map<CfgSection, ProxySettings>();
+
+  /** A proxy section's settings: its own lines over what it inherits (computed once). */
+  private settings(s: CfgSection): ProxySettings {
+    let got = this.settled.get(s);
+    if (!got) this.settled.set(s, (got = applyLines(this.inherited.get(s)!, s)));
+    return got;
+  }
 
   constructor(private readonly cfg: HaproxyConfig, opts: HaproxyImportOptions) {
     this.servers = new Servers(opts.taken?.servers, opts.existingServers);
@@ -102,10 +111,12 @@ class HaproxyImporter {
   }
 
   private backend(s: CfgSection, extraModel?: Set<string>): Backend | undefined {
-    const settings = applyLines(this.inherited.get(s)!, s);
+    const settings = this.settings(s);
     const key = sectionKey(s);
     const serverLines = s.body.filter((l) => l.words[0]?.text === 'server');
     const parsed: { line: CfgLine; name: string; ep: Endpoint; opts: Map<string, string> }[] = [];
+    const defaults = new Map<string, string>();
+    for (const ds of settings.defaultServer) for (const [k, v] of serverOptions(ds)) defaults.set(k, v);
     for (const line of serverLines) {
       const w = line.words.map((x) => x.text);
       const ep = w[2] === undefined ? { why: 'server without an address (truncated line?)' } : parseEndpoint(w[2], false);
@@ -113,8 +124,7 @@ class HaproxyImporter {
         this.item(s.header.index, key, 'kept', `server ${w[1] ?? ''} at line ${line.index + 1}: ${ep.why}; the section is kept as written`);
         return undefined;
       }
-      const opts = new Map<string, string>();
-      for (const ds of settings.defaultServer) for (const [k, v] of serverOptions(ds)) opts.set(k, v);
+      const opts = new Map(defaults);
       for (const [k, v] of serverOptions(w.slice(3))) opts.set(k, v);
       if (opts.has('disabled') && w.slice(3).includes('enabled')) opts.delete('disabled');
       parsed.push({ line, name: w[1]!, ep, opts });
@@ -160,8 +170,7 @@ class HaproxyImporter {
     const backend: Backend = { section: s, group, settings, algorithm, persistence, notes };
     this.backends.set(s.name, backend);
     this.bindings.push({ key, start: s.header.index, end: s.end, group, services: [], members: sources });
-    const model = new Set([...BACKEND_MODEL, ...(extraModel ?? [])]);
-    for (const l of this.unmodelled(s, model)) this.item(l.index, key, 'kept', `${l.words[0]!.text}: not modelled; left as written in the section`);
+    for (const l of this.unmodelled(s, extraModel ?? BACKEND_MODEL)) this.item(l.index, key, 'kept', `${l.words[0]!.text}: not modelled; left as written in the section`);
     const checkNote = anyCheck ? `, ${String(hc.check.type).toUpperCase()} check` : ', no check';
     const summary = `${members.length} server${members.length === 1 ? '' : 's'}, ${algorithm}${checkNote}`;
     if (s.kind === 'backend') this.item(s.header.index, key, notes.length ? 'approximated' : 'imported', notes.length ? `${summary}; ${notes.join('; ')}` : summary);
@@ -202,7 +211,7 @@ class HaproxyImporter {
       this.item(s.header.index, key, 'kept', `${routing.join(', ')}: not modelled; kept as written`);
       return;
     }
-    const backend = this.backend(s, FRONTEND_MODEL);
+    const backend = this.backend(s, LISTEN_MODEL);
     if (!backend) return;
     const binding = this.bindings[this.bindings.length - 1]!;
     this.services_(s, backend, binding, backend.notes);
@@ -211,7 +220,7 @@ class HaproxyImporter {
   private frontend(s: CfgSection): void {
     const key = sectionKey(s);
     const routing = this.routing(s);
-    const settings = applyLines(this.inherited.get(s)!, s);
+    const settings = this.settings(s);
     const target = settings.defaultBackend?.words[1]?.text;
     if (routing.length) {
       this.item(s.header.index, key, 'kept', `HTTP routing rules (${routing.join(', ')}) are not modelled; kept as written`);
@@ -248,7 +257,7 @@ class HaproxyImporter {
   /** One service per bind line; false (with kept rows) when a bind cannot be modelled. */
   private services_(s: CfgSection, backend: Backend, binding: SectionBinding, notes: string[]): boolean {
     const key = sectionKey(s);
-    const settings = applyLines(this.inherited.get(s)!, s);
+    const settings = this.settings(s);
     const binds: { line: CfgLine; ep: Endpoint }[] = [];
     for (const l of s.body) {
       if (l.words[0]?.text !== 'bind') continue;

@@ -48,7 +48,17 @@ const ESCAPES: Record<string, string> = { r: '\r', n: '\n', t: '\t' };
 const unescape = (c: string): string => ESCAPES[c] ?? c;
 
 /** HAProxy's word splitting: blanks separate, quotes group, backslash escapes, `#` comments. */
+const PLAIN = /^[^"'\\#]*$/;
+const WORD = /[^ \t\r]+/g;
+
 export function splitWords(line: string): Word[] {
+  // Most lines have no quotes, escapes or comments: split on blanks.
+  if (PLAIN.test(line)) {
+    const out: Word[] = [];
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(line); m; m = WORD.exec(line)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+    return out;
+  }
   const words: Word[] = [];
   let i = 0;
   const n = line.length;

@@ -1,11 +1,11 @@
-// The live lab: the health engine and the forwarding engine running the open workspace on this
-// machine, their states and events fanned out to every UI through the contract.
-import type { LabSession, LabStatus } from '../../../shared/api/contract';
+// The live lab: the health engine and the forwarding engine running a workspace on this machine,
+// their states and events fanned out through the contract. The one runtime behind the app's
+// window, `serve --ui` and plain `serve` (which differ only in the options below).
+import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contract';
 import type { StateChange } from '../../../shared/api/types';
-import type { EngineEvent } from '../../../shared/api/engine';
+import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
-import type { EventSink } from '../api/dispatch';
-import { ForwardingEngine } from '../engine';
+import { ForwardingEngine, type EngineIo } from '../engine';
 import { HealthEngine } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
@@ -15,6 +15,21 @@ const STATS_EVERY_MS = 1000;
 /** What lab.session hands a window that looks late: the newest so many. */
 const SESSION_CHANGES = 2000;
 const SESSION_EVENTS = 500;
+
+export interface LabOptions {
+  secrets: SecretStore;
+  emit: EventSink;
+  /**
+   * `loopback` (a window's lab): services and target sets on other addresses are left out with a
+   * note, so neither a typo nor a compromised page opens a relay into a customer's network.
+   * `any` (plain `lbdesk serve`, run on a machine that owns the addresses): everything is bound.
+   */
+  bind?: 'loopback' | 'any';
+  /** Socket layer of the forwarding engine (default: its own). */
+  io?: EngineIo;
+  /** How often `lab.status` goes out (default 1000 ms; 0: never, stats only when asked). */
+  statusEveryMs?: number;
+}
 
 export class Lab {
   private health: HealthEngine | undefined;
@@ -32,7 +47,7 @@ export class Lab {
   private changes: StateChange[] = [];
   private events: EngineEvent[] = [];
 
-  constructor(private readonly deps: { secrets: SecretStore; emit: EventSink }) {}
+  constructor(private readonly deps: LabOptions) {}
 
   get running(): boolean {
     return this.engine !== undefined;
@@ -44,17 +59,18 @@ export class Lab {
    * nothing, health checks included, and a lab that could not start is not left half running.
    */
   async start(full: Workspace, path: string): Promise<LabStatus> {
-    const { workspace: ws, notes } = labScope(full);
+    const { workspace: ws, notes } = this.deps.bind === 'any' ? { workspace: full, notes: [] } : labScope(full);
     const fresh = !this.health || !this.engine;
     if (fresh) {
       this.changes = [];
       this.events = [];
       const health = new HealthEngine({ secrets: this.deps.secrets });
-      const engine = new ForwardingEngine({ health });
+      const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
+      const engine = new ForwardingEngine({ health, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}) });
       this.health = health;
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
-      this.pairs = new LabPairs({ health, emit: onEvent });
+      this.pairs = new LabPairs({ health, emit: onEvent, ...(this.deps.io ? { io: this.deps.io } : {}) });
       engine.on('event', onEvent);
       this.offs = [
         () => engine.off('event', onEvent),
@@ -75,8 +91,11 @@ export class Lab {
     this.health!.apply(ws);
     if (fresh) {
       this.health!.start();
-      this.timer = setInterval(() => void this.pushStatus(), STATS_EVERY_MS);
-      this.timer.unref();
+      const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
+      if (every > 0) {
+        this.timer = setInterval(() => void this.pushStatus(), every);
+        this.timer.unref();
+      }
     }
     this.scopeNotes = notes;
     // Notices describe the applied configuration (SCTP kept, not forwarded…): the engine gives
@@ -88,15 +107,16 @@ export class Lab {
 
   async stop(): Promise<LabStatus> {
     clearInterval(this.timer);
-    this.offs.forEach((off) => off());
-    this.offs = [];
     const { engine, health, pairs } = this;
     this.engine = undefined;
     this.health = undefined;
     this.pairs = undefined;
+    // Listened to until stopped: the `closed` events of its listeners still go out.
     await pairs?.stop();
     await engine?.stop();
     await health?.stop();
+    this.offs.forEach((off) => off());
+    this.offs = [];
     this.listening.clear();
     this.notes = [];
     this.notices = [];
@@ -116,6 +136,11 @@ export class Lab {
       stats: this.engine?.stats(),
       pairs: this.pairs?.status() ?? [],
     };
+  }
+
+  /** Stats fresh from the data path (undefined when the lab is not running). */
+  async stats(): Promise<EngineStats | undefined> {
+    return this.engine?.refreshStats();
   }
 
   /** The HA fault of the lab: stop a box of a pair (its mate takes over) or start it again. */

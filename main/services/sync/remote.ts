@@ -180,6 +180,18 @@ export class Remote {
     if (this.sudo) return this.uploadBecome(path, data);
     const sftp = await this.sftp();
     if (!sftp) return this.transfer === 'scp' ? this.uploadScp(path, data) : this.uploadExec(path, data);
+    try {
+      return await this.uploadSftp(sftp, path, data);
+    } catch (err) {
+      // SFTP v3 carries no errno ("Failure" for a full disk): the same upload through the shell
+      // either works or says why in the OS's words. A lost connection is not retried.
+      if (this.conn.isClosed || this.transfer === 'sftp') throw err;
+      await this.remove(path);
+      return this.uploadExec(path, data);
+    }
+  }
+
+  private async uploadSftp(sftp: SFTPWrapper, path: string, data: Buffer): Promise<string[]> {
     const call = <T>(fn: (cb: (err: Error | null | undefined, v?: T) => void) => void, what: string) =>
       this.conn.guard(new Promise<T>((resolve, reject) => fn((err, v) => (err ? reject(new SshError('connect', `${what} ${path}: ${err.message}`)) : resolve(v as T)))));
     const [live, handle] = await Promise.all([
@@ -222,7 +234,7 @@ export class Remote {
 
   private async uploadExec(path: string, data: Buffer): Promise<string[]> {
     const r = await this.conn.exec(shScript(EXEC_UPLOAD, [path, this.paths.live]), { stdin: data, timeoutMs: 120_000 });
-    return this.kept(r, path, 'cannot upload to');
+    return this.kept(r, path, 'cannot write');
   }
 
   /** `become`: into the login user's temp folder, then installed beside the live file as root. */
@@ -239,7 +251,7 @@ export class Remote {
   private kept(r: ExecResult, path: string, what: string): string[] {
     if (r.code === 0) return [];
     if (r.code === 3) return [keepNote(3, r.stdout, this.paths.live)!];
-    throw new SshError('connect', `${what} ${path}: ${tail(r.stderr) || `exit ${r.code}`}`);
+    throw new SshError('connect', `${what} ${path}: ${osReason(r.stderr) || `exit ${r.code}`}`);
   }
 
   /** A driver command (reload), through `sh -c` so the sbin folders are on PATH. */
@@ -265,6 +277,8 @@ export class Remote {
     const r = await this.run(PREPARE, args, o.timeoutMs);
     const ours = (word: string) => new RegExp(`^@lbdesk ${word}(?: (.*))?$`, 'm').exec(r.stdout);
     const output = `${r.stderr}\n${r.stdout.replace(/^@lbdesk .*\n?/gm, '')}`;
+    // What went wrong after validation: the validator's output stays out of it.
+    const late = `${r.stderr}\n${(r.stdout.split(/^@lbdesk (?:VALIDATE-OK|CHECKSUM-OK)\n/m).pop() ?? '').replace(/^@lbdesk .*\n?/gm, '')}`;
     const checksum = !!ours('CHECKSUM-OK');
     const validated = !!ours('VALIDATE-OK');
     const backupHash = ours('BACKUP')?.[1];
@@ -277,10 +291,10 @@ export class Remote {
       case 90: return { ...base, failed: 'checksum', reason: `checksum mismatch after upload (appliance computed ${(ours('CHECKSUM-MISMATCH')?.[1] ?? '').slice(0, 12) || 'nothing'}, sent ${o.hash.slice(0, 12)})` };
       case 91: return { ...base, failed: 'validate', reason: `validation failed (exit ${ours('VALIDATE-FAILED')?.[1] ?? '?'}): ${tail(output) || 'no output'}` };
       case 93: return { ...base, failed: 'backup', reason: `${p.live} changed on the appliance while pushing (now ${(ours('CHANGED')?.[1] ?? '').slice(0, 12) || 'missing'})` };
-      case 94: return { ...base, failed: 'backup', reason: `cannot back up ${p.live}: ${tail(output) || 'copy failed'}` };
+      case 94: return { ...base, failed: 'backup', reason: `cannot back up ${p.live}: ${osReason(late) || 'copy failed'}` };
       case 95: return { ...base, failed: 'arm-confirm', reason: 'a commit-confirmed push is already pending', otherPending: true };
-      case 96: return { ...base, failed: 'arm-confirm', reason: `cannot write the pending marker ${p.pending}: ${tail(output)}` };
-      default: return { ...base, failed: checksum ? (validated || !o.validate ? 'backup' : 'validate') : 'checksum', reason: `preparing on the appliance failed (exit ${r.code ?? r.signal}): ${tail(output) || 'no output'}` };
+      case 96: return { ...base, failed: 'arm-confirm', reason: `cannot write the pending marker ${p.pending}: ${ours('ARM-FAILED')?.[1] || osReason(late) || 'write failed'}` };
+      default: return { ...base, failed: checksum ? (validated || !o.validate ? 'backup' : 'validate') : 'checksum', reason: `preparing on the appliance failed (exit ${r.code ?? r.signal}): ${tail(validated ? late : output) || 'no output'}` };
     }
   }
 
@@ -289,11 +303,13 @@ export class Remote {
     const sftp = await this.sftp();
     const ext = (sftp as unknown as { _extensions?: Record<string, string> } | undefined)?._extensions;
     if (sftp && ext?.['posix-rename@openssh.com'] === '1') {
-      await this.conn.guard(new Promise<void>((resolve, reject) => sftp.ext_openssh_rename(from, to, (err) => (err ? reject(new SshError('connect', `rename failed: ${err.message}`)) : resolve()))));
-      return 'posix-rename';
+      const failed = await this.conn.guard(new Promise<Error | undefined>((resolve) => sftp.ext_openssh_rename(from, to, (err) => resolve(err ?? undefined))));
+      if (!failed) return 'posix-rename';
+      // SFTP says "Permission denied" for an immutable file; mv says what the OS said.
+      if (this.transfer === 'sftp') throw new SshError('connect', `cannot replace ${to}: ${failed.message}`);
     }
     const r = await this.run('exec mv -f -- "$1" "$2"', [from, to]);
-    if (r.code !== 0) throw new SshError('connect', `rename failed: ${tail(r.stderr)}`);
+    if (r.code !== 0) throw new SshError('connect', `cannot replace ${to}: ${osReason(r.stderr) || `exit ${r.code}`}`);
     return 'mv';
   }
 
@@ -309,6 +325,15 @@ export class Remote {
     const r = await this.run(PROBE, [address, String(port), method], 10_000);
     return r.code === 0 ? 0 : r.code === 2 ? 2 : 1;
   }
+}
+
+/** The OS's own words at the end of a tool's error line ("cat: write error: No space left on device" → the last part). */
+export function osReason(stderr: string): string {
+  const line = stderr.trim().split('\n').filter(Boolean).pop() ?? '';
+  const i = line.lastIndexOf(': ');
+  const why = i >= 0 ? line.slice(i + 2) : line;
+  // EPERM where root may write: the usual cause is the immutable attribute.
+  return why === 'Operation not permitted' ? `${why} (immutable? lsattr shows an "i"; chattr -i clears it)` : why;
 }
 
 /** The commit-confirmed part of an inspection (INSPECT and CONFIRM_STATE print it alike). */

@@ -29,7 +29,7 @@ export const LOCK = `lock=$1; who=$2; after=$3; shift 3
 case $lock in */*) dir=\${lock%/*}; dir=\${dir:-/} ;; *) dir=. ;; esac
 [ -d "$dir" ] || { echo "ERROR the folder $dir does not exist on the appliance"; exit 1; }
 # A failed redirect on exec ends sh at once: try it in a subshell first, to say why.
-( : >>"$lock" ) 2>/dev/null || { echo "ERROR cannot write $lock"; exit 1; }
+err=$( ( : >>"$lock" ) 2>&1 ) || { echo "ERROR cannot write $lock: \${err##*: }"; exit 1; }
 if command -v flock >/dev/null 2>&1; then
   exec 9>>"$lock"
   if flock -n 9; then
@@ -134,7 +134,8 @@ got=$(h "$1")
 [ "$got" = "$2" ] || { echo "@lbdesk CHECKSUM-MISMATCH $got"; exit 90; }
 echo "@lbdesk CHECKSUM-OK"
 if [ -n "$3" ]; then
-  ( eval "$3" ) || { rc=$?; echo "@lbdesk VALIDATE-FAILED $rc"; exit 91; }
+  # Its messages go with its stdout, before our marker: a later failure's words stand alone.
+  ( eval "$3" ) 2>&1 || { rc=$?; echo "@lbdesk VALIDATE-FAILED $rc"; exit 91; }
   echo "@lbdesk VALIDATE-OK"
 fi
 [ "$4" = commit ] || exit 0
@@ -153,13 +154,15 @@ else
 fi
 [ -n "$9" ] || exit 0
 [ -e "$9" ] && { echo "@lbdesk PENDING"; exit 95; }
-printf 'deadline=%s\\nhash=%s\\nbackupHash=%s\\n' "\${15}" "$2" "$bh" > "$9.new" && mv -f -- "$9.new" "$9" || { echo "@lbdesk ARM-FAILED"; exit 96; }
+# Written through cat, which names the OS's reason (a shell's printf says only "I/O error").
+err=$( { printf 'deadline=%s\\nhash=%s\\nbackupHash=%s\\n' "\${15}" "$2" "$bh" | cat > "$9.new" && mv -f -- "$9.new" "$9"; } 2>&1 ) || { rm -f -- "$9.new"; echo "@lbdesk ARM-FAILED \${err##*: }"; exit 96; }
 rm -f -- "\${10}" "\${10}.out"
 S=; command -v setsid >/dev/null 2>&1 && S=setsid
 N=; command -v nohup >/dev/null 2>&1 && N=nohup
 $S $N sh -c "\${16}" lbdesk-confirm "$5" "$6" "$9" "\${10}" "\${11}" "\${12}" "\${13}" "\${14}" "$2" </dev/null >/dev/null 2>&1 &
 pid=$!
-echo "pid=$pid" >> "$9"
+err=$( { echo "pid=$pid" | cat >> "$9"; } 2>&1 ) || {
+  kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null; rm -f -- "$9"; echo "@lbdesk ARM-FAILED \${err##*: }"; exit 96; }
 echo "@lbdesk PID $pid"
 `;
 

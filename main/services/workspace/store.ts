@@ -7,7 +7,7 @@ import { parseWorkspace, yamlErrorMessage, type ParseOptions, type ParseResult }
 import { createDocument, documentToText } from '../../../shared/model/document';
 import { normaliseFactors } from '../../../shared/model/normalise';
 import { fastLoad } from '../../../shared/model/fastload';
-import { hasErrors, type Problem } from '../../../shared/model/problem';
+import type { Problem } from '../../../shared/model/problem';
 import { MAX_WORKSPACE_BYTES } from '../../../shared/model/limits';
 import { normaliseFactorValues } from '../../../shared/model/ipfe';
 import { writeFileAtomic } from './atomic';
@@ -191,26 +191,6 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, col: offset - before.lastIndexOf('\n') };
-}
-
-export interface ValidateResult {
-  problems: Problem[];
-  exitCode: 0 | 1 | 2;
-  /** For exit 2: why the file could not be validated at all (names the file). */
-  fatal?: string;
-}
-
-/** `lbdesk validate`: 0 valid (warnings allowed), 1 invalid, 2 unreadable. */
-export async function validateFile(path: string): Promise<ValidateResult> {
-  try {
-    const loaded = await loadWorkspaceFile(path);
-    return { problems: loaded.problems, exitCode: hasErrors(loaded.problems) ? 1 : 0 };
-  } catch (e) {
-    if (!(e instanceof WorkspaceFileError)) throw e;
-    if (e.code === 'unreadable' || e.code === 'not-a-file') return { problems: [], exitCode: 2, fatal: e.message };
-    const message = e.code === 'too-large' ? `file is larger than ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB: refused` : 'not UTF-8 text: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)';
-    return { problems: [{ severity: 'error', file: path, line: e.at?.line ?? 1, col: e.at?.col ?? 1, path: '(root)', message }], exitCode: 1 };
-  }
 }
 
 /** The store the API handlers use (main/services/api/handlers.ts WorkspaceStore). */

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       { name: 'rr', address: VIP, port: p1, group: 'g', algorithm: 'round-robin', idleTimeout: '1s' },
       { name: 'sticky', address: VIP, port: p2, group: 'g', algorithm: 'least-connections', persistence: { type: 'client-ip', timeout: '10s' } },
       { name: 'dns', address: VIP, port: p1, protocol: 'udp', group: 'u', algorithm: 'round-robin' },
+      { name: 'dns-sticky', address: VIP, port: p2, protocol: 'udp', group: 'u', persistence: { type: 'client-ip', timeout: '10s' } },
       ...(extra ? [{ name: 'more', address: VIP, port: p3, group: 'g' }] : []),
     ],
   });
@@ -71,6 +72,12 @@ async function main(): Promise<void> {
   const answer = await Promise.race([got, new Promise<string>((r) => setTimeout(() => r('none'), 3000))]);
   clearInterval(send);
   check(answer === 'a:q', `udp answered by a (${answer})`);
+  // The same through a pool JavaScript decides (persistence): one call per new flow.
+  const got2 = new Promise<string>((r) => c.once('message', (m) => r(String(m))));
+  const send2 = setInterval(() => c.send('p', p2, VIP), 100);
+  const answer2 = await Promise.race([got2, new Promise<string>((r) => setTimeout(() => r('none'), 3000))]);
+  clearInterval(send2);
+  check(answer2 === 'a:p', `udp through a JavaScript-decided pool answered by a (${answer2})`);
   c.close();
 
   // Reloads with connections open, then the stop with some still open.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseWorkspace } from '../../../shared/model/validate';
 import { createDocument, documentToText, setField } from '../../../shared/model/document';
 import { confirmPush, pushConfig } from '../../../main/services/sync';
-import { prepareAppliance } from '../../../main/services/sync/workspace';
+import { openAppliance } from '../../../main/services/sync/appliance';
 import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { runCli } from '../../helpers/cli';
 import { testOptions, waitFor } from '../sync/fixture';
@@ -160,7 +160,7 @@ describe.skipIf(!ready)(`import from a real HAProxy over SSH, push a weight, con
     const doc = createDocument(text);
     setField(doc, ['groups', web, 'members', b, 'weight'], 3);
     const edited = parseWorkspace(documentToText(doc), ws).workspace!;
-    const p = prepareAppliance(edited, edited.appliances[0]!, ws);
+    const p = openAppliance(edited, edited.appliances[0]!, ws);
     expect(p.errors).toEqual([]);
     const pushed = await pushConfig(p.target, p.render.text, { ...opts, confirmWithinMs: 60_000 });
     expect(pushed.outcome, `${pushed.reason}\n${log}`).toBe('applied');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
 import { pushConfig } from '../../../main/services/sync';
-import { prepareAppliance } from '../../../main/services/sync/workspace';
+import { openAppliance } from '../../../main/services/sync/appliance';
 import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { testOptions, waitFor } from './fixture';
 
@@ -66,7 +66,7 @@ describe.skipIf(!ready)('push to a real HAProxy (master-worker)', () => {
   const answers = (want: string) => answersAt(vip, vipPort, want);
   const prepared = (server: 'a' | 'b') => {
     const ws = workspace(server);
-    return prepareAppliance(ws, ws.appliances[0]!, join(dir, 'site.yaml'));
+    return openAppliance(ws, ws.appliances[0]!, join(dir, 'site.yaml'));
   };
 
   beforeAll(async () => {

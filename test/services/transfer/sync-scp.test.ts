@@ -6,7 +6,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffConfig, pullConfig, pushConfig, type SyncTarget } from '../../../main/services/sync';
-import { prepareAppliance } from '../../../main/services/sync/workspace';
+import { openAppliance } from '../../../main/services/sync/appliance';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { connectSsh } from '../../../main/services/ssh';
@@ -26,7 +26,7 @@ describe.skipIf(!haveSshd)('sync over SCP (sshd without SFTP)', () => {
 
   it('maps transfer: scp from the workspace to the sync target', () => {
     const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'a', host: '192.0.2.1', transfer: 'scp' }] });
-    expect(prepareAppliance(ws, ws.appliances[0]!, join(dir, 'ws.yaml')).target.transfer).toBe('scp');
+    expect(openAppliance(ws, ws.appliances[0]!, join(dir, 'ws.yaml')).target.transfer).toBe('scp');
   });
 
   it('pushes, pulls and diffs byte for byte, keeping the live file mode', async () => {

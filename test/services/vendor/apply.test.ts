@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceSchema, type Appliance, type Workspace } from '../../../shared/model/schema';
 import { renderForAppliance } from '../../../main/services/drivers';
-import { cliTarget, commandsOf, diffCli, normalizeCli, pullCli, pushCli, splitSections, type CliTarget } from '../../../main/services/vendor';
+import { commandsOf, splitSections } from '../../../main/services/drivers/cli-sections';
+import { cliTarget, diffCli, normalizeCli, pullCli, pushCli, type CliTarget } from '../../../main/services/sync/vendor';
 import { sshFor } from './connect';
 import { startFakeAppliance, type FakeAppliance, type FakeOptions } from './fake-appliance';
 

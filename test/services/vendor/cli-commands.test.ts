@@ -7,7 +7,8 @@ import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { renderForAppliance } from '../../../main/services/drivers';
-import { cliTarget, commandsOf, pushCli, splitSections } from '../../../main/services/vendor';
+import { commandsOf, splitSections } from '../../../main/services/drivers/cli-sections';
+import { cliTarget, pushCli } from '../../../main/services/sync/vendor';
 import { runCli } from '../../helpers/cli';
 import { sshFor } from './connect';
 import { startFakeAppliance, type FakeAppliance } from './fake-appliance';
@@ -50,7 +51,7 @@ describe('lbdesk push / diff for driver cli appliances', () => {
 
     const refused = await runCli(['push', wsFile, ...args, '--confirm-within', '30s'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/adx1: --confirm-within is not supported for driver cli appliances/);
+    expect(refused.stderr).toMatch(/\nlbdesk: adx1: commit-confirmed is not supported for driver cli appliances \(a vendor CLI has no rollback timer\)\n$/);
     expect(fake.received).toEqual([]);
 
     const r = await runCli(['push', wsFile, ...args], { env });

@@ -2,9 +2,10 @@
 // CLI: prompts that change with the mode, `--More--` paging, `(y/n)` questions, `% Error`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SshConnection } from '../../../main/services/ssh';
-import { CliSession, cliPatterns, compilePattern, promptBase } from '../../../main/services/vendor';
-import { cleanScreen, lastLine } from '../../../main/services/vendor/screen';
-import { redact } from '../../../main/services/vendor/redact';
+import { cliPatterns, compilePattern } from '../../../main/services/drivers/cli-patterns';
+import { CliSession, promptBase } from '../../../main/services/sync/vendor';
+import { cleanScreen, lastLine } from '../../../main/services/sync/vendor/screen';
+import { redact } from '../../../main/services/sync/vendor/redact';
 import { connectTo } from './connect';
 import { startFakeAppliance, type FakeAppliance } from './fake-appliance';
 

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
 import { getDriver, renderForAppliance } from '../../../main/services/drivers';
-import { splitSections, commandsOf } from '../../../main/services/vendor';
+import { splitSections, commandsOf } from '../../../main/services/drivers/cli-sections';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const FIXTURES = resolve(__dirname, '../../fixtures/vendor');

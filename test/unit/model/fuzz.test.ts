@@ -11,7 +11,7 @@ import { fastLocator } from '../../../shared/model/fastpos';
 import { generateWorkspace } from '../../fixtures/workspaces/generate';
 import { formatProblem } from '../../../shared/model/problem';
 import { MAX_ALIAS_COUNT } from '../../../shared/model/limits';
-import { validateFile } from '../../../main/services/workspace/store';
+import { validateFile } from '../../../main/services/workspace/load';
 import { exampleText, rng } from './helpers';
 
 const WEIRD = [

@@ -13,7 +13,7 @@ import { ImportError, type SectionBinding } from '../../import/types';
 import type { DriverProblem } from '../types';
 import { attachedFrom, LineEdits, removeLines } from './edits';
 import { markerHash, markerLine, sectionHash } from './markers';
-import { lastDirective, membersOf, patchMembers, replaceCheck, setDirective, type MemberView } from './haproxy-patch';
+import { indexWorkspace, lastDirective, membersOf, patchMembers, replaceCheck, setDirective, type MemberView, type WsIndex } from './haproxy-patch';
 import { replaceWord } from './words';
 import { formatDuration } from '../../../../shared/model/duration';
 import type { OntoOptions, OntoResult } from './types';
@@ -52,7 +52,7 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
   let box;
   try {
     cfg = parseHaproxy(current, opts.file);
-    box = importHaproxy(current, opts.file);
+    box = importHaproxy(cfg, opts.file);
   } catch (e) {
     if (!(e instanceof ImportError)) throw e;
     return { text: '', errors: [{ subject, message: `the appliance's file cannot be read as haproxy.cfg: ${e.message}` }], warnings, conflicts };
@@ -66,7 +66,8 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
   const marked = new Set(cfg.sections.filter((s) => markerHash(lines[s.header.index - 1]) !== undefined));
   const included = selectIncluded(ws, appliance);
   errors.push(...included.errors);
-  const served = new Map(included.services.map((s) => [s.name, s]));
+  const want = indexWorkspace(ws, included.services);
+  const have = indexWorkspace(wsBox);
   const removed = new Set<CfgSection>();
 
   // Conflicts: owned sections edited on the appliance since lbdesk wrote (marker) or saw (base) them.
@@ -82,7 +83,7 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
     const s = byStart.get(b.start)!;
     if (marked.has(s)) continue;
     for (const x of b.services) boundServices.add(x.name);
-    patchSection(ws, wsBox, served, b, s, edits, removed, errors);
+    patchSection(want, have, b, s, edits, removed, errors);
   }
 
   // lbdesk's own sections: rendered afresh for services and target sets no imported section holds.
@@ -145,10 +146,10 @@ function checkReferences(kept: CfgSection[], removed: Set<CfgSection>, file: str
   }
 }
 
-function patchSection(ws: Workspace, wsBox: Workspace, served: Map<string, Service>, b: SectionBinding, s: CfgSection, edits: LineEdits, removed: Set<CfgSection>, errors: DriverProblem[]): void {
-  const wantGroup = b.group ? ws.groups.find((g) => g.name === b.group) : undefined;
-  const boxGroup = b.group ? wsBox.groups.find((g) => g.name === b.group) : undefined;
-  const wantServices = b.services.map((x) => served.get(x.name));
+function patchSection(ix: WsIndex, box: WsIndex, b: SectionBinding, s: CfgSection, edits: LineEdits, removed: Set<CfgSection>, errors: DriverProblem[]): void {
+  const wantGroup = b.group ? ix.groups.get(b.group) : undefined;
+  const boxGroup = b.group ? box.groups.get(b.group) : undefined;
+  const wantServices = b.services.map((x) => ix.services.get(x.name));
   const groupGone = b.group !== undefined && !wantGroup;
   const servicesGone = b.services.length > 0 && wantServices.every((x) => !x);
   if ((b.group === undefined || groupGone) && (b.services.length === 0 || servicesGone)) {
@@ -156,25 +157,25 @@ function patchSection(ws: Workspace, wsBox: Workspace, served: Map<string, Servi
     return;
   }
   if (wantGroup && boxGroup) {
-    const boxMembers = membersOf(wsBox, boxGroup);
-    const want: MemberView[] = membersOf(ws, wantGroup);
-    if (JSON.stringify(boxGroup.healthCheck) !== JSON.stringify(wantGroup.healthCheck)) {
+    const boxMembers = membersOf(box, boxGroup);
+    const want: MemberView[] = membersOf(ix, wantGroup);
+    if (!sameJson(boxGroup.healthCheck, wantGroup.healthCheck)) {
       const check = haproxyCheck(`group ${wantGroup.name}`, wantGroup.healthCheck, want.map((m) => ({ ...m, check: { type: wantGroup.healthCheck.type === 'auto' ? 'tcp' : wantGroup.healthCheck.type } })) as never, 0);
       replaceCheck(edits, s, check.backendLines.filter((l) => !l.startsWith('timeout connect')), b.members, wantGroup.healthCheck, boxMembers);
     } else {
       const bt = boxMembers[0]?.timers.timeout;
       const wt = want[0]?.timers.timeout;
-      if (bt !== undefined && wt !== undefined && bt !== wt) setDirective(edits, s, (w) => w[0] === 'timeout' && w[1] === 'check', [`timeout check ${formatMs(wt)}`]);
+      if (bt !== undefined && wt !== undefined && bt !== wt) setDirective(edits, s, (w) => w[0] === 'timeout' && w[1] === 'check', [`timeout check ${formatDuration(wt)}`]);
     }
     patchMembers(edits, s, b.members, boxMembers, want, wantGroup.healthCheck);
     // Balance and persistence belong to the services that use the group.
-    const boxSvc = wsBox.services.find((x) => x.group === boxGroup.name);
-    const wantSvc = [...served.values()].find((x) => x.group === wantGroup.name);
+    const boxSvc = box.serviceOfGroup.get(boxGroup.name);
+    const wantSvc = ix.serviceOfGroup.get(wantGroup.name);
     if (boxSvc && wantSvc) {
       if (boxSvc.algorithm !== wantSvc.algorithm) setDirective(edits, s, (w) => w[0] === 'balance' || w[0] === 'hash-type' || (w[0] === 'tcp-request' && w.join(' ').includes('txn.lbdesk_sport')), balanceLines(wantSvc.algorithm));
-      if (JSON.stringify(boxSvc.persistence) !== JSON.stringify(wantSvc.persistence)) {
+      if (!sameJson(boxSvc.persistence, wantSvc.persistence)) {
         const lines = wantSvc.persistence.type === 'client-ip'
-          ? [`stick-table type ${wantSvc.address.includes(':') ? 'ipv6' : 'ip'} size 100k expire ${formatMs(wantSvc.persistence.timeout)}`, 'stick on src']
+          ? [`stick-table type ${wantSvc.address.includes(':') ? 'ipv6' : 'ip'} size 100k expire ${formatDuration(wantSvc.persistence.timeout)}`, 'stick on src']
           : [];
         setDirective(edits, s, (w) => w[0] === 'stick-table' || (w[0] === 'stick' && w[1] === 'on'), lines);
       }
@@ -182,7 +183,7 @@ function patchSection(ws: Workspace, wsBox: Workspace, served: Map<string, Servi
   }
   b.services.forEach((x, i) => {
     const want = wantServices[i];
-    const have = wsBoxService(wsBox, x.name);
+    const have = box.services.get(x.name);
     if (!want) {
       edits.replace(x.line, []);
       return;
@@ -195,18 +196,14 @@ function patchSection(ws: Workspace, wsBox: Workspace, served: Map<string, Servi
         if (line) edits.replace(line.index, []);
       } else setDirective(edits, s, (w) => w[0] === 'disabled', ['disabled']);
     }
-    if (i === 0 && want.idleTimeout !== have.idleTimeout) setDirective(edits, s, (w) => w[0] === 'timeout' && w[1] === 'client', [`timeout client ${formatMs(want.idleTimeout)}`]);
+    if (i === 0 && want.idleTimeout !== have.idleTimeout) setDirective(edits, s, (w) => w[0] === 'timeout' && w[1] === 'client', [`timeout client ${formatDuration(want.idleTimeout)}`]);
     if (i === 0 && want.group !== have.group && s.kind === 'frontend') {
       errors.push({ subject: `service ${want.name}`, message: `moved from group ${have.group} to ${want.group}: change default_backend on the appliance by hand, or add the service anew` });
     }
   });
 }
 
-function wsBoxService(wsBox: Workspace, name: string): Service | undefined {
-  return wsBox.services.find((x) => x.name === name);
-}
-
-const formatMs = formatDuration;
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 interface FreshSection {
   comments: string[];

@@ -20,10 +20,33 @@ export interface MemberView {
   timers: ResolvedTimers;
 }
 
-export function membersOf(ws: Workspace, g: Group): MemberView[] {
+/** Name lookups built once per render (big sites have thousands of groups and servers). */
+export interface WsIndex {
+  ws: Workspace;
+  groups: Map<string, Group>;
+  servers: Map<string, Server>;
+  services: Map<string, Service>;
+  /** The first service of each group. */
+  serviceOfGroup: Map<string, Service>;
+}
+
+export function indexWorkspace(ws: Workspace, services: Service[] = ws.services): WsIndex {
+  const serviceOfGroup = new Map<string, Service>();
+  for (const s of services) if (!serviceOfGroup.has(s.group)) serviceOfGroup.set(s.group, s);
+  return {
+    ws,
+    groups: new Map(ws.groups.map((g) => [g.name, g])),
+    servers: new Map(ws.servers.map((s) => [s.name, s])),
+    services: new Map(services.map((s) => [s.name, s])),
+    serviceOfGroup,
+  };
+}
+
+export function membersOf(ix: WsIndex, g: Group): MemberView[] {
+  const ws = ix.ws;
   const weights = scaleWeights(g.members.map((m) => m.weight), 256).weights;
   return g.members.map((m, i) => {
-    const s = ws.servers.find((x) => x.name === m.server) as Server | undefined;
+    const s = ix.servers.get(m.server);
     return {
       name: m.server,
       address: s?.address ?? '',

@@ -2,9 +2,9 @@
 // with checks and timers already resolved exactly as the local health engine resolves them.
 import type { Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
-import { selectIncluded } from '../drivers/include';
-import { servicePool, type PoolMember } from '../drivers/pools';
-import type { DriverProblem } from '../drivers/types';
+import { selectIncluded } from './include';
+import { servicePool, type PoolMember } from './pools';
+import type { DriverProblem } from './types';
 
 export interface MemberView extends PoolMember {
   /** The member's port, or the service's when the member has none. */

@@ -3,7 +3,7 @@
 // back. Every wait has a deadline; nothing sent or received is logged unredacted.
 import { StringDecoder } from 'node:string_decoder';
 import type { Client, ClientChannel } from 'ssh2';
-import type { CliPatterns } from './patterns';
+import type { CliPatterns } from '../../drivers/cli-patterns';
 import { redact } from './redact';
 import { cleanScreen, lastLine } from './screen';
 

@@ -3,10 +3,10 @@
 // temperatures, counters) dropped — so an unchanged appliance diffs empty.
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
-import type { DiffReport } from '../../../shared/api/sync';
-import { DEFAULT_COMMENT } from './patterns';
+import type { DiffReport } from '../../../../shared/api/sync';
+import { DEFAULT_COMMENT } from '../../drivers/cli-patterns';
 import { redact } from './redact';
-import { splitSections } from './sections';
+import { splitSections } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');

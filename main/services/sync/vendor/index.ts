@@ -1,4 +1,5 @@
-// Vendor appliances (`driver: cli`): template render, interactive apply with rollback, pull, diff.
+// Vendor appliances' transport (`driver: cli`): interactive apply with rollback, pull, diff over
+// SSH. Their rendering (templates, sections, patterns) is a driver: main/services/drivers/cli*.
 export { pushCli } from './apply';
 export type { CliPushOptions, CliPushReport, CliApplyDetail, CliFailure } from './apply';
 export { pullCli, diffCli } from './pull';
@@ -8,9 +9,4 @@ export { cliTarget, cliWhere } from './target';
 export type { CliTarget } from './target';
 export { CliSession, CliError, promptBase } from './cli-session';
 export type { CommandResult, CliSessionOptions } from './cli-session';
-export { cliPatterns, cliVolatile, compilePattern, CLI_VOLATILE, DEFAULT_ERRORS, DEFAULT_PROMPT, DEFAULT_PAGER, DEFAULT_CONFIRM } from './patterns';
-export type { CliPatterns } from './patterns';
-export { splitSections, commandsOf, SECTION_NAMES } from './sections';
-export type { Sections, SectionName, CliLine } from './sections';
-export { renderCliTemplate } from './template';
 export { redact } from './redact';

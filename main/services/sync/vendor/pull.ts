@@ -1,11 +1,11 @@
 // Pull and diff for vendor appliances: the running config by SFTP/SCP when the appliance
 // exposes it as a file (configPath), else the CLI's `show running-config` (paged, prompted).
 import { createHash } from 'node:crypto';
-import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
-import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
-import { listHistory, recordHistory } from '../sync/history';
-import { syncDataDir } from '../sync/state';
-import { openTransfer } from '../transfer';
+import type { DiffReport, HistoryEntry } from '../../../../shared/api/sync';
+import { connectSsh, type SshConnection, type SshOptions } from '../../ssh/connect';
+import { listHistory, recordHistory } from '../history';
+import { syncDataDir } from '../state';
+import { openTransfer } from '../../transfer';
 import { CliSession } from './cli-session';
 import { diffCliTexts } from './diff';
 import { redact } from './redact';

@@ -4,7 +4,7 @@
 //   config    the configuration itself: sent line by line, uploaded in upload mode, diffed
 //   epilogue  sent after the config (leave configuration mode, save)
 //   rollback  sent only after an error in config or epilogue
-import { DEFAULT_COMMENT } from './patterns';
+import { DEFAULT_COMMENT } from './cli-patterns';
 
 export const SECTION_NAMES = ['prologue', 'config', 'epilogue', 'rollback'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];

@@ -1,8 +1,8 @@
 // What the vendor push, pull and diff need to know about one `driver: cli` appliance.
-import { cliSchema, type Appliance, type CliSettings } from '../../../shared/model/schema';
-import type { SshEndpoint } from '../ssh/connect';
-import type { TransferMode } from '../transfer/types';
-import { cliPatterns, cliVolatile, type CliPatterns } from './patterns';
+import { cliSchema, type Appliance, type CliSettings } from '../../../../shared/model/schema';
+import type { SshEndpoint } from '../../ssh/connect';
+import type { TransferMode } from '../../transfer/types';
+import { cliPatterns, cliVolatile, type CliPatterns } from '../../drivers/cli-patterns';
 
 export interface CliTarget {
   appliance: string;

@@ -2,7 +2,7 @@
 // the value in the document, and the problems the shared validation reports for it.
 import { computed, ref, watch, type ComputedRef, type Ref } from 'vue';
 import { useWorkspace, type KeyedProblem } from '../stores/workspace';
-import { pathKey, type Path } from './tree';
+import { pathKey, type Path } from '../lib/tree';
 
 let seq = 0;
 /** Unique DOM ids for label/control/hint links. */

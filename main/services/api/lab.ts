@@ -3,9 +3,9 @@ import { HealthEngine } from '../health';
 import { secretHosts } from '../health/members';
 import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
-import type { Handlers } from '../api/dispatch';
-import { Lab } from './index';
-import { loadSource } from './source';
+import type { Handlers } from './dispatch';
+import { Lab } from '../lab';
+import { loadSource } from '../workspace/source';
 import { ApiError } from '../../../shared/api/contract';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): Partial<Handlers> {

@@ -2,15 +2,15 @@
 // commands in an interactive CLI session. The first error line stops the apply; the
 // template's rollback commands are then sent and the report names the failing line.
 import { createHash } from 'node:crypto';
-import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../shared/api/sync';
-import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
-import { recordHistory } from '../sync/history';
-import { syncDataDir } from '../sync/state';
-import { openTransfer } from '../transfer';
-import type { TransferKind, WriteResult } from '../transfer/types';
+import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../../shared/api/sync';
+import { connectSsh, type SshConnection, type SshOptions } from '../../ssh/connect';
+import { recordHistory } from '../history';
+import { syncDataDir } from '../state';
+import { openTransfer } from '../../transfer';
+import type { TransferKind, WriteResult } from '../../transfer/types';
 import { CliError, CliSession } from './cli-session';
 import { redact } from './redact';
-import { commandsOf, splitSections, type CliLine, type SectionName } from './sections';
+import { commandsOf, splitSections, type CliLine, type SectionName } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
 
 export interface CliPushOptions extends SshOptions {

@@ -1,11 +1,11 @@
 // Every command the header, the menus and the keyboard share, by name.
 import { nextTick } from 'vue';
-import { useApp } from '../stores/app';
-import { useAppliances } from '../stores/appliances';
-import { useLab } from '../stores/lab';
-import { useNav } from '../stores/nav';
-import { usePrefs } from '../stores/prefs';
-import { useWorkspace } from '../stores/workspace';
+import { useApp } from './app';
+import { useAppliances } from './appliances';
+import { useLab } from './lab';
+import { useNav } from './nav';
+import { usePrefs } from './prefs';
+import { useWorkspace } from './workspace';
 
 export function useActions() {
   const app = useApp();

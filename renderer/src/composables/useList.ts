@@ -4,9 +4,9 @@ import { computed, nextTick, onBeforeUnmount, onMounted, ref } from 'vue';
 import { useNav } from '../stores/nav';
 import { useWorkspace } from '../stores/workspace';
 import { useApp } from '../stores/app';
-import { describeReferences, ownedReferences, type RenameKind } from './references';
-import type { ListSection } from './sections';
-import type { Path } from './tree';
+import { describeReferences, ownedReferences, type RenameKind } from '../lib/references';
+import type { ListSection } from '../lib/sections';
+import type { Path } from '../lib/tree';
 
 export interface ListOptions {
   /** A fresh item for "Add"; the field to focus after adding. */

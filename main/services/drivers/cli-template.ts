@@ -4,9 +4,9 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import nunjucks from 'nunjucks';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
-import { dedupe, type DriverProblem, type RenderContext, type RenderResult } from '../drivers/types';
-import { templateContext } from './context';
-import { commandsOf, splitSections } from './sections';
+import { dedupe, type DriverProblem, type RenderContext, type RenderResult } from './types';
+import { templateContext } from './cli-context';
+import { commandsOf, splitSections } from './cli-sections';
 
 /** `(file) [Line 3, Column 5]\n  Error: message` → `file:3:5: message`. */
 function templateProblem(err: unknown, shown: string): string {

@@ -1,0 +1,169 @@
+// One appliance as every caller (the API, the CLI) sees it: its config rendered by its driver,
+// and diff, push, pull and confirm over its transport. One factory per transport: a config file
+// replaced atomically and reloaded (haproxy, keepalived, lbdesk), or a vendor's command line
+// (`driver: cli`); the choice is made here, once, so no caller asks which kind it holds.
+import { isAbsolute } from 'node:path';
+import { ApiError } from '../../../shared/api/contract';
+import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
+import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { ownAddress } from '../../../shared/model/pairs';
+import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
+import { confirmPush } from './confirm-push';
+import { diffConfig, pullConfig, type ReadOptions } from './pull';
+import { pushConfig, type PushOptions } from './push';
+import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
+import { renderOnto } from '../drivers/sections';
+import { diffCli, pullCli } from './vendor/pull';
+import { pushCli } from './vendor/apply';
+import { cliTarget, cliWhere, type CliTarget } from './vendor/target';
+
+export interface PulledConfig {
+  data: Buffer;
+  /** The host it came from. */
+  target: string;
+  /** Where the config lives on the appliance. */
+  where: string;
+  /** How it was read, when the transport had a choice (sftp, scp, shell). */
+  via?: string;
+  entry?: HistoryEntry;
+}
+
+export interface ApplianceLink {
+  appliance: Appliance;
+  /** The config its driver renders from the workspace. */
+  render: ApplianceRender;
+  /** Why this appliance cannot be pushed (render errors, bad paths), one line each. */
+  errors: string[];
+  /** Endpoint and where the config goes, for reports (a fleet's included). */
+  target: SyncTarget;
+  /** Where the config lives on the appliance, for reports and diff headers. */
+  where: string;
+  /** Why commit-confirmed (push --confirm-within, confirm) cannot be used here; undefined: it can. */
+  noConfirm?: string;
+  /** What a push of `text` (default: the rendered config) would change. */
+  diff(opts: ReadOptions, text?: string | Buffer): Promise<DiffReport>;
+  push(text: string | Buffer, opts: PushOptions): Promise<PushReport>;
+  pull(opts: ReadOptions): Promise<PulledConfig>;
+  confirm(opts: ReadOptions): Promise<ConfirmReport>;
+}
+
+/** The one wording of each refusal, whoever asks (the API as `unsupported`, the CLI exit 2). */
+export const NO_CONFIRM_CLI = 'commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)';
+
+/** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
+function probeAddress(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '::1';
+  return address;
+}
+
+/**
+ * VIPs to connect to after a reload: the appliance's enabled TCP services. Not for keepalived,
+ * whose VIPs live on whichever node is master (the peer may hold them).
+ */
+export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget[] {
+  if (appliance.driver !== 'haproxy' && appliance.driver !== 'lbdesk') return [];
+  const included = selectIncluded(ws, appliance);
+  return included.services
+    .filter((s) => s.enabled && s.protocol === 'tcp')
+    // A box of an HA pair is checked on its own address: the virtual one may be on its mate.
+    .map((s) => ({ address: ownAddress(ws, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
+}
+
+function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
+  let volatile: RegExp[] = [];
+  try { volatile = getDriver(appliance.driver).volatile; } catch { /* reported by render */ }
+  return {
+    appliance: appliance.name,
+    endpoint: {
+      appliance: appliance.name,
+      host: appliance.host,
+      port: appliance.port,
+      user: appliance.user,
+      auth: appliance.auth,
+      keyFile: appliance.keyFile,
+      hostKey: appliance.hostKey,
+      legacyAlgorithms: appliance.legacyAlgorithms,
+    },
+    configPath: render.configPath,
+    validateCommand: render.validateCommand || undefined,
+    reloadCommand: render.reloadCommand,
+    verify: verifyTargets(ws, appliance),
+    volatile,
+    // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
+    transfer: appliance.transfer,
+    ...(appliance.become ? { become: appliance.become } : {}),
+    workspace: workspacePath,
+  };
+}
+
+/** A config file replaced atomically, validated, reloaded and verified (main/services/sync). */
+function fileAppliance(appliance: Appliance, render: ApplianceRender, target: SyncTarget, renderErrors: string[]): ApplianceLink {
+  const errors = [...renderErrors];
+  if (!render.configPath) errors.push(`appliance ${appliance.name}: no configPath`);
+  else if (!isAbsolute(render.configPath)) errors.push(`appliance ${appliance.name}: configPath must be absolute (${render.configPath})`);
+  if (!render.reloadCommand) errors.push(`appliance ${appliance.name}: no reloadCommand`);
+  // Pull and confirm need only the file's place; a render problem elsewhere does not stop them.
+  const needPath = () => {
+    if (!target.configPath) throw new ApiError('refused', `${appliance.name}: ${errors.join('; ')}`);
+  };
+  return {
+    appliance, render, errors, target, where: target.configPath,
+    diff: (opts, text = render.text) => diffConfig(target, text, opts),
+    push: (text, opts) => pushConfig(target, text, opts),
+    async pull(opts) {
+      needPath();
+      const r = await pullConfig(target, opts);
+      return { data: r.data, target: r.target, where: target.configPath, entry: r.entry };
+    },
+    async confirm(opts) {
+      needPath();
+      return confirmPush(target, opts);
+    },
+  };
+}
+
+/** A vendor's command line: commands in an interactive session, rolled back on error (./vendor). */
+function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: SyncTarget, errors: string[], cli: CliTarget): ApplianceLink {
+  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_CLI}`);
+  const text = (t: string | Buffer) => (typeof t === 'string' ? t : t.toString('utf8'));
+  return {
+    appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI,
+    diff: (opts, t = render.text) => diffCli(cli, text(t), opts),
+    push(t, opts) {
+      if (opts.confirmWithinMs !== undefined) throw refuse();
+      return pushCli(cli, text(t), opts);
+    },
+    async pull(opts) {
+      const r = await pullCli(cli, opts);
+      return { data: r.data, target: r.target, where: cliWhere(cli), via: r.via, ...(r.entry ? { entry: r.entry } : {}) };
+    },
+    confirm: async () => {
+      throw refuse();
+    },
+  };
+}
+
+/** The appliance named in the workspace, rendered, with its transport. */
+export function openAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
+  const render = renderForAppliance(ws, appliance, { workspacePath });
+  // manage: sections renders onto the live file at push time, with its own errors then; the
+  // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
+  const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
+  const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
+  const target = sshTarget(ws, appliance, render, workspacePath);
+  if (sections) target.onto = ontoFor(ws, appliance, workspacePath, render.configPath);
+  // A vendor CLI has no config file to replace and no reload command: its commands are the config.
+  if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
+  return fileAppliance(appliance, render, target, errors);
+}
+
+/** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */
+function ontoFor(ws: Workspace, appliance: Appliance, workspacePath: string, configPath: string): SyncTarget['onto'] {
+  return (live, base, force): OntoOutcome => {
+    if (live === undefined) return { refused: `manage: sections needs the appliance's ${configPath}, and it does not exist: push once with manage: file, or create it`, conflicts: [] };
+    const r = renderOnto(ws, appliance, live.toString('utf8'), { workspacePath }, { file: `${appliance.name}:${configPath}`, base: base?.toString('utf8'), force });
+    if (r.errors.length) return { refused: r.errors.map((e) => `${e.subject}: ${e.message}`).join('; '), conflicts: r.conflicts };
+    return { data: Buffer.from(r.text, 'utf8'), conflicts: r.conflicts };
+  };
+}
