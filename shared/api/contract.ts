@@ -19,6 +19,9 @@ const name = z.string().min(1).max(200);
 /** A workspace to act on: its file, and optionally unsaved text that replaces the file's content. */
 const source = z.strictObject({ path, text: z.string().max(16 * 1024 * 1024).optional() });
 const none = z.strictObject({});
+/** A config of one appliance: rendered from the workspace, running there now, or a stored version. */
+const configRef = z.union([z.strictObject({ kind: z.enum(['workspace', 'running']) }), z.strictObject({ kind: z.literal('version'), id: name })]);
+export type ConfigRef = z.infer<typeof configRef>;
 
 export interface AppInfo {
   version: string;
@@ -86,7 +89,7 @@ export interface DiffResult {
   /** The appliance's timer restored the previous config (epoch ms when known; 0 when not). */
   rolledBackAt?: number;
 }
-export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string }
+export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string; kind?: 'push' | 'restore' }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
 /** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
@@ -134,6 +137,20 @@ export const contract = {
   'appliance.compare': method<CompareReport>()(z.strictObject({ ...source.shape, appliance: name, timeScale: z.number().positive().max(10).optional() })),
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
+  /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
+  'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
+  /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */
+  'appliance.configs': method<{ before: string; after: string; beforeLabel: string; afterLabel: string; configPath: string }>()(z.strictObject({
+    ...source.shape, appliance: name, before: configRef, after: configRef,
+  })),
+  /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */
+  'appliance.restore': method<PushResult>()(z.strictObject({
+    ...source.shape,
+    appliance: name,
+    id: name,
+    dryRun: z.boolean().optional(),
+    confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
+  })),
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
   /** Answers to an `ssh.prompt`, one per prompt in order; null cancels the login. */
   'ssh.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), answers: z.array(z.string().max(1024)).max(16).nullable() })),

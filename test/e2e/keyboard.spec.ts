@@ -23,7 +23,7 @@ test('Tab and Shift+Tab wrap inside the Open dialog; Escape closes it', async ({
   expect(app.errors).toEqual([]);
 });
 
-test('a dialog closed gives the focus back to what opened it; F1 says Ctrl+N is the desktop app\'s', async ({ page }) => {
+test('a dialog closed gives the focus back to what opened it; F1 says how to make a new workspace in a browser tab', async ({ page }) => {
   const app = new LbdeskPage(page);
   await app.goto();
   const open = page.getByRole('button', { name: 'Open (Ctrl+O)' });
@@ -34,7 +34,7 @@ test('a dialog closed gives the focus back to what opened it; F1 says Ctrl+N is 
   await expect(page.locator('dialog[open]')).toHaveCount(0);
   await expect(open).toBeFocused();
   await page.keyboard.press('F1');
-  await expect(page.locator('dialog[open]')).toContainText('New workspace… (desktop app; in a browser tab: Open → New workspace)');
+  await expect(page.locator('dialog[open]')).toContainText('New workspace… (a browser tab keeps Ctrl+N: use Alt+Shift+N or the header\'s + button)');
   await page.keyboard.press('Escape');
   expect(app.errors).toEqual([]);
 });

@@ -89,6 +89,33 @@ appliances:
     expect(pulled.text).toBe(readFileSync(live, 'utf8'));
   });
 
+  it('opens a stored version and restores it through the push pipeline (commit-confirmed)', async () => {
+    const first = readFileSync(live, 'utf8');
+    const edited = { path, text: text.replace('name: apps-test', 'name: apps-test-2') };
+    expect(await callDirect(svc.handlers, 'appliance.push', { ...edited, appliance: 'box' })).toMatchObject({ outcome: 'applied' });
+    expect(readFileSync(live, 'utf8')).toContain('name: apps-test-2');
+    const history = await callDirect(svc.handlers, 'appliance.history', { appliance: 'box' });
+    const old = history.find((h) => h.outcome === 'applied' && !h.kind)!;
+    const version = await callDirect(svc.handlers, 'appliance.version', { appliance: 'box', id: old.file });
+    expect(version.text).toBe(first);
+    expect(version.entry.hash).toBe(old.hash);
+    const cmp = await callDirect(svc.handlers, 'appliance.configs', { ...edited, appliance: 'box', before: { kind: 'running' }, after: { kind: 'version', id: old.file } });
+    expect(cmp.before).toContain('name: apps-test-2');
+    expect(cmp.after).toBe(first);
+    expect(cmp.afterLabel).toMatch(/^pushed \d{4}-\d\d-\d\dT/);
+    const now = await callDirect(svc.handlers, 'appliance.configs', { ...edited, appliance: 'box', before: { kind: 'version', id: old.file }, after: { kind: 'workspace' } });
+    expect(now.after).toContain('name: apps-test-2');
+
+    const restored = await callDirect(svc.handlers, 'appliance.restore', { ...edited, appliance: 'box', id: old.file, confirmWithinMs: 60_000 });
+    expect(restored.outcome).toBe('pending-confirm');
+    expect(restored.diff).toContain('-name: apps-test-2');
+    expect(readFileSync(live, 'utf8')).toBe(first);
+    expect(await callDirect(svc.handlers, 'appliance.confirm', { ...edited, appliance: 'box' })).toMatchObject({ confirmed: true });
+    const after = await callDirect(svc.handlers, 'appliance.history', { appliance: 'box' });
+    expect(after.at(-1)).toMatchObject({ kind: 'restore', hash: old.hash });
+    await expect(callDirect(svc.handlers, 'appliance.version', { appliance: 'box', id: 'nope' })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
   it('refuses an unknown appliance by name', async () => {
     await expect(callDirect(svc.handlers, 'appliance.diff', { path, appliance: 'nope' })).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('known: box') });
   });

@@ -8,7 +8,7 @@ import { CliError, unprefixed } from '../errors';
 import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
 
 export async function pushPairCli(file: string, o: PushCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
-  const { ws, path, prepared } = await prepareForSync(file, o, true);
+  const { ws, path, prepared } = await prepareForSync(file, o, true, true);
   const pair = ws.pairs.find((p) => p.name === o.pair)!;
   if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
   if (pair.members.length !== 2) throw new CliError(`pair ${pair.name} does not have two members`, 1);

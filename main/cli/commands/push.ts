@@ -84,15 +84,15 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
   return picked;
 }
 
-/** Prepares (renders) every named appliance, printing driver warnings. */
-export async function prepareForSync(file: string, o: SshCliOptions, many: boolean): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
+/** Prepares (renders) every named appliance; `warn`: print the driver's warnings (push: what goes out is approximated). */
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean, warn = false): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   if (o.pair !== undefined && (o.all || o.appliance?.length)) throw new CliError('--pair names the appliances itself: give --pair, --appliance or --all', 2);
   const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
   const names = o.pair !== undefined ? pairAppliances(ws, o.pair) : o.appliance;
   const prepared = pickAppliances(ws, names, o.all, many).map((a) => openAppliance(ws, a, path));
-  for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
+  if (warn) for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
   return { path, ws, prepared };
 }
 
@@ -190,7 +190,7 @@ export function register(program: Command): void {
         return;
       }
       if (o.failoverTest) throw new CliError('--failover-test needs --pair', 2);
-      const { prepared } = await prepareForSync(file, o, true);
+      const { prepared } = await prepareForSync(file, o, true, true);
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();
       const items: FleetItem[] = [];

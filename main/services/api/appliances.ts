@@ -1,20 +1,22 @@
 // Contract handlers for appliances: render, diff, push (with progress and host-key questions
 // answered by the UI), confirm, pull and history, on the same appliance interface as the CLI.
 import { randomUUID } from 'node:crypto';
-import { ApiError, type ApiProblem, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
-import type { PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import { ApiError, type ApiProblem, type ConfigRef, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { compareWithAppliance, CompareUnavailableError } from '../compare';
 import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
-import { listHistory, syncDataDir } from '../sync';
+import { listHistory, readHistory, syncDataDir } from '../sync';
+import { redact } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { EventSink, Handlers } from './dispatch';
 
 const HOST_KEY_WAIT_MS = 120_000;
+const WHOLE_FILE = 1e9;
 
 export interface ApplianceDeps {
   secrets: SecretStore;
@@ -93,6 +95,14 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     confirmBy: r.pending?.deadline,
   });
 
+  const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+  const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
+    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id, ...(h.kind === 'restore' ? { kind: 'restore' as const } : {}),
+  });
+  const stored = (appliance: string, id: string) => readHistory(historyDir, appliance, id).catch((e: Error) => {
+    throw new ApiError('not-found', e.message);
+  });
+
   return {
     'appliance.problems': async (src) => {
       const { workspace, path, where } = await loadSource(src);
@@ -128,7 +138,8 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      const d = await p.diff(opts);
+      // The whole file as context: the UI folds it by section, only the changed ones open.
+      const d = await p.diff({ ...opts, context: WHOLE_FILE });
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
@@ -137,7 +148,6 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
       const opts = { ...ssh(), dataDir: deps.dataDir };
-      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
       // Refused before anything is read: commit-confirmed where the appliance has no timer.
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
       const d = await p.diff(opts);
@@ -174,9 +184,34 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
-      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map((h) => ({
-        appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
-      })),
+      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map(historyRow),
+    'appliance.version': async ({ appliance, id }) => {
+      const { entry, data } = await stored(appliance, id);
+      return { entry: historyRow(entry), text: redact(data.toString('utf8')) };
+    },
+    'appliance.configs': async ({ appliance, before, after, ...src }) => {
+      const p = await prepared(src, appliance);
+      const load = async (ref: ConfigRef): Promise<{ text: string; label: string }> => {
+        if (ref.kind === 'workspace') return { text: p.render.text, label: 'rendered from the workspace now' };
+        if (ref.kind === 'version') {
+          const { entry, data } = await stored(appliance, ref.id);
+          return { text: data.toString('utf8'), label: `pushed ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
+        }
+        const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+        return { text: r.data.toString('utf8'), label: `running on ${appliance} now` };
+      };
+      const a = await load(before);
+      const b = await load(after);
+      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
+    },
+    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
+      const p = await prepared(src, appliance);
+      const { data } = await stored(appliance, id);
+      const opts = { ...ssh(), dataDir: deps.dataDir };
+      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
+      const d = await p.diff(opts, data);
+      return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
+    },
     'hostKey.answer': async ({ id, accept }) => {
       const answer = waiting.get(id);
       if (!answer) throw new ApiError('not-found', 'that host-key question is no longer open');

@@ -16,6 +16,8 @@ export interface ReadOptions extends SshOptions {
   /** manage: sections: render over owned sections edited on the appliance (the diff still lists them). */
   force?: boolean;
   connection?: SshConnection;
+  /** Unchanged lines around each change in a diff (default 4); the UI asks for the whole file to fold it by section. */
+  context?: number;
 }
 
 async function withRemote<T>(target: SyncTarget, opts: ReadOptions, fn: (remote: Remote, conn: SshConnection) => Promise<T>): Promise<T> {
@@ -62,10 +64,10 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
       const state = await loadState(syncDataDir(opts.dataDir), conn.label, target.configPath).catch(() => undefined);
       const merged = await ontoLive(target, remote, syncDataDir(opts.dataDir), state?.hash ?? undefined, opts.force === true);
       d = 'refused' in merged
-        ? { ...diffTexts(target, current, current ?? Buffer.alloc(0)), refused: merged.refused }
-        : diffTexts(target, current, merged.data);
+        ? { ...diffTexts(target, current, current ?? Buffer.alloc(0), opts.context), refused: merged.refused }
+        : diffTexts(target, current, merged.data, opts.context);
       if (merged.conflicts.length) d.conflicts = merged.conflicts;
-    } else d = diffTexts(target, current, next);
+    } else d = diffTexts(target, current, next, opts.context);
     // What commit-confirmed left on the appliance: a push still waiting, or one taken back (the
     // history learns it here too, not only at the next push).
     const state = await remote.confirmState().catch(() => undefined);
@@ -79,7 +81,7 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
   });
 }
 
-export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer): DiffReport {
+export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer, context?: number): DiffReport {
   const masks = target.volatile ?? [];
   // A file that is not UTF-8 is diffed byte for byte (latin1 maps each byte to one character);
   // decoding it as UTF-8 turned its bytes into U+FFFD and the patch no longer applied.
@@ -91,7 +93,7 @@ export function diffTexts(target: SyncTarget, current: Buffer | undefined, next:
   // What the user sees never shows a password (stats auth, auth_pass, …): the patch is made from
   // the real text, then redacted, so a changed password still shows as a changed line.
   const patch = changed
-    ? redactPatch(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered'))
+    ? redactPatch(createTwoFilesPatch(current === undefined ? '/dev/null' : `a${target.configPath}`, `b${target.configPath}`, a, b, current === undefined ? undefined : 'appliance', 'rendered', context === undefined ? undefined : { context }))
     : '';
   return {
     appliance: target.appliance, configPath: target.configPath, changed, patch, hash: sha256(next),

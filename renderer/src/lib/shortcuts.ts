@@ -9,7 +9,8 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: Shortcut[] = [
-  { keys: ['Ctrl+N'], label: 'New workspace…', action: 'new', inInputs: true },
+  // A browser tab keeps Ctrl+N for a new window: Alt+Shift+N always reaches lbdesk.
+  { keys: ['Ctrl+N', 'Alt+Shift+N'], label: 'New workspace…', action: 'new', inInputs: true },
   { keys: ['Ctrl+O'], label: 'Open a workspace', action: 'open', inInputs: true },
   { keys: ['Ctrl+S'], label: 'Save', action: 'save', inInputs: true },
   { keys: ['Ctrl+Shift+S'], label: 'Save as…', action: 'saveAs', inInputs: true },

@@ -54,6 +54,10 @@ export const useAppliances = defineStore('appliances', () => {
   const pushing = ref(false);
   const progress = shallowRef<PushProgress[]>([]);
   const result = shallowRef<PushResult>();
+  /** When the last push (or restore) ended: its report says when. */
+  const pushedAt = ref<number>();
+  /** A history version another section asked to open (the Appliances section shows it). */
+  const openVersion = shallowRef<PushHistoryEntry>();
   const pushError = ref('');
   const confirmBy = ref<number>();
   const confirming = ref(false);
@@ -169,7 +173,8 @@ export const useAppliances = defineStore('appliances', () => {
   }
 
   let currentPush = '';
-  async function push(opts: { dryRun?: boolean; confirmWithinMs?: number } = {}, appliance = selected.value): Promise<PushResult | undefined> {
+  /** Pushes the workspace, or with `restore` a stored version, through the same pipeline. */
+  async function push(opts: { dryRun?: boolean; confirmWithinMs?: number; restore?: string } = {}, appliance = selected.value): Promise<PushResult | undefined> {
     if (!appliance || pushing.value) return undefined;
     currentPush = appliance;
     pushing.value = true;
@@ -178,7 +183,9 @@ export const useAppliances = defineStore('appliances', () => {
     pushError.value = '';
     confirmMessage.value = '';
     try {
-      const r = await api.call('appliance.push', { ...(await src()), appliance, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs });
+      const args = { ...(await src()), appliance, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs };
+      const r = opts.restore ? await api.call('appliance.restore', { ...args, id: opts.restore }) : await api.call('appliance.push', args);
+      pushedAt.value = Date.now();
       result.value = r;
       // Also for a push refused because one is still pending: its countdown and Confirm come back.
       confirmBy.value = r.confirmBy;
@@ -187,7 +194,7 @@ export const useAppliances = defineStore('appliances', () => {
       if (!opts.dryRun && r.outcome !== 'refused') void loadDiff(appliance);
       return r;
     } catch (e) {
-      pushError.value = errorSentence(e, opts.dryRun ? `try a dry run on ${appliance}` : `push to ${appliance}`);
+      pushError.value = errorSentence(e, opts.restore ? `restore version ${opts.restore} on ${appliance}` : opts.dryRun ? `try a dry run on ${appliance}` : `push to ${appliance}`);
       return undefined;
     } finally {
       pushing.value = false;
@@ -268,6 +275,6 @@ export const useAppliances = defineStore('appliances', () => {
 
   return {
     names, selected, selectedIndex, diff, diffStale, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
-    secondsLeft, history, historyError, hostKeys, sshPrompts, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey, answerSshPrompt,
+    secondsLeft, pushedAt, openVersion, history, historyError, hostKeys, sshPrompts, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey, answerSshPrompt,
   };
 });

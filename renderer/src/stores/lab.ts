@@ -9,6 +9,7 @@ import { useApi } from '../api/inject';
 import { errorSentence, isUnsupported } from '../lib/errors';
 import { useWorkspace, type Raw } from './workspace';
 import { sameData } from './mirror';
+import { labPart } from '../lib/labPart';
 
 /** Check results kept per member for the sparkline and the timeline. */
 export const KEEP_RESULTS = 60;
@@ -47,12 +48,12 @@ export const useLab = defineStore('lab', () => {
   const running = computed(() => status.value?.running === true);
   /** The lab runs another file than the open one. */
   const runsOther = computed(() => running.value && !!status.value?.path && status.value.path !== ws.path);
-  /** The open workspace differs from what the lab runs (by content: undoing back to it clears this). */
+  /** The lab's part of the open workspace differs from what it runs (by content: undoing back to it clears this). */
   const outOfDate = computed(() => {
     if (!running.value || !ws.loaded) return false;
     if (runsOther.value) return true;
     const base = applied.value?.path === ws.path ? applied.value.raw : ws.savedRaw;
-    return !sameData(ws.raw, base);
+    return !sameData(labPart(ws.raw), labPart(base));
   });
   const pools = computed(() => {
     const m = new Map<string, PoolStats>();

@@ -5,7 +5,8 @@ import { computed, ref, watch } from 'vue';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 const KEY = 'lbdesk.prefs';
 
-interface Saved { theme?: ThemeChoice; sidebarCollapsed?: boolean }
+export type DiffMode = 'unified' | 'split';
+interface Saved { theme?: ThemeChoice; sidebarCollapsed?: boolean; diffMode?: DiffMode; panelCollapsed?: boolean }
 
 function load(): Saved {
   try {
@@ -19,6 +20,9 @@ export const usePrefs = defineStore('prefs', () => {
   const saved = load();
   const theme = ref<ThemeChoice>(saved.theme ?? 'system');
   const sidebarCollapsed = ref(saved.sidebarCollapsed ?? false);
+  const diffMode = ref<DiffMode>(saved.diffMode ?? 'unified');
+  /** The editor beside a list (and the Overview's side panel) folded away for room. */
+  const panelCollapsed = ref(saved.panelCollapsed ?? false);
   const systemDark = ref(typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
   if (typeof matchMedia === 'function') {
     matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', (e) => (systemDark.value = e.matches));
@@ -31,10 +35,10 @@ export const usePrefs = defineStore('prefs', () => {
     else root.setAttribute('data-theme', theme.value);
   }
   apply();
-  watch([theme, sidebarCollapsed], () => {
+  watch([theme, sidebarCollapsed, diffMode, panelCollapsed], () => {
     apply();
     try {
-      localStorage.setItem(KEY, JSON.stringify({ theme: theme.value, sidebarCollapsed: sidebarCollapsed.value }));
+      localStorage.setItem(KEY, JSON.stringify({ theme: theme.value, sidebarCollapsed: sidebarCollapsed.value, diffMode: diffMode.value, panelCollapsed: panelCollapsed.value }));
     } catch {
       // Private mode or full storage: the choice lasts for this session only.
     }
@@ -46,5 +50,5 @@ export const usePrefs = defineStore('prefs', () => {
     else theme.value = 'system';
   }
 
-  return { theme, sidebarCollapsed, effectiveTheme, toggleTheme };
+  return { theme, sidebarCollapsed, diffMode, panelCollapsed, effectiveTheme, toggleTheme };
 });
