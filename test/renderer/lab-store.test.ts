@@ -65,7 +65,10 @@ describe('lab store', () => {
     expect(lab.message).toBe('');
     expect(ok).toBe(true);
     expect(lab.outOfDate).toBe(false);
+    // A description changes nothing the lab does; a timer does.
     ws.set(['description'], 'edited');
+    expect(lab.outOfDate).toBe(false);
+    ws.set(['healthTimers', 'failAfter'], 3);
     expect(lab.outOfDate).toBe(true);
     expect(await lab.apply()).toBe(true);
     expect(lab.outOfDate).toBe(false);
@@ -83,9 +86,9 @@ describe('lab store', () => {
     await ws.undo();
     expect(lab.outOfDate).toBe(false);
     // Typed away and back by hand: the same data again.
-    ws.set(['description'], 'x');
+    ws.set(['healthTimers', 'failAfter'], 3);
     expect(lab.outOfDate).toBe(true);
-    ws.set(['description'], undefined);
+    ws.set(['healthTimers', 'failAfter'], 2);
     expect(lab.outOfDate).toBe(false);
     expect(await lab.stop()).toBe(true);
   });
