@@ -122,10 +122,10 @@ describe('lab pair through serve --events', () => {
     const t1 = Date.now();
     child.stdin!.write('start A1\n');
     const back = await waitPair('giveback', t1);
-    await sleep(500);
+    // A try in flight while the address moves back may fail; the ones after it are answered.
+    await until(() => loop.tries.some((t) => t.at > back.at + 200 && t.ok), 5000, 'traffic after the giveback');
     await loop.end();
     expect(back).toMatchObject({ box: 'a1', from: 'a2', instance: 51 });
-    expect(loop.tries.at(-1)!.ok).toBe(true);
     console.log(`pair: takeover ${takeover.at - stopped.at} ms after the stop (bound ${BOUND_MS} ms); traffic back after ${gap} ms; giveback ${back.at - t1} ms after the start; ${loop.tries.filter((t) => !t.ok).length}/${loop.tries.length} tries unanswered`);
     // The interval runs from A1's last advert, sent up to one advert interval before the stop.
     expect(takeover.at - stopped.at).toBeGreaterThanOrEqual(BOUND_MS - 1000 - 200);
