@@ -11,6 +11,7 @@ import { useLab } from '../../renderer/src/stores/lab';
 import { CHECK_ROWS, MAX_MEMBER_SERIES, TRAFFIC_ROWS, useSeries } from '../../renderer/src/stores/series';
 import { NumRing } from '../../renderer/src/lib/ring';
 import { bytesRate } from '../../renderer/src/lib/series';
+import { bytesChart, checkChart, connectionChart } from '../../renderer/src/lib/chartSeries';
 import type { EngineStats, PoolStats, ServerStats } from '../../shared/api/engine';
 
 const server = (key: string, c: Partial<ServerStats> = {}): ServerStats => ({
@@ -161,3 +162,27 @@ describe('series store', () => {
 function lastTotal(points: { at: number; connPerSec?: number }[]): number {
   return Math.round(points.reduce((s, p, i) => s + (i ? (p.connPerSec ?? 0) * (p.at - points[i - 1]!.at) / 1000 : 0), 0));
 }
+
+describe('chart series', () => {
+  it('draws a member\'s response time, its degraded and failed checks, and the thresholds across', () => {
+    const c = checkChart([
+      { at: 1000, rttMs: 2, ok: true, degraded: false },
+      { at: 2000, rttMs: 250, ok: true, degraded: true },
+      { at: 3000, ok: false, degraded: false },
+      { at: 4000, rttMs: 3.5, ok: true, degraded: false },
+    ], { degradedAboveMs: 200, availableBelowMs: 100 });
+    expect(c.series.map((s) => [s.label, s.kind ?? 'line', s.points.length])).toEqual([
+      ['response time', 'line', 3], ['degraded', 'points', 1], ['failed', 'points', 1],
+      ['degraded above 200 ms', 'threshold', 2], ['available below 100 ms', 'threshold', 2],
+    ]);
+    expect(c.series[3]!.points).toEqual([{ x: 1000, y: 200 }, { x: 4000, y: 200 }]);
+    expect(c.summary).toBe('Response time: 4 checks, last 3.5 ms, peak 250 ms, 1 failed, 1 degraded.');
+    expect(checkChart([], {}).summary).toBe('Response time: no checks yet.');
+  });
+
+  it('sums the new connections a traffic chart covers and says the bytes now', () => {
+    const pts = [{ at: 0, active: 0 }, { at: 1000, active: 2, connPerSec: 2, inPerSec: 100, outPerSec: 2000 }, { at: 3000, active: 0, connPerSec: 1.5, inPerSec: 50, outPerSec: 1500 }];
+    expect(connectionChart(pts).summary).toBe('Connections: 0 open now, peak 2 open, 5 new over the chart.');
+    expect(bytesChart(pts).summary).toBe('Bytes: 50 B/s from clients and 1.5 kB/s to clients now, peak 2.0 kB/s.');
+  });
+});
