@@ -9,10 +9,11 @@ import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
 import { browserShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
-import { haveSshd, startSshd, type Sshd } from '../helpers/sshd';
+import { noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { ROOT } from '../helpers/cli';
+import { skipBecause } from '../helpers/skip';
 
-describe.skipIf(!haveSshd)('appliances over the contract (real sshd)', () => {
+describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances over the contract (real sshd)', () => {
   let sshd: Sshd;
   let svc: AppServices;
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-apps-'));
