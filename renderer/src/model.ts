@@ -1,6 +1,6 @@
 // The renderer's one door to the shared workspace model: the vendor rules, ranges and formulas
 // the editors show. Nothing here is reimplemented; it all comes from shared/model. (The YAML
-// document and validation live in the document engine, engine/engine.ts, off the UI thread.)
+// document and validation live in the document worker, document/document.ts, off the UI thread.)
 export { CHECK_TYPES, L7_PROTOCOLS, ALGORITHMS, IPFE_NAMES, DRIVERS, type CheckType, type IpfeName, type Workspace } from '../../shared/model/schema';
 export { parseDuration, formatDuration } from '../../shared/model/duration';
 export { resolveTimers, resolveCheck, groupTransport, layerOf, DEFAULT_TIMERS, TIMER_NAMES, type ResolvedTimers, type ResolvedCheck, type TimerName, type TimerSource } from '../../shared/model/resolve';

@@ -1,4 +1,4 @@
-// Messages between the controller (engine.ts, main thread) and the data path (worker.ts).
+// Messages between the controller (engine.ts, main thread) and the data path (data-path.ts).
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { MemberState } from '../../../shared/api/types';
 import type { EngineConfig } from './config';

@@ -4,7 +4,7 @@ import { startWorker, workerPath, type WorkerEntry } from '../workers';
 
 export type { WorkerEntry };
 
-/** LBDESK_ENGINE_WORKER overrides; else the bundled engine-worker.cjs; else worker.ts. */
+/** LBDESK_ENGINE_WORKER overrides; else the bundled engine-worker.cjs; else data-path.ts. */
 export function engineWorkerPath(): WorkerEntry {
   return workerPath('engine-worker', process.env.LBDESK_ENGINE_WORKER);
 }

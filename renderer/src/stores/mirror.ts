@@ -1,6 +1,6 @@
 // The UI's plain-JS mirror of the workspace and how one edit changes it: the same result the
-// document helpers give the file (the engine tests hold the two to that).
-import type { EditOp } from '../engine/protocol';
+// document helpers give the file (the document worker tests hold the two to that).
+import type { EditOp } from '../document/protocol';
 import { getIn, updateIn } from '../lib/tree';
 
 export type Raw = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The open workspace: its file, the plain-JS mirror the editors bind to, problems from the shared
 // validation, undo/redo, the dirty marker, and open/save. The YAML itself lives in the document
-// engine (a worker); edits show at once in the mirror and reach the engine in small batches.
+// worker; edits show at once in the mirror and reach the document worker in small batches.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { WorkspaceFile } from '../../../shared/api/contract';
@@ -11,22 +11,22 @@ import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
 import type { Problem } from '../model';
-import { createEngine, type EngineClient } from '../engine/client';
+import { createDocumentClient, type DocumentClient } from '../document/client';
 import { quickCheck } from '../lib/quickCheck';
 import { describeAt, itemNoun } from '../lib/labels';
-import type { Batch, EditOp, EngineState } from '../engine/protocol';
+import type { Batch, EditOp, DocumentState } from '../document/protocol';
 
 export interface KeyedProblem extends Problem { key: string; itemKey: string }
 export type { Raw } from './mirror';
 
-const EMPTY: EngineState = { problems: [], valid: true, dirty: false, broken: false, canUndo: false, canRedo: false, size: 0 };
-/** Above this many characters, edits reach the engine less often (each one re-parses the file). */
+const EMPTY: DocumentState = { problems: [], valid: true, dirty: false, broken: false, canUndo: false, canRedo: false, size: 0 };
+/** Above this many characters, edits reach the document worker less often (each one re-parses the file). */
 const BIG = 200_000;
 const LISTS: Record<RenameKind, string> = { server: 'servers', group: 'groups', service: 'services', appliance: 'appliances' };
 
 export interface WorkspaceOptions { worker?: boolean }
 let options: WorkspaceOptions = {};
-/** Tests run the engine in-process. */
+/** Tests run the document worker in-process. */
 export function configureWorkspace(o: WorkspaceOptions): void {
   options = o;
 }
@@ -39,8 +39,8 @@ const PUSH_CHECK_DELAY_MS = 600;
 
 export const useWorkspace = defineStore('workspace', () => {
   const api = useApi();
-  let engine: Promise<EngineClient> | undefined;
-  const getEngine = () => (engine ??= createEngine({ worker: options.worker }));
+  let documentClient: Promise<DocumentClient> | undefined;
+  const getDocument = () => (documentClient ??= createDocumentClient({ worker: options.worker }));
 
   const path = ref('');
   const mtimeMs = ref<number | undefined>();
@@ -54,10 +54,10 @@ export const useWorkspace = defineStore('workspace', () => {
   const savedRaw = shallowRef<Raw>({});
   /** Bumps on every change of the mirror (edit, undo, load): the lab's "edited since start". */
   const rev = ref(0);
-  const state = shallowRef<EngineState>(EMPTY);
-  /** Problems of the whole file, as the engine last validated it. */
+  const state = shallowRef<DocumentState>(EMPTY);
+  /** Problems of the whole file, as the document worker last validated it. */
   const fileProblems = shallowRef<KeyedProblem[]>([]);
-  /** Items edited since: their own quick check stands in for them until the engine catches up. */
+  /** Items edited since: their own quick check stands in for them until the document worker catches up. */
   const quick = shallowRef(new Map<string, KeyedProblem[]>());
   /** Pushes the file cannot make (asked of main after each clean validation): problems too. */
   const pushProblems = shallowRef<KeyedProblem[]>([]);
@@ -69,7 +69,7 @@ export const useWorkspace = defineStore('workspace', () => {
     return out;
   });
   const pendingCount = ref(0);
-  /** The engine is building the editable Document of a just-opened file (big files: seconds). */
+  /** The document worker is building the editable Document of a just-opened file (big files: seconds). */
   const warming = ref(false);
   const inFlight = ref(0);
   const loading = ref(false);
@@ -82,7 +82,7 @@ export const useWorkspace = defineStore('workspace', () => {
   const recent = ref<string[]>([]);
 
   const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
-  // Edits on their way to the engine count too: the marker went off while a batch was in flight
+  // Edits on their way to the document worker count too: the marker went off while a batch was in flight
   // (and a Save that waited for it to go off read the file before the write).
   const dirty = computed(() => loaded.value && (pendingCount.value > 0 || inFlight.value > 0 || state.value.dirty));
   const validating = computed(() => pendingCount.value > 0 || inFlight.value > 0);
@@ -118,7 +118,7 @@ export const useWorkspace = defineStore('workspace', () => {
     });
   }
 
-  // --- the engine ----------------------------------------------------------------------------
+  // --- the document worker ----------------------------------------------------------------------------
   let pending: Batch[] = [];
   /** The rename being typed, if any (see rename()). */
   let renaming: { key: string; session: RenameSession } | undefined;
@@ -149,14 +149,14 @@ export const useWorkspace = defineStore('workspace', () => {
     }, PUSH_CHECK_DELAY_MS);
   }
 
-  function take(st: EngineState | undefined): void {
+  function take(st: DocumentState | undefined): void {
     if (!st) return;
     state.value = st;
     fileProblems.value = keyed(st.problems);
     schedulePushCheck();
     if (!pending.length && inFlight.value <= 1) quick.value = new Map();
     if (st.raw) {
-      // The engine's word wins; edits made since it was asked are replayed on top.
+      // The document worker's word wins; edits made since it was asked are replayed on top.
       let next = st.raw;
       for (const b of pending) for (const op of b.ops) next = mirror(next, op);
       raw.value = next;
@@ -174,7 +174,7 @@ export const useWorkspace = defineStore('workspace', () => {
     pendingCount.value = 0;
     inFlight.value++;
     try {
-      const r = await (await getEngine()).send({ kind: 'edit', batches });
+      const r = await (await getDocument()).send({ kind: 'edit', batches });
       if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
       take(r.state);
     } finally {
@@ -227,7 +227,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   // --- opening -------------------------------------------------------------------------------
   async function load(file: WorkspaceFile): Promise<void> {
-    const e = await getEngine();
+    const e = await getDocument();
     pending = [];
     renaming = undefined;
     pendingCount.value = 0;
@@ -289,7 +289,7 @@ export const useWorkspace = defineStore('workspace', () => {
   /** The current text (after pending edits). */
   async function text(): Promise<string> {
     await flush();
-    const r = await (await getEngine()).send({ kind: 'text' });
+    const r = await (await getDocument()).send({ kind: 'text' });
     return r.text ?? '';
   }
 
@@ -301,7 +301,7 @@ export const useWorkspace = defineStore('workspace', () => {
     changedWhileSaving = undefined;
     try {
       await flush();
-      const e = await getEngine();
+      const e = await getDocument();
       const n = await e.send({ kind: 'normalise' });
       take(n.state);
       const body = await text();
@@ -405,7 +405,7 @@ export const useWorkspace = defineStore('workspace', () => {
     if (!loaded.value) return false;
     renaming = undefined;
     await flush();
-    const r = await (await getEngine()).send({ kind: 'undo' });
+    const r = await (await getDocument()).send({ kind: 'undo' });
     take(r.state);
     return true;
   }
@@ -413,7 +413,7 @@ export const useWorkspace = defineStore('workspace', () => {
     if (!loaded.value) return false;
     renaming = undefined;
     await flush();
-    const r = await (await getEngine()).send({ kind: 'redo' });
+    const r = await (await getDocument()).send({ kind: 'redo' });
     take(r.state);
     return true;
   }

@@ -8,7 +8,7 @@ import { recordHistory } from '../history';
 import { syncDataDir } from '../state';
 import { openTransfer } from '../../transfer';
 import type { TransferKind, WriteResult } from '../../transfer/types';
-import { CliError, CliSession } from './cli-session';
+import { VendorCliError, CliSession } from './cli-session';
 import { redact } from './redact';
 import { commandsOf, splitSections, type CliLine, type SectionName } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
@@ -156,7 +156,7 @@ export async function pushCli(target: CliTarget, rendered: string, opts: CliPush
         if (r.error !== undefined) { failure = failureOf(c, r.error, r.output); break; }
       } catch (err) {
         failure = failureOf(c, (err as Error).message, '');
-        stuck = err instanceof CliError && err.kind !== 'closed';
+        stuck = err instanceof VendorCliError && err.kind !== 'closed';
         break;
       } finally {
         if (c.section !== 'prologue') changed = true;
@@ -196,7 +196,7 @@ export async function pushCli(target: CliTarget, rendered: string, opts: CliPush
         else rb.sent += 1;
       } catch (err) {
         rb.errors.push(failureOf(c, (err as Error).message, ''));
-        if (err instanceof CliError && err.kind === 'closed') break;
+        if (err instanceof VendorCliError && err.kind === 'closed') break;
         if (!(await session.interrupt())) break;
       }
     }

@@ -7,12 +7,12 @@ import type { CliPatterns } from '../../drivers/cli-patterns';
 import { redact } from './redact';
 import { cleanScreen, lastLine } from './screen';
 
-export type CliErrorKind = 'timeout' | 'closed' | 'refused' | 'too-much-output';
+export type VendorCliErrorKind = 'timeout' | 'closed' | 'refused' | 'too-much-output';
 
-export class CliError extends Error {
-  constructor(readonly kind: CliErrorKind, message: string) {
+export class VendorCliError extends Error {
+  constructor(readonly kind: VendorCliErrorKind, message: string) {
     super(message);
-    this.name = 'CliError';
+    this.name = 'VendorCliError';
   }
 }
 
@@ -56,7 +56,7 @@ function withoutLastLine(text: string): string {
 function openShell(client: Client): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
     client.shell({ term: 'vt100', cols: 511, rows: 24 }, (err, ch) => {
-      if (err) reject(new CliError('refused', `no interactive shell: ${err.message}`));
+      if (err) reject(new VendorCliError('refused', `no interactive shell: ${err.message}`));
       else resolve(ch);
     });
   });
@@ -128,7 +128,7 @@ export class CliSession {
       const answered: string[] = [];
       let idle: NodeJS.Timeout | undefined;
       let quiet: NodeJS.Timeout | undefined;
-      const overall = setTimeout(() => finish(new CliError('timeout', `${this.label}: ${what}: output did not end within ${Math.round((timeoutMs * 10) / 1000)} s`)), timeoutMs * 10);
+      const overall = setTimeout(() => finish(new VendorCliError('timeout', `${this.label}: ${what}: output did not end within ${Math.round((timeoutMs * 10) / 1000)} s`)), timeoutMs * 10);
       const finish = (err?: Error, prompt?: string) => {
         clearTimeout(idle);
         clearTimeout(quiet);
@@ -141,11 +141,11 @@ export class CliSession {
         clearTimeout(idle);
         idle = setTimeout(() => {
           const seen = redact(lastLine(this.raw)).slice(-80);
-          finish(new CliError('timeout', `${this.label}: no prompt within ${timeoutMs} ms ${what}${seen ? ` (last output: ${JSON.stringify(seen)})` : ''}`));
+          finish(new VendorCliError('timeout', `${this.label}: no prompt within ${timeoutMs} ms ${what}${seen ? ` (last output: ${JSON.stringify(seen)})` : ''}`));
         }, timeoutMs);
       };
       const check = () => {
-        if (this.raw.length > max) return finish(new CliError('too-much-output', `${this.label}: more than ${max} bytes of output ${what}`));
+        if (this.raw.length > max) return finish(new VendorCliError('too-much-output', `${this.label}: more than ${max} bytes of output ${what}`));
         const partial = lastLine(this.raw);
         clearTimeout(quiet);
         if (partial.trim() !== '' && handledAt !== this.raw.length) {
@@ -165,7 +165,7 @@ export class CliSession {
           quiet = setTimeout(() => { this.base = promptBase(partial); finish(undefined, partial); }, QUIET_MS);
           return;
         }
-        if (this.closed) finish(new CliError('closed', `${this.label}: the session closed ${what}`));
+        if (this.closed) finish(new VendorCliError('closed', `${this.label}: the session closed ${what}`));
       };
       this.notify = () => { arm(); check(); };
       arm();
@@ -175,8 +175,8 @@ export class CliSession {
 
   /** Sends one line and returns what the appliance answered, once its prompt is back. */
   async run(command: string, opts: { timeoutMs?: number } = {}): Promise<CommandResult> {
-    if (this.closed) throw new CliError('closed', `${this.label}: the session is closed`);
-    if (/[\r\n]/.test(command)) throw new CliError('refused', 'a command cannot contain a line break');
+    if (this.closed) throw new VendorCliError('closed', `${this.label}: the session is closed`);
+    if (/[\r\n]/.test(command)) throw new VendorCliError('refused', 'a command cannot contain a line break');
     this.raw = '';
     this.send(`${command}\n`);
     const r = await this.wait(`after "${redact(command).slice(0, 60)}"`, opts.timeoutMs ?? this.opts.timeoutMs);

@@ -7,6 +7,6 @@ export type { CliReadOptions, CliPullResult } from './pull';
 export { diffCliTexts, normalizeCli } from './diff';
 export { cliTarget, cliWhere } from './target';
 export type { CliTarget } from './target';
-export { CliSession, CliError, promptBase } from './cli-session';
+export { CliSession, VendorCliError, promptBase } from './cli-session';
 export type { CommandResult, CliSessionOptions } from './cli-session';
 export { redact } from './redact';

@@ -1,9 +1,9 @@
-// The document engine: the workspace text, its comment-keeping Document, validation and undo.
+// The document worker: the workspace text, its comment-keeping Document, validation and undo.
 // Everything about YAML goes through shared/model; this only sequences it and keeps history.
 import type { Document } from 'yaml';
 import { addItem, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
 import { fastLoad } from '../../../shared/model/fastload';
-import type { Batch, EditOp, EngineState } from './protocol';
+import type { Batch, EditOp, DocumentState } from './protocol';
 
 interface Step { text: string; label: string; key?: string; at: number }
 
@@ -11,7 +11,7 @@ const UNDO_LIMIT = 200;
 /** Edits of one field within this time make one undo step (typing). */
 const MERGE_MS = 1500;
 
-export class DocEngine {
+export class WorkspaceDocument {
   private text = '';
   private savedText = '';
   private file = 'workspace.yaml';
@@ -25,7 +25,7 @@ export class DocEngine {
   private openAt = 0;
   private migratedFrom: number | undefined;
 
-  load(text: string, file: string, savedText = text): EngineState {
+  load(text: string, file: string, savedText = text): DocumentState {
     this.file = file;
     this.savedText = savedText;
     this.done = [];
@@ -35,7 +35,7 @@ export class DocEngine {
     return this.state(true);
   }
 
-  edit(batches: Batch[]): EngineState {
+  edit(batches: Batch[]): DocumentState {
     let error: string | undefined;
     for (const b of batches) {
       if (this.broken()) {
@@ -67,7 +67,7 @@ export class DocEngine {
     return { ...this.state(error !== undefined), error };
   }
 
-  undo(): EngineState {
+  undo(): DocumentState {
     const step = this.done.pop();
     if (!step) return this.state(false);
     this.undone.push({ ...step, text: this.text });
@@ -76,7 +76,7 @@ export class DocEngine {
     return this.state(true);
   }
 
-  redo(): EngineState {
+  redo(): DocumentState {
     const step = this.undone.pop();
     if (!step) return this.state(false);
     this.done.push({ ...step, text: this.text });
@@ -86,7 +86,7 @@ export class DocEngine {
   }
 
   /** Fm + Fc to 100 before saving (IPFE "on commit"), as one undoable step. */
-  normalise(): { state: EngineState; changes: string[] } {
+  normalise(): { state: DocumentState; changes: string[] } {
     if (this.broken()) return { state: this.state(false), changes: [] };
     const before = this.text;
     const doc = this.doc();
@@ -109,7 +109,7 @@ export class DocEngine {
     return this.text;
   }
 
-  saved(text: string, file: string): EngineState {
+  saved(text: string, file: string): DocumentState {
     this.savedText = text;
     this.file = file;
     this.openKey = undefined;
@@ -155,7 +155,7 @@ export class DocEngine {
     }
   }
 
-  private state(withRaw: boolean): EngineState {
+  private state(withRaw: boolean): DocumentState {
     const last = this.done.at(-1);
     const next = this.undone.at(-1);
     return {

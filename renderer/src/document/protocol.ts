@@ -1,4 +1,4 @@
-// The document engine's messages. The engine owns the YAML text and Document (parsing a
+// The document worker's messages. The worker owns the YAML text and Document (parsing a
 // 10,000-server file takes long enough to stutter a UI thread, so it runs in a worker); the
 // UI keeps a plain-JS mirror it updates at once and learns problems and undo state from here.
 import type { Problem } from '../model';
@@ -12,7 +12,7 @@ export type EditOp =
 
 export interface Batch { ops: EditOp[]; label: string; mergeKey?: string; at: number }
 
-export interface EngineState {
+export interface DocumentState {
   problems: Problem[];
   /** No errors (warnings allowed). */
   valid: boolean;
@@ -44,4 +44,4 @@ export type Request =
   | { id: number; kind: 'warm' }
   | { id: number; kind: 'ping' };
 
-export type Response = { id: number; state?: EngineState; text?: string; changes?: string[]; fatal?: string };
+export type Response = { id: number; state?: DocumentState; text?: string; changes?: string[]; fatal?: string };

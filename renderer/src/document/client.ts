@@ -1,17 +1,17 @@
-// Talks to the document engine: in a worker when the platform has one (browser, Electron),
+// Talks to the document worker: in a worker when the platform has one (browser, Electron),
 // in-process otherwise (component tests). Requests are answered in order.
 import type { Request, Response } from './protocol';
 
 type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-export interface EngineClient {
+export interface DocumentClient {
   send(req: Body): Promise<Response>;
   readonly mode: 'worker' | 'inline';
 }
 
-/** The engine on this thread (tests, or a platform without workers); loaded only when needed. */
-export function inlineEngine(): EngineClient {
-  const ready = Promise.all([import('./engine'), import('./handle')]).then(([e, h]) => ({ engine: new e.DocEngine(), handle: h.handle }));
+/** The document worker on this thread (tests, or a platform without workers); loaded only when needed. */
+export function inlineDocument(): DocumentClient {
+  const ready = Promise.all([import('./document'), import('./handle')]).then(([e, h]) => ({ doc: new e.WorkspaceDocument(), handle: h.handle }));
   let id = 0;
   // Keep the async shape (and ordering) of the worker so callers behave the same in tests.
   let chain: Promise<unknown> = Promise.resolve();
@@ -19,8 +19,8 @@ export function inlineEngine(): EngineClient {
     mode: 'inline',
     send(req) {
       const next = chain.then(async () => {
-        const { engine, handle } = await ready;
-        return handle(engine, { ...req, id: ++id } as Request);
+        const { doc, handle } = await ready;
+        return handle(doc, { ...req, id: ++id } as Request);
       });
       chain = next;
       return next;
@@ -28,14 +28,14 @@ export function inlineEngine(): EngineClient {
   };
 }
 
-/** A worker engine, or the inline one when workers are missing or fail to start. */
-export async function createEngine(opts: { worker?: boolean } = {}): Promise<EngineClient> {
-  if (opts.worker === false || typeof Worker === 'undefined') return inlineEngine();
+/** A document worker, or the inline one when workers are missing or fail to start. */
+export async function createDocumentClient(opts: { worker?: boolean } = {}): Promise<DocumentClient> {
+  if (opts.worker === false || typeof Worker === 'undefined') return inlineDocument();
   let worker: Worker;
   try {
-    worker = new Worker(new URL('../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'lbdesk-document' });
+    worker = new Worker(new URL('../workers/document.worker.ts', import.meta.url), { type: 'module', name: 'lbdesk-document' });
   } catch {
-    return inlineEngine();
+    return inlineDocument();
   }
   const waiting = new Map<number, (r: Response) => void>();
   let id = 0;
@@ -43,7 +43,7 @@ export async function createEngine(opts: { worker?: boolean } = {}): Promise<Eng
     waiting.get(m.data.id)?.(m.data);
     waiting.delete(m.data.id);
   };
-  const client: EngineClient = {
+  const client: DocumentClient = {
     mode: 'worker',
     send(req) {
       const n = ++id;
@@ -62,5 +62,5 @@ export async function createEngine(opts: { worker?: boolean } = {}): Promise<Eng
   ]);
   if (ok) return client;
   worker.terminate();
-  return inlineEngine();
+  return inlineDocument();
 }

@@ -1,19 +1,19 @@
-// The document engine and the UI's mirror must agree after every edit, or the editors would show
+// The document worker and the UI's mirror must agree after every edit, or the editors would show
 // something the file does not hold.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DocEngine } from '../../renderer/src/engine/engine';
+import { WorkspaceDocument } from '../../renderer/src/document/document';
 import { mirror, type Raw } from '../../renderer/src/stores/workspace';
-import type { EditOp } from '../../renderer/src/engine/protocol';
+import type { EditOp } from '../../renderer/src/document/protocol';
 import { quickCheck } from '../../renderer/src/lib/quickCheck';
 import { ROOT } from './helpers/api';
 
 const demo = readFileSync(join(ROOT, 'assets/demo/lab-site-a.yaml'), 'utf8');
 
-describe('document engine', () => {
+describe('document worker', () => {
   it('and the mirror agree after every kind of edit', () => {
-    const e = new DocEngine();
+    const e = new WorkspaceDocument();
     let raw = e.load(demo, 'demo.yaml').raw as Raw;
     const ops: EditOp[] = [
       { op: 'set', path: ['servers', 1, 'healthTimers', 'interval'], value: '7s' },
@@ -38,7 +38,7 @@ describe('document engine', () => {
   });
 
   it('refuses an edit it cannot express and keeps the document as it was', () => {
-    const e = new DocEngine();
+    const e = new WorkspaceDocument();
     e.load(demo, 'demo.yaml');
     const before = e.currentText();
     const st = e.edit([{ ops: [{ op: 'remove', list: ['servers'], index: 99 }], label: 'x', at: 0 }]);
@@ -49,7 +49,7 @@ describe('document engine', () => {
   });
 
   it('merges typing in one field into one undo step, not across fields', () => {
-    const e = new DocEngine();
+    const e = new WorkspaceDocument();
     e.load(demo, 'demo.yaml');
     const set = (v: string, key: string, at: number) => e.edit([{ ops: [{ op: 'set', path: key.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)), value: v }], label: key, mergeKey: key, at }]);
     set('a', 'name', 0);
