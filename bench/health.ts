@@ -14,7 +14,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { HealthEngine } from '../main/services/health';
+import { HealthChecker } from '../main/services/health';
 import { TCP_IO } from '../main/services/health/probes/tcp';
 import { MemorySecretStore } from '../main/services/secrets/memory';
 import { workspaceSchema } from '../shared/model/schema';
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const memberCount = groups.reduce((n, g) => n + g.members.length, 0);
   const downExpected = groups.filter((g) => g.name.startsWith('closed')).reduce((n, g) => n + g.members.length, 0);
 
-  const engine = new HealthEngine({
+  const engine = new HealthChecker({
     secrets: new MemorySecretStore(),
     ...(MAX_IN_FLIGHT ? { maxInFlight: MAX_IN_FLIGHT } : {}),
     ...(PROBE_THREADS !== undefined ? { probeThreads: PROBE_THREADS } : {}),

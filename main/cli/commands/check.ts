@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { MemberStatus } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
-import { HealthEngine } from '../../services/health';
+import { HealthChecker } from '../../services/health';
 import { memberSelector } from '../../services/health/members';
 import { CliError } from '../errors';
 import { CLI_SECRETS_HELP, secretsForChecks } from '../secrets-env';
@@ -40,8 +40,8 @@ export function register(program: Command): void {
       }
       const secrets = await secretsForChecks(ws, opts.group);
       for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
-      const engine = new HealthEngine({ secrets: secrets.store });
-      const members = (await engine.checkOnce(ws, opts.group)).map(forCli);
+      const checker = new HealthChecker({ secrets: secrets.store });
+      const members = (await checker.checkOnce(ws, opts.group)).map(forCli);
       if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
       else process.stdout.write(table(members));
       process.exitCode = members.some((m) => m.state === 'unavailable') ? 2 : members.some((m) => m.state === 'degraded') ? 1 : 0;

@@ -1,5 +1,5 @@
 // The lab area: the local lab and one-off checks.
-import { HealthEngine } from '../health';
+import { HealthChecker } from '../health';
 import { secretHosts } from '../health/members';
 import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
@@ -31,11 +31,11 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
     },
     'check.run': async ({ group, ...src }) => {
       const workspace = await load(src);
-      const engine = new HealthEngine({ secrets });
+      const checker = new HealthChecker({ secrets });
       try {
-        return await engine.checkOnce(workspace, group);
+        return await checker.checkOnce(workspace, group);
       } finally {
-        await engine.stop();
+        await checker.stop();
       }
     },
   };

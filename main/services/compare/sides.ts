@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../engine';
-import { HealthEngine } from '../health';
+import { HealthChecker } from '../health';
 import { MemorySecretStore } from '../secrets/memory';
 import type { Plan } from './plan';
 
@@ -21,7 +21,7 @@ export interface Side {
 }
 
 export function labSide(plan: Plan): Side {
-  const health = new HealthEngine({ secrets: new MemorySecretStore() });
+  const health = new HealthChecker({ secrets: new MemorySecretStore() });
   const engine = new ForwardingEngine({ health, statsIntervalMs: 0 });
   const keys = new Map<string, string>();
   for (const s of plan.ws.services) {

@@ -1,5 +1,5 @@
 // What a CLI template sees: the appliance's services, their groups, members and real servers,
-// with checks and timers already resolved exactly as the local health engine resolves them.
+// with checks and timers already resolved exactly as the local health checker resolves them.
 import type { Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
 import { selectIncluded } from './include';

@@ -1,5 +1,5 @@
 // What both proxy drivers need of a service or a target-set port: its members, each with the
-// check and timers the local health engine would use (shared/model/resolve), and its problems.
+// check and timers the local health checker would use (shared/model/resolve), and its problems.
 import type { Group, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
 import type { DriverProblem } from './types';

@@ -1,7 +1,7 @@
 // The data path, in its own worker thread so forwarding never stalls the UI or the health
 // engine: listeners, connections, flows and heartbeats. The controller (engine.ts) sends
 // configs and health states; this thread answers with results, events, stats and failed
-// connects (which the controller reports to the health engine).
+// connects (which the controller reports to the health checker).
 import * as dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { parentPort, threadId, workerData } from 'node:worker_threads';

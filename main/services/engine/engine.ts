@@ -1,6 +1,6 @@
 // The forwarding engine's controller, on the caller's thread (the app's main process, the CLI,
 // the UI host). It turns workspaces into configs, feeds health states to the data path in its
-// worker thread, reports failed connects back to the health engine, and relays events and stats.
+// worker thread, reports failed connects back to the health checker, and relays events and stats.
 import type { Worker } from 'node:worker_threads';
 import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { StateChange } from '../../../shared/api/types';

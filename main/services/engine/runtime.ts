@@ -1,5 +1,5 @@
 // What the TCP and UDP data paths share inside the worker: the socket layer, event output,
-// failure reports to the health engine, and a limiter so a flood of refusals is a few events.
+// failure reports to the health checker, and a limiter so a flood of refusals is a few events.
 import type { EngineEvent } from '../../../shared/api/engine';
 import type { Io } from './io/types';
 
@@ -9,7 +9,7 @@ export type EventBody = EngineEvent extends infer E ? (E extends EngineEvent ? O
 export interface Runtime {
   readonly io: Io;
   emit(e: EventBody): void;
-  /** A connection to this member failed: the health engine checks it at once. */
+  /** A connection to this member failed: the health checker checks it at once. */
   report(key: string, reason: string): void;
   /** Emits at most one event per key per second; the others are counted into the next one. */
   limited(key: string, make: (count: number) => EventBody): void;

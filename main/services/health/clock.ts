@@ -1,4 +1,4 @@
-// Time for the health engine: the clock and the timers it schedules checks with, in one small
+// Time for the health checker: the clock and the timers it schedules checks with, in one small
 // interface, so the Px sequence can be run on a fake clock to the millisecond.
 
 /** What a timer source hands back; the real one can be unref'd (a background timer). */

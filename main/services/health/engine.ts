@@ -1,6 +1,7 @@
-// The health-check engine: keeps every member's state by the Px procedure (state.ts), runs
-// each member's probe on schedule with at most one check in flight per member and per backend
-// server (seed 002), and keeps a bounded history of results and transitions with their evidence.
+// The health checker ("engine" names the forwarding engine only): keeps every member's state by
+// the Px procedure (state.ts), runs each member's probe on schedule with at most one check in
+// flight per member and per backend server (seed 002), and keeps a bounded history of results
+// and transitions with their evidence.
 import { availableParallelism } from 'node:os';
 import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
@@ -18,7 +19,7 @@ import { checkMembers } from './check-once';
 import { TcpThreads } from './probes/tcp-threads';
 import { realClock, type Clock, type TimerHandle } from './clock';
 
-export interface HealthEngineOptions {
+export interface HealthCheckerOptions {
   secrets: SecretStore;
   /** Clock and timers for due times, timestamps and the hung-probe sweep (default: the real ones). */
   clock?: Clock;
@@ -91,7 +92,7 @@ const hung = (timeoutMs: number): ProbeOutcome => ({
 
 const isProbed = (spec: MemberSpec) => !spec.disabled && !spec.problem && spec.check.type !== 'none';
 
-export class HealthEngine extends Emitter<HealthEvents> implements HealthView {
+export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   private readonly members = new Map<MemberKey, Member>();
   private readonly guards = new Set<{ until: number; timeoutMs: number; settle: (o: ProbeOutcome) => void }>();
   /**
@@ -114,7 +115,7 @@ export class HealthEngine extends Emitter<HealthEvents> implements HealthView {
   /** Due → the probe's start (its connect call, on a probe thread too), per check. */
   private readonly lateness = new Histogram();
 
-  constructor(private readonly opts: HealthEngineOptions) {
+  constructor(private readonly opts: HealthCheckerOptions) {
     super();
     this.clock = opts.clock ?? realClock;
     this.now = () => this.clock.now();

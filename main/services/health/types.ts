@@ -1,4 +1,4 @@
-// What the forwarding engine and the contract see of the health engine.
+// What the forwarding engine and the contract see of the health checker.
 import type { MemberKey, MemberStatus, StateChange, CheckResult } from '../../../shared/api/types';
 
 export interface HealthEvents {

@@ -1,4 +1,4 @@
-// The live lab: the health engine and the forwarding engine running a workspace on this machine,
+// The live lab: the health checker and the forwarding engine running a workspace on this machine,
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
 import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contract';
@@ -6,7 +6,7 @@ import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
 import { ForwardingEngine, type EngineIo } from '../engine';
-import { HealthEngine } from '../health';
+import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { labScope } from './local';
 import { LabPairs } from './pairs';
@@ -32,7 +32,7 @@ export interface LabOptions {
 }
 
 export class Lab {
-  private health: HealthEngine | undefined;
+  private health: HealthChecker | undefined;
   private engine: ForwardingEngine | undefined;
   private pairs: LabPairs | undefined;
   private path: string | undefined;
@@ -64,7 +64,7 @@ export class Lab {
     if (fresh) {
       this.changes = [];
       this.events = [];
-      const health = new HealthEngine({ secrets: this.deps.secrets });
+      const health = new HealthChecker({ secrets: this.deps.secrets });
       const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
       const engine = new ForwardingEngine({ health, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}) });
       this.health = health;

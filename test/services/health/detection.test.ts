@@ -3,7 +3,7 @@ import { memberKey } from '../../../shared/api/types';
 import { detectionTimes } from '../../../shared/model/detection';
 import { DEFAULT_TIMERS } from '../../../shared/model/resolve';
 import { workspaceSchema } from '../../../shared/model/schema';
-import { detectionTimes as reexported, HealthEngine } from '../../../main/services/health';
+import { detectionTimes as reexported, HealthChecker } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { nginxMissing, startNginx, type Nginx } from '../../helpers/nginx';
 import { skipBecause } from '../../helpers/skip';
@@ -48,7 +48,7 @@ describe('detectionTimes', () => {
 // that check at once, and the next one is due a retry interval after that check *started*.
 describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx'))(`recovery best bound, measured against a frozen nginx${nginxMissing ? ` (skipped: ${nginxMissing})` : ''}`, () => {
   let web: Nginx | undefined;
-  let engine: HealthEngine | undefined;
+  let engine: HealthChecker | undefined;
   afterAll(async () => {
     await engine?.stop();
     await web?.stop();
@@ -57,7 +57,7 @@ describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx
   it('a check started before the repair that completes after it: recovery stays within [best, worst]', async () => {
     web = await startNginx('127.0.4.33', { 'health': 'OK' });
     const timers = { interval: 1000, retryInterval: 500, failAfter: 2, restoreAfter: 2, timeout: 800 };
-    engine = new HealthEngine({ secrets: new MemorySecretStore(), jitter: 0.1 });
+    engine = new HealthChecker({ secrets: new MemorySecretStore(), jitter: 0.1 });
     const ws = workspaceSchema.parse({
       lbdesk: 1, name: 'bound', healthTimers: { interval: '1000ms', retryInterval: '500ms', failAfter: 2, restoreAfter: 2, timeout: '800ms' },
       servers: [{ name: 'web', address: web.host }],

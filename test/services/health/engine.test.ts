@@ -5,20 +5,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, StateChange } from '../../../shared/api/types';
 import { memberKey } from '../../../shared/api/types';
 import { workspaceSchema, type WorkspaceInput } from '../../../shared/model/schema';
-import { HealthEngine } from '../../../main/services/health';
+import { HealthChecker } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { freePort, startHttpServer, startTcpListener, type Running } from '../../helpers/servers';
 
 const open: Running[] = [];
-const engines: HealthEngine[] = [];
+const engines: HealthChecker[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.stop()));
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
 const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'engine-test', ...input });
-function engine(opts: Partial<ConstructorParameters<typeof HealthEngine>[0]> = {}) {
-  const e = new HealthEngine({ secrets: new MemorySecretStore(), jitter: 0, ...opts });
+function engine(opts: Partial<ConstructorParameters<typeof HealthChecker>[0]> = {}) {
+  const e = new HealthChecker({ secrets: new MemorySecretStore(), jitter: 0, ...opts });
   engines.push(e);
   return e;
 }

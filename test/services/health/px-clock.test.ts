@@ -4,13 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, MemberKey, StateChange } from '../../../shared/api/types';
 import { memberKey } from '../../../shared/api/types';
 import { workspaceSchema, type WorkspaceInput } from '../../../shared/model/schema';
-import { HealthEngine } from '../../../main/services/health';
+import { HealthChecker } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { FakeClock } from '../../helpers/fake-clock';
 import { startHttpServer, type Running } from '../../helpers/servers';
 
 const open: Running[] = [];
-const engines: HealthEngine[] = [];
+const engines: HealthChecker[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.stop()));
   await Promise.all(open.splice(0).map((s) => s.close()));
@@ -53,7 +53,7 @@ function oneMember(host: string, port: number, timers: Timers, enabled = true) {
 /** An engine on a fake clock at 0, with every result and transition recorded. */
 function rig(key: MemberKey) {
   const clock = new FakeClock(0);
-  const e = new HealthEngine({ secrets: new MemorySecretStore(), jitter: 0, clock });
+  const e = new HealthChecker({ secrets: new MemorySecretStore(), jitter: 0, clock });
   engines.push(e);
   const results: CheckResult[] = [];
   const changes: StateChange[] = [];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../shared/api/types';
 import { workspaceSchema } from '../../../shared/model/schema';
-import { HealthEngine } from '../../../main/services/health';
+import { HealthChecker } from '../../../main/services/health';
 import { ResultRing } from '../../../main/services/health/history';
 import { tcpOutcome, tcpProbeVia } from '../../../main/services/health/probes/tcp';
 import { TcpThreads } from '../../../main/services/health/probes/tcp-threads';
@@ -171,7 +171,7 @@ describe('result history', () => {
         { name: 'b', members: [{ server: 'down', port: downPort }], healthCheck: { type: 'tcp' } },
       ],
     });
-    const engine = new HealthEngine({ secrets: new MemorySecretStore(), probeThreads: 1, probeThreadsFrom: 0, jitter: 0 });
+    const engine = new HealthChecker({ secrets: new MemorySecretStore(), probeThreads: 1, probeThreadsFrom: 0, jitter: 0 });
     const seen = new Map<string, CheckResult[]>();
     engine.on('result', ({ key, result: r }) => seen.set(key, [...(seen.get(key) ?? []), r]));
     engine.apply(ws);

@@ -1,4 +1,4 @@
-// The probe thread: TCP Layer 4 handshakes for the health engine's thread, in batches. Most
+// The probe thread: TCP Layer 4 handshakes for the health checker's thread, in batches. Most
 // of a handshake's cost is the kernel's (socket, connect, the loopback SYN/SYN-ACK run in the
 // caller, the RST on close): here it runs beside the engine instead of on its loop.
 // Messages: tcp-protocol.ts.
