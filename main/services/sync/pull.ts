@@ -84,7 +84,7 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
 export function diffTexts(target: SyncTarget, current: Buffer | undefined, next: Buffer, context?: number): DiffReport {
   const masks = target.volatile ?? [];
   // A file that is not UTF-8 is diffed byte for byte (latin1 maps each byte to one character);
-  // decoding it as UTF-8 turned its bytes into U+FFFD and the patch no longer applied.
+  // decoded as UTF-8 its bytes would become U+FFFD and the patch would not apply.
   const bytes = !isUtf8(next) || (current !== undefined && !isUtf8(current));
   const encoding = bytes ? 'latin1' : 'utf8';
   const a = maskVolatile(current?.toString(encoding) ?? '', masks);
