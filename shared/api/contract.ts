@@ -5,6 +5,7 @@ import type { CheckResult, MemberStatus, StateChange } from './types';
 import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
+import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -101,7 +102,8 @@ export const contract = {
   'workspace.read': method<WorkspaceFile>()(z.strictObject({ path })),
   'workspace.write': method<SavedFile>()(z.strictObject({ path, text: z.string().max(16 * 1024 * 1024), expectedMtimeMs: z.number().optional() })),
   'workspace.recent': method<string[]>()(none),
-  'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional() })),
+  /** A folder's subfolders and workspace files (`files: 'any'`: every file, for configs to import). */
+  'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional(), files: z.enum(['workspace', 'any']).optional() })),
   'workspace.validate': method<ApiProblem[]>()(source),
   'dialog.openFile': method<string | null>()(none),
   'dialog.saveFile': method<string | null>()(z.strictObject({ suggested: path.optional() })),
@@ -151,6 +153,12 @@ export const contract = {
     dryRun: z.boolean().optional(),
     confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
   })),
+  /** The driver a config file looks like (a suggestion for the import dialog; null when neither). */
+  'import.detect': method<{ driver: ImportDriver | null }>()(z.strictObject({ config: path })),
+  /** `lbdesk import CONFIG --driver D --out WS`: a new workspace file (an existing one is refused). */
+  'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.enum(['haproxy', 'keepalived']), out: path, appliance: name.optional() })),
+  /** `lbdesk import WS --appliance NAME`, written nowhere: the edits for the page to apply. */
+  'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
   /** Answers to an `ssh.prompt`, one per prompt in order; null cancels the login. */
   'ssh.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), answers: z.array(z.string().max(1024)).max(16).nullable() })),
@@ -188,7 +196,7 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
 export const MENU_COMMANDS = [
   'open', 'save', 'save-as',
   'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history',
-  'toggle-theme', 'lab-start', 'lab-stop',
+  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into',
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }

@@ -14,6 +14,7 @@ import { openAppliance } from '../sync/appliance';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { EventSink, Handlers } from './dispatch';
+import { mergeFromAppliance } from './import';
 
 const HOST_KEY_WAIT_MS = 120_000;
 const WHOLE_FILE = 1e9;
@@ -181,6 +182,13 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       const p = await prepared(src, appliance);
       const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
       return { text: r.data.toString('utf8'), remotePath: r.where };
+    },
+    'import.appliance': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      const pulled = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+      // Loaded again after the pull: the edits are planned on the workspace as it is now.
+      const { workspace, text, path } = await loadSource(src);
+      return mergeFromAppliance(workspace, text, path, appliance, pulled);
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").

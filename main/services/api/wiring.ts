@@ -11,6 +11,7 @@ import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
 import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
+import { importFileHandlers } from './import';
 
 export interface AppServicesOptions {
   shell: AppInfo['shell'];
@@ -57,6 +58,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     extra: {
       ...labHandlers(lab, secrets),
       ...applianceHandlers({ secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
+      ...importFileHandlers(),
       ...opts.extra,
     },
   });
