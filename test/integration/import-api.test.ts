@@ -1,6 +1,6 @@
 // Import through the contract, on the importer the CLI uses: a config file into a new workspace,
 // and an appliance's running config (pulled over a real sshd) as edits for the open workspace.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,8 @@ describe('import over the contract', () => {
     expect(r.error).toMatch(new RegExp(`^${bad}:2: `));
     expect(r.rows).toEqual([expect.objectContaining({ kind: 'error', file: bad, line: 2 })]);
     expect(r.sources).toEqual([]);
+    // Not even the word the parser stopped at: the page may have named any file.
+    expect(JSON.stringify(r)).not.toContain('ghp_notasecret');
     expect(existsSync(out)).toBe(false);
     // A keepalived.conf read as haproxy: refused the same way.
     const wrong = await callDirect(svc.handlers, 'import.file', { config: join(CORPUS, 'keepalived-pair.conf'), driver: 'haproxy', out });
@@ -78,6 +80,9 @@ describe('import over the contract', () => {
     mkdirSync(join(dir, '.ssh'));
     copyFileSync(join(CORPUS, 'listen-only.cfg'), join(dir, '.ssh', 'x.cfg'));
     await expect(callDirect(svc.handlers, 'import.file', { config: join(dir, '.ssh', 'x.cfg'), driver: 'haproxy', out: join(dir, 'h.yaml') })).rejects.toThrow(/hidden/);
+    symlinkSync(join(dir, '.ssh', 'x.cfg'), join(dir, 'link.cfg'));
+    await expect(callDirect(svc.handlers, 'import.detect', { config: join(dir, 'link.cfg') })).rejects.toThrow(/hidden/);
+    expect(existsSync(join(dir, 'h.yaml'))).toBe(false);
     await expect(callDirect(svc.handlers, 'import.detect', { config: 'x.cfg' })).rejects.toThrow(/not an absolute path/);
   });
 

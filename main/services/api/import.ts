@@ -1,6 +1,6 @@
 // Contract handlers for import: the same importer and merge as `lbdesk import`, with the report
 // as rows and the source text the rows point into (secrets masked, line numbers kept).
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, normalize, sep } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
@@ -26,11 +26,14 @@ async function checkConfigPath(path: string): Promise<string> {
   if (path.includes('\0')) throw new ApiError('refused', 'a path may not contain NUL bytes');
   if (!isAbsolute(path)) throw new ApiError('refused', `not an absolute path: ${path}`);
   const clean = normalize(path);
-  if (clean.split(sep).some((part) => part.startsWith('.') && part.length > 1)) {
+  const hidden = (p: string) => p.split(sep).some((part) => part.startsWith('.') && part.length > 1);
+  const real = await realpath(clean).catch(() => undefined);
+  if (!real) throw new ApiError('not-found', `no such file: ${clean}`);
+  // A link from a plain folder into a hidden one is refused too.
+  if (hidden(clean) || hidden(real)) {
     throw new ApiError('refused', `${clean} is in a hidden folder or is a hidden file: copy the config somewhere else to import it`);
   }
-  const info = await stat(clean).catch(() => undefined);
-  if (!info) throw new ApiError('not-found', `no such file: ${clean}`);
+  const info = await stat(clean);
   if (!info.isFile()) throw new ApiError('refused', `not a regular file: ${clean}`);
   if (info.size > MAX_IMPORT_BYTES) throw new ApiError('refused', `${clean}:1: ${(info.size / 1024 / 1024).toFixed(1)} MiB is too large to be a config (import reads at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB)`);
   return clean;
@@ -47,8 +50,10 @@ async function sources(main: { file: string; text: string }, rows: ImportRow[]):
   return out;
 }
 
-function refused(driver: ImportDriver, e: ImportError): ImportReport {
-  return { driver, error: e.message, rows: [{ kind: 'error', file: e.file, line: e.line, what: 'refused', why: e.reason }], sources: [] };
+/** `quiet`: the file may be any file the page named, so the words it quotes are left out. */
+function refused(driver: ImportDriver, e: ImportError, quiet: boolean): ImportReport {
+  const why = quiet ? e.reason.replace(/"[^"\n]*"/g, 'the first word') : e.reason;
+  return { driver, error: `${e.file}:${e.line}: ${why}`, rows: [{ kind: 'error', file: e.file, line: e.line, what: 'refused', why }], sources: [] };
 }
 
 function attempt<T>(fn: () => T): T | ImportError {
@@ -74,7 +79,10 @@ export function importFileHandlers(): Partial<Handlers> {
       const bytes = await readFile(clean);
       const r = attempt(() => importConfig({ bytes, file: clean, driver, realPath: clean }));
       // Nothing is shown of a file that is not a config of that driver (the page may name any file).
-      if (r instanceof ImportError) return { ...refused(driver, r), summary: `${r.message}: nothing written` };
+      if (r instanceof ImportError) {
+        const report = refused(driver, r, true);
+        return { ...report, summary: `${report.error}: nothing written` };
+      }
       const name = appliance ?? 'imported';
       const text = newWorkspaceText(r, { name, driver, workspaceName: basename(target, extname(target)), source: clean });
       const problems = workspaceProblems(text, target);
@@ -102,7 +110,7 @@ export function mergeFromAppliance(ws: Workspace, text: string, path: string, ap
       return [];
     }
   };
-  if (r instanceof ImportError) return { ...refused(driver, r), sources: source(), appliance, edits: [], summary: `${r.message}: the workspace was not changed` };
+  if (r instanceof ImportError) return { ...refused(driver, r, false), sources: source(), appliance, edits: [], summary: `${r.message}: the workspace was not changed` };
   const plan = planMerge(ws, r, appliance, shown);
   const problems = workspaceProblems(applyMerge(text, plan.edits), path);
   if (problems.length) throw new ApiError('refused', `the merged workspace would not validate; the workspace was not changed: ${problems[0]}`);
