@@ -1,8 +1,8 @@
 // Import a config an appliance runs: into a new workspace, or merged into an existing one.
-import { stringify } from 'yaml';
 import { parseWorkspace } from '../../../shared/model/validate';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { addItem, createDocument, documentToText, setField } from '../../../shared/model/document';
+import { blockLines } from '../../../shared/model/render';
 import type { Workspace } from '../../../shared/model/schema';
 import { importHaproxy } from './haproxy-import';
 import { importKeepalived } from './keepalived-import';
@@ -70,7 +70,21 @@ export function newWorkspaceText(r: Imported, spec: ApplianceSpec & { workspaceN
     `# Set appliances[0].host to the appliance's address or an alias from ~/.ssh/config.`,
     '',
   ].join('\n');
-  return head + stringify(data, { lineWidth: 0, flowCollectionPadding: true });
+  // Plain lines, as the document editor writes inserted values: a YAML Document for 20,000
+  // servers cost more than the import itself.
+  return `${head}${blockLines(defined(data), 0).join('\n')}\n`;
+}
+
+/** Plain data without its undefined fields (YAML leaves them out). */
+function defined(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(defined);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = defined(x);
+  }
+  return out;
 }
 
 /** Checks the text is a valid workspace; the problems, one line each, when it is not. */
