@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
+import { browserShell } from '../../main/services/api/shell';
 import { applyMerge, workspaceProblems, type MergeEdit } from '../../main/services/import';
 import { parseWorkspace } from '../../shared/model/validate';
 import { haveSshd, startSshd, type Sshd } from '../helpers/sshd';
@@ -18,7 +19,7 @@ describe('import over the contract', () => {
   let svc: AppServices;
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-import-api-'));
   beforeAll(() => {
-    svc = createAppServices({ shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
+    svc = createAppServices({ shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -109,7 +110,7 @@ describe.skipIf(!haveSshd)(`import from an appliance over the contract (real ssh
     writeFileSync(cfg, `${readFileSync(join(CORPUS, 'debian-tls.cfg'), 'utf8')}\tstats auth admin:not-a-real-pass\n`);
     writeFileSync(join(dir, 'ssh_config'), '');
     svc = createAppServices({
-      shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
+      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
       knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
     });
     svc.events.subscribe((e) => {

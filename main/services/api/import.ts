@@ -9,7 +9,9 @@ import { applyMerge, detectDriver, importConfig, newWorkspaceText, planMerge, wo
 import { redact } from '../sync/vendor/redact';
 import { checkWritableWorkspace } from '../files/guard';
 import { writeFileAtomic } from '../workspace/atomic';
-import type { Handlers } from './dispatch';
+import type { AreaHandlers } from './dispatch';
+import { applianceAccess, type ApplianceDeps } from './appliances';
+import { loadSource } from '../workspace/source';
 
 const row = (i: ReportItem): ImportRow => ({ kind: i.outcome, file: i.file, line: i.line, what: i.section, why: i.detail });
 
@@ -65,7 +67,8 @@ function attempt<T>(fn: () => T): T | ImportError {
   }
 }
 
-export function importFileHandlers(): Partial<Handlers> {
+export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
+  const { ssh, prepared } = applianceAccess(deps);
   return {
     'import.detect': async ({ config }) => {
       const clean = await checkConfigPath(config);
@@ -92,6 +95,13 @@ export function importFileHandlers(): Partial<Handlers> {
       const rows = r.items.map(row);
       const summary = `${r.workspace.servers.length} servers, ${r.workspace.groups.length} groups, ${r.workspace.services.length} services; ${counts(rows)}`;
       return { driver, rows, sources: await sources({ file: clean, text: new TextDecoder().decode(bytes) }, rows), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
+    },
+    'import.appliance': async ({ appliance, ...src }) => {
+      const p = await prepared(src, appliance);
+      const pulled = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+      // Loaded again after the pull: the edits are planned on the workspace as it is now.
+      const { workspace, text, path } = await loadSource(src);
+      return mergeFromAppliance(workspace, text, path, appliance, pulled);
     },
   };
 }
