@@ -3,13 +3,14 @@
 // members: a server's memberships in every group, or the members picked in one group.
 import { WEIGHT_RANGE } from '../../../shared/model/schema';
 import { list, num, str } from './derive';
-import type { EditOp } from '../engine/protocol';
 import { plural } from './format';
 
 export type WeightChange = { mode: 'set'; value: number } | { mode: 'percent'; value: number };
 export type BulkAction = { kind: 'enable' } | { kind: 'disable' } | { kind: 'drain' } | { kind: 'weight'; change: WeightChange };
 export type Bulk = { label: string; ops: EditOp[] } | { error: string };
 type Obj = Record<string, unknown>;
+/** The document edits a bulk action makes (a subset of the engine's, which lib/ does not import). */
+type EditOp = { op: 'set'; path: (string | number)[]; value: unknown } | { op: 'delete'; path: (string | number)[] };
 
 const RANGE = `${WEIGHT_RANGE.min}-${WEIGHT_RANGE.max}`;
 
