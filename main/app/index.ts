@@ -19,7 +19,6 @@ import { buildMenuTemplate } from './menu';
 import { workspaceArgument } from './single-instance';
 import { QuitSequence } from './quit';
 import { SafeStorageSecretStore, secretsFile } from './secrets';
-import { withAppHooks } from './app-handlers';
 import { FileLog } from './log';
 
 export const DOCS_URL = 'https://lbdesk.io/docs/';
@@ -151,40 +150,39 @@ function start(): void {
     const secrets = new SafeStorageSecretStore(secretsFile(data), safeStorage, { log });
     const parent = () => BrowserWindow.getFocusedWindow() ?? win;
     services = createAppServices({
-      shell: 'electron',
       dataDir: data,
       resourcesDir: app.isPackaged ? process.resourcesPath : join(OUT, '..'),
       secrets,
-      openExternal,
-      dialogs: {
-        open: async () => {
+      shell: {
+        kind: 'electron',
+        openFileDialog: async () => {
           const options = { filters: [{ name: 'lbdesk workspace', extensions: ['yaml', 'yml'] }], properties: ['openFile' as const] };
           const w = parent();
           const r = w ? await dialog.showOpenDialog(w, options) : await dialog.showOpenDialog(options);
           return r.canceled ? null : (r.filePaths[0] ?? null);
         },
-        save: async (suggested) => {
+        saveFileDialog: async (suggested) => {
           const options = { defaultPath: suggested, filters: [{ name: 'lbdesk workspace', extensions: ['yaml', 'yml'] }] };
           const w = parent();
           const r = w ? await dialog.showSaveDialog(w, options) : await dialog.showSaveDialog(options);
           return r.canceled ? null : (r.filePath ?? null);
         },
+        openExternal,
+        // The OS's recent documents and the menu follow every opened or saved workspace.
+        opened: (path) => {
+          app.addRecentDocument(path);
+          void rebuildMenu();
+        },
+        takeLaunchFile: () => {
+          launchFileTaken = true;
+          const file = launchFile;
+          launchFile = undefined;
+          return file;
+        },
+        warnings: () => secrets.warnings,
       },
     });
-    const handlers = withAppHooks(services.handlers, {
-      onOpened: (path) => {
-        app.addRecentDocument(path);
-        void rebuildMenu();
-      },
-      takeLaunchFile: () => {
-        launchFileTaken = true;
-        const file = launchFile;
-        launchFile = undefined;
-        return file;
-      },
-      warnings: () => secrets.warnings,
-    });
-    bindIpc(ipcMain, handlers, APP_ORIGIN, (method, url) => log('warn', `IPC ${method} refused from ${url ?? 'a missing frame'}`));
+    bindIpc(ipcMain, services.handlers, APP_ORIGIN, (method, url) => log('warn', `IPC ${method} refused from ${url ?? 'a missing frame'}`));
     await rebuildMenu();
     openWindow();
     log('info', `lbdesk ${VERSION} started (${dev ? 'development' : 'packaged'})`);

@@ -59,7 +59,7 @@ export const REFUSED: CallOutcome = { ok: false, error: { code: 'refused', messa
 
 export function bindIpc(
   ipc: IpcMainLike,
-  handlers: Partial<Handlers>,
+  handlers: Handlers,
   trustedOrigin: string,
   onRefused?: (method: string, frameUrl: string | undefined) => void,
 ): () => void {

@@ -8,14 +8,14 @@ import { startUiHost } from '../host';
 import { CliError } from './errors';
 import { listenFailure } from './options';
 import { packageRoot } from './root';
-import type { Handlers } from '../services/api/dispatch';
+import { browserShell } from '../services/api/shell';
 
 export interface BrowserUi { url: string; dataDir: string; services: AppServices; close(): Promise<void> }
 
-export async function startBrowserUi(opts: { port?: number; extra?: Partial<Handlers>; secrets?: MemorySecretStore; startPath?: string; io?: EngineIo } = {}): Promise<BrowserUi> {
+export async function startBrowserUi(opts: { port?: number; secrets?: MemorySecretStore; startPath?: string; io?: EngineIo } = {}): Promise<BrowserUi> {
   const root = packageRoot();
   const dir = dataDir();
-  const services = createAppServices({ shell: 'browser', dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), extra: opts.extra, startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });
+  const services = createAppServices({ shell: browserShell(), dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });
   // Secrets handed to this process (environment, keyring) are the user's word for now: their
   // old places are forgotten, so a check whose port changed since the last run is not refused.
   if (opts.secrets) await services.secrets.given(opts.secrets.names());

@@ -10,7 +10,7 @@ import type { EventBus } from '../services/api/events';
 import { send, serveStatic } from './static';
 
 export interface UiHostOptions {
-  handlers: Partial<Handlers>;
+  handlers: Handlers;
   events: EventBus;
   /** Folder of the built renderer (out/renderer). */
   staticDir: string;

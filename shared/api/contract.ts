@@ -95,16 +95,24 @@ export interface HostKeyPrompt { id: string; host: string; port: number; keyType
 /** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
 export interface SshPrompt { id: string; appliance: string; host: string; name: string; instructions: string; prompts: { prompt: string; echo: boolean }[] }
 
-export const contract = {
+/** What the shell around the page offers: its info, native dialogs, links in the user's browser. */
+const appMethods = {
   'app.info': method<AppInfo>()(none),
+  'dialog.openFile': method<string | null>()(none),
+  'dialog.saveFile': method<string | null>()(z.strictObject({ suggested: path.optional() })),
+  'shell.openExternal': method<boolean>()(z.strictObject({ url: z.string().max(2048) })),
+} as const;
+/** Workspace files: open, save, browse, validate. */
+const workspaceMethods = {
   'workspace.demo': method<WorkspaceFile>()(none),
   'workspace.read': method<WorkspaceFile>()(z.strictObject({ path })),
   'workspace.write': method<SavedFile>()(z.strictObject({ path, text: z.string().max(16 * 1024 * 1024), expectedMtimeMs: z.number().optional() })),
   'workspace.recent': method<string[]>()(none),
   'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional() })),
   'workspace.validate': method<ApiProblem[]>()(source),
-  'dialog.openFile': method<string | null>()(none),
-  'dialog.saveFile': method<string | null>()(z.strictObject({ suggested: path.optional() })),
+} as const;
+/** The local lab (health checks and forwarding engine) and one-off checks. */
+const labMethods = {
   'check.run': method<MemberStatus[]>()(z.strictObject({ ...source.shape, group: name.optional() })),
   'lab.start': method<LabStatus>()(source),
   'lab.apply': method<LabStatus>()(source),
@@ -114,6 +122,9 @@ export const contract = {
   'lab.session': method<LabSession>()(none),
   /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
   'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
+} as const;
+/** Appliances: render, diff, push, pull, confirm, history, compare. */
+const appliancesMethods = {
   /** What would make a push to each appliance refused before it connects (driver, paths). */
   'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
@@ -151,14 +162,38 @@ export const contract = {
     dryRun: z.boolean().optional(),
     confirmWithinMs: z.number().int().min(CONFIRM_WITHIN_MIN_MS).max(CONFIRM_WITHIN_MAX_MS).optional(),
   })),
+} as const;
+/** Answers to the questions an SSH login puts to the user (host keys, keyboard-interactive). */
+const sshMethods = {
   'hostKey.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), accept: z.boolean() })),
   /** Answers to an `ssh.prompt`, one per prompt in order; null cancels the login. */
   'ssh.answer': method<void>()(z.strictObject({ id: z.string().min(1).max(100), answers: z.array(z.string().max(1024)).max(16).nullable() })),
+} as const;
+/** The secret store: values go in, never come out. */
+const secretsMethods = {
   'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
   'secrets.has': method<boolean>()(z.strictObject({ name })),
   'secrets.delete': method<void>()(z.strictObject({ name })),
-  'shell.openExternal': method<boolean>()(z.strictObject({ url: z.string().max(2048) })),
 } as const;
+
+/**
+ * The contract grouped by area: each area's handlers are written (and typed) as one object in
+ * main/services/api, and the full table is assembled from exactly these areas.
+ */
+export const areas = {
+  app: appMethods,
+  workspace: workspaceMethods,
+  lab: labMethods,
+  appliances: appliancesMethods,
+  ssh: sshMethods,
+  secrets: secretsMethods,
+} as const;
+export type AreaName = keyof typeof areas;
+export const AREA_NAMES = Object.keys(areas) as AreaName[];
+/** The methods of one area. */
+export type MethodOf<A extends AreaName> = Extract<keyof (typeof areas)[A], MethodName>;
+
+export const contract = { ...appMethods, ...workspaceMethods, ...labMethods, ...appliancesMethods, ...sshMethods, ...secretsMethods } as const;
 
 export type Contract = typeof contract;
 export type MethodName = keyof Contract;

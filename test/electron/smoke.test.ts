@@ -11,6 +11,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { ensureBuilt } from '../security/built';
 import { ROOT, tempDir } from '../security/helpers';
 import { findOnPath } from '../../main/services/secrets/keyring';
+import { skipBecause } from '../helpers/skip';
 
 const require = createRequire(import.meta.url);
 
@@ -33,7 +34,7 @@ const skipReason = !binary
     : undefined;
 if (skipReason) console.warn(`electron smoke test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)(`desktop app (real Electron)${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+describe.skipIf(skipBecause(skipReason, 'desktop app (real Electron)'))(`desktop app (real Electron)${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let tmp: ReturnType<typeof tempDir>;
   let display: ChildProcess | undefined;
   let app: ElectronApplication;

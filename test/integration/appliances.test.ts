@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostKeyPrompt } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { browserShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
-import { haveSshd, startSshd, type Sshd } from '../helpers/sshd';
+import { noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { ROOT } from '../helpers/cli';
+import { skipBecause } from '../helpers/skip';
 
-describe.skipIf(!haveSshd)('appliances over the contract (real sshd)', () => {
+describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances over the contract (real sshd)', () => {
   let sshd: Sshd;
   let svc: AppServices;
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-apps-'));
@@ -25,7 +27,7 @@ describe.skipIf(!haveSshd)('appliances over the contract (real sshd)', () => {
     sshd = await startSshd({ host: '127.0.3.61' });
     writeFileSync(join(dir, 'ssh_config'), '');
     svc = createAppServices({
-      shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
+      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
       knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
     });
     svc.events.subscribe((e) => {

@@ -12,11 +12,12 @@ import { runCli } from '../helpers/cli';
 import { missingKeyringBins, startKeyring, type PrivateKeyring } from '../helpers/keyring';
 import { haveSshd, keygen, startSshd, type Sshd } from '../helpers/sshd';
 import { secretEnvVariable } from '../../main/services/secrets/env';
+import { skipBecause } from '../helpers/skip';
 
 const missing = [...missingKeyringBins(), ...(haveSshd ? [] : ['sshd'])];
 if (missing.length) console.warn(`cli-secrets: skipped: ${missing.join(', ')} not installed`);
 
-describe.skipIf(missing.length > 0)('lbdesk secrets: environment, keyring, and how to store one', { timeout: 120_000 }, () => {
+describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}`, 'lbdesk secrets'))('lbdesk secrets: environment, keyring, and how to store one', { timeout: 120_000 }, () => {
   let dir: string;
   let keyring: PrivateKeyring;
   let sshd: Sshd;

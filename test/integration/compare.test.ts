@@ -11,6 +11,7 @@ import { TIMING_WARNING, PASSIVE_WARNING } from '../../main/services/drivers/hap
 import { HAPROXY_CANDIDATES } from '../../main/services/compare/sides';
 import { existsSync } from 'node:fs';
 import { runCli } from '../helpers/cli';
+import { skipBecause } from '../helpers/skip';
 
 const noHaproxy = HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? '' : ' (skipped: haproxy is not installed)';
 
@@ -18,7 +19,7 @@ function summary(r: CompareReport): string {
   return r.differences.map((d) => `${d.explainedBy ? 'explained' : 'UNEXPLAINED'} ${d.service} ${d.member ?? ''} ${d.what}: ${d.lab} / ${d.appliance}`).join('\n');
 }
 
-describe.skipIf(noHaproxy !== '')(`compare against real HAProxy${noHaproxy}`, () => {
+describe.skipIf(skipBecause(noHaproxy, 'compare against real HAProxy'))(`compare against real HAProxy${noHaproxy}`, () => {
   it('the demo workspace: no unexplained difference; the LDAP service is named as not compared; no degraded state is explained', async () => {
     const r = await runCli(['compare', 'assets/demo/lab-site-a.yaml', '--appliance', 'lab-haproxy', '--time-scale', '0.03', '--json'], { timeoutMs: 90_000 });
     const report = JSON.parse(r.stdout) as CompareReport;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT, TSX_LOADER, runCli, startCli } from '../helpers/cli';
 import { browserOpener } from '../../main/cli/open';
 import { findOnPath } from '../../main/services/secrets/keyring';
+import { skipBecause } from '../helpers/skip';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -122,7 +123,7 @@ describe('lbdesk demo', () => {
     }
   }, 60_000);
 
-  it.skipIf(!findOnPath('script'))('on a terminal with a desktop opener: opens the URL with it (a fake xdg-open)', async () => {
+  it.skipIf(skipBecause(!findOnPath('script') && 'script is missing (apt-get install bsdutils)', 'demo on a terminal'))('on a terminal with a desktop opener: opens the URL with it (a fake xdg-open)', async () => {
     const bin = join(dir, 'bin');
     mkdirSync(bin, { recursive: true });
     const opened = join(dir, 'opened.txt');

@@ -8,6 +8,7 @@ import type { StateChange } from '../../shared/api/types';
 import type { MemberEvent } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { browserShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { ROOT } from '../helpers/cli';
 
@@ -49,7 +50,7 @@ describe('lab over the contract', () => {
 
   beforeAll(async () => {
     backend = await startBackend();
-    svc = createAppServices({ shell: 'browser', dataDir: join(path, '..'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
+    svc = createAppServices({ shell: browserShell(), dataDir: join(path, '..'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
     svc.events.subscribe((e) => {
       const change = e.event === 'lab.member' ? (e.payload as MemberEvent).change : undefined;
       if (change) changes.push(change);

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
 import { TSX_LOADER } from '../helpers/cli';
 import { freePort, sleep, until } from '../services/engine/helpers';
+import { skipBecause } from '../helpers/skip';
 
 const ROOT = resolve(__dirname, '../..');
 const NGINX = '127.0.7.1';
@@ -63,7 +64,7 @@ function wrk(seconds: number, conns: number, close: boolean): Promise<Wrk> {
   });
 }
 
-describe.skipIf(missing.length > 0)('native data path under load (lbdesk serve, nginx, wrk)', () => {
+describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')} (apt-get install nginx-light wrk)`, 'native data path under load'))('native data path under load (lbdesk serve, nginx, wrk)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lbdesk-native-load-'));
     chmodSync(dir, 0o755);

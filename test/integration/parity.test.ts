@@ -10,6 +10,7 @@ import { METHOD_NAMES } from '../../shared/api/contract';
 import { channelOf } from '../../shared/api/channels';
 import { bridgeClient, socketClient, type SocketLike } from '../../shared/api/client';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { browserShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { bindIpc, forwardEvents } from '../../main/app/ipc';
 import { buildBridge } from '../../main/preload/bridge';
@@ -21,7 +22,7 @@ interface Transport { name: string; client: ApiClient; dataDir: string; close():
 
 function services(shell: 'electron' | 'browser'): { svc: AppServices; dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), `lbdesk-parity-${shell}-`));
-  const svc = createAppServices({ shell, dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore() });
+  const svc = createAppServices({ shell: { ...browserShell(), kind: shell }, dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore() });
   return { svc, dataDir };
 }
 

@@ -9,6 +9,7 @@ import { Server } from 'ssh2';
 import type { SshPrompt } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { browserShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { secretName } from '../../main/services/secrets/types';
 import { keygen } from '../helpers/sshd';
@@ -45,7 +46,7 @@ describe('keyboard-interactive prompts over the contract', () => {
     const secrets = new MemorySecretStore();
     await secrets.set(secretName.appliancePassword('otp'), password);
     svc = createAppServices({
-      shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets,
+      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets,
       knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
     });
     // The UI's part: show the round, send what the user typed.

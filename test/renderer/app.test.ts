@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import type { Pinia } from 'pinia';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ describe('App', () => {
     real = realApi();
     pinia = storeContext(real.api);
     w = mountWith(App, real.api, pinia);
-    for (let i = 0; i < 20 && !useWorkspace().loaded; i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(useWorkspace().loaded).toBe(true), { timeout: 5000, interval: 10 });
     await flushPromises();
   });
   afterEach(async () => {
@@ -58,8 +58,7 @@ describe('App', () => {
       await flushPromises();
       await w.find(`[data-testid="${button}"]`).trigger('click');
       await flushPromises();
-      await new Promise((r) => setTimeout(r, 30));
-      expect(document.activeElement).toBe(w.find(`[data-field="${field}"] input`).element);
+      await vi.waitFor(() => expect(document.activeElement).toBe(w.find(`[data-field="${field}"] input`).element));
     };
     await addIn('3', 'groups', 'add-member', 'groups.0.members.2.server');
     await addIn('5', 'targetSets', 'add-target-server', 'targetSets.0.servers.2.address');
@@ -97,8 +96,7 @@ describe('App', () => {
       const button = w.findAll('button').find((b) => b.text() === label)!;
       await button.trigger('click');
       await flushPromises();
-      await new Promise((r) => setTimeout(r, 30));
-      expect(document.activeElement, label).toBe(w.find(`[data-field="${field}"] input`).element);
+      await vi.waitFor(() => expect(document.activeElement, label).toBe(w.find(`[data-field="${field}"] input`).element));
     };
     await press('Edit member', 'groups.0.members.1.server');
     await press('Edit server', 'servers.1.address');
@@ -122,8 +120,7 @@ describe('App', () => {
     expect((ws.raw.servers as unknown[]).length).toBe(5);
     expect(w.find('[data-testid="dirty"]').exists()).toBe(true);
     // The new server's address has the focus: type it at once.
-    await new Promise((r) => setTimeout(r, 30));
-    expect(document.activeElement).toBe(w.find('[data-field="servers.4.address"] input').element);
+    await vi.waitFor(() => expect(document.activeElement).toBe(w.find('[data-field="servers.4.address"] input').element));
     key('z', { ctrlKey: true }, 'KeyZ');
     await settled();
     expect((ws.raw.servers as unknown[]).length).toBe(4);
@@ -140,11 +137,10 @@ describe('App', () => {
     expect(w.find('[data-testid="problem-count"]').text()).toBe('1');
     key('F8', {}, 'F8');
     await flushPromises();
-    await new Promise((r) => setTimeout(r, 30));
     expect(useNav().section).toBe('services');
     const field = w.find('[data-field="services.1.port"]');
     expect(field.exists()).toBe(true);
-    expect(document.activeElement).toBe(field.find('input').element);
+    await vi.waitFor(() => expect(document.activeElement).toBe(field.find('input').element));
     expect(field.text()).toMatch(/port number from 1 to 65535/);
   });
 
@@ -204,7 +200,7 @@ describe('new workspace', () => {
     real = realApi();
     pinia = storeContext(real.api);
     w = mountWith(App, real.api, pinia);
-    for (let i = 0; i < 20 && !useWorkspace().loaded; i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(useWorkspace().loaded).toBe(true), { timeout: 5000, interval: 10 });
   });
   afterEach(async () => {
     w.unmount();

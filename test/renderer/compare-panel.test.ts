@@ -6,10 +6,11 @@ import { flushPromises } from '@vue/test-utils';
 import ComparePanel from '../../renderer/src/appliance/ComparePanel.vue';
 import { HAPROXY_CANDIDATES } from '../../main/services/compare/sides';
 import { mountWith, withDemo } from './helpers/mount';
+import { skipBecause } from '../helpers/skip';
 
 const noHaproxy = HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? '' : ' (skipped: haproxy is not installed)';
 
-describe.skipIf(noHaproxy !== '')(`Compare panel${noHaproxy}`, () => {
+describe.skipIf(skipBecause(noHaproxy, 'Compare panel'))(`Compare panel${noHaproxy}`, () => {
   const t = withDemo();
 
   it('compares the demo with lab-haproxy and lists members, faults and explained differences', async () => {

@@ -1,6 +1,6 @@
 // History of a lab that was started before this window looked (another window, `lbdesk serve --ui`,
 // a page reload): what the lab saw so far is loaded, and its notices are listed with the events.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appendFile } from 'node:fs/promises';
 import type { Pinia } from 'pinia';
 import { realApi, type RealApi } from './helpers/api';
@@ -26,8 +26,7 @@ describe('History of a lab started elsewhere', () => {
     await real.api.call('lab.start', { path: file });
     // Nothing listens on the backend port: the member's first result is a change to unavailable.
     const key = (await real.api.call('lab.status', {})).members[0]!.key;
-    const deadline = Date.now() + 5000;
-    while (!(await real.api.call('lab.history', { key })).changes.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(async () => expect((await real.api.call('lab.history', { key })).changes.length).toBeGreaterThan(0), { timeout: 5000, interval: 20 });
 
     const asked: string[] = [];
     const call = real.api.call;
@@ -58,8 +57,7 @@ describe('History of a lab started elsewhere', () => {
     const lab = useLab();
     real.services.events.emit('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 1, message: 'target set 1: TCP is forwarded; SCTP is kept in the config but not forwarded locally' });
     real.services.events.emit('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 2, message: 'not forwarded: heartbeat port busy' });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(lab.events).toHaveLength(2);
+    await vi.waitFor(() => expect(lab.events).toHaveLength(2));
     const w = mountWith(HistoryView, real.api, pinia);
     const text = w.find('[data-testid="engine-events"]').text();
     expect(text).toContain('target set 1: TCP is forwarded');

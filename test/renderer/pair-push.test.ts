@@ -1,7 +1,7 @@
 // The app's rolling pair push: the two boxes side by side. Here the standby's SSH port answers
 // nothing (a real refused connect on loopback): the push stops there, the active box is never
 // tried, and each box says what it runs.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pinia } from 'pinia';
@@ -39,10 +39,10 @@ describe('pair push in the app', () => {
     const w = mountWith(PairPush, real.api, pinia);
     await settled();
     await w.find('[data-push-pair="edge"]').trigger('click');
-    for (let i = 0; i < 100 && !w.find('[data-testid="pair-result"]').exists(); i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(async () => {
       await settled();
-    }
+      expect(w.find('[data-testid="pair-result"]').exists()).toBe(true);
+    }, { timeout: 5000, interval: 20 });
     const result = w.find('[data-testid="pair-result"]');
     expect(result.text()).toMatch(/^refused: standby h2: h2 refused: .*; h1 was not touched/);
     const boxes = w.findAll('.box');

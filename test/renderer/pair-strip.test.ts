@@ -15,7 +15,7 @@ async function until(f: () => boolean, ms: number, what: string): Promise<void> 
   const t0 = Date.now();
   while (!f()) {
     if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 10));
     await settled();
   }
 }

@@ -1,6 +1,6 @@
 // The paste parser's bad input: missing columns, bad addresses and ports, duplicates (in the
 // paste and against the workspace), and 10,000 rows; then the dialog adds them as one undo step.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { addOps, parseServers } from '../../renderer/src/lib/pasteServers';
 import PasteServersDialog from '../../renderer/src/components/dialogs/PasteServersDialog.vue';
@@ -64,11 +64,11 @@ describe('PasteServersDialog', () => {
     const w = mountWith(PasteServersDialog, real.api, pinia, { group: 0 });
     const area = w.get('[data-testid="paste-text"]');
     await area.setValue('web7,127.0.0.27,8081,30\nweb8,not-an-ip');
-    for (let i = 0; i < 20 && !w.find('[data-testid="paste-preview"]').exists(); i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(w.find('[data-testid="paste-preview"]').exists()).toBe(true), { timeout: 2000, interval: 10 });
     expect(w.get('[data-testid="paste-issues"]').text()).toContain('line 2, address: "not-an-ip" is not an IPv4 or IPv6 address');
     expect(w.get('[data-testid="paste-add"]').attributes('disabled')).toBeDefined();
     await area.setValue('web7,127.0.0.27,8081,30\nweb8,127.0.0.28,8081');
-    for (let i = 0; i < 20 && w.find('[data-testid="paste-issues"]').exists(); i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(w.find('[data-testid="paste-issues"]').exists()).toBe(false), { timeout: 2000, interval: 10 });
     await flushPromises();
     expect(w.get('[data-testid="paste-add"]').text()).toBe('Add 2 servers');
     await w.get('[data-testid="paste-add"]').trigger('click');

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realApi, type RealApi } from './helpers/api';
 import { settled, storeContext } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
@@ -146,22 +146,17 @@ describe('workspace store', () => {
     // Serving everything, the demo's HAProxy would get the UDP service and target set 1 (least-load): no push.
     ws.set(['appliances', 0, 'include'], undefined);
     await settled();
-    const found = async () => {
-      for (let i = 0; i < 50; i++) {
-        const p = ws.errors.find((e) => e.path === 'appliances[0].driver');
-        if (p) return p;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return undefined;
-    };
-    const p = await found();
+    const p = await vi.waitFor(() => {
+      const found = ws.errors.find((e) => e.path === 'appliances[0].driver');
+      if (!found) throw new Error('no push problem yet');
+      return found;
+    }, { timeout: 5000, interval: 20 });
     expect(p?.message).toBe("a push to lab-haproxy would be refused: service dns-vip: HAProxy does not load-balance UDP; target set 1: HAProxy has no IPFE least-load (it needs load reports from the servers); use algorithm hash");
     expect(ws.byItem.get('appliances.0')?.errors).toBe(1);
     // Undone: gone again.
     await ws.undo();
     await settled();
-    for (let i = 0; i < 50 && ws.errors.length; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(ws.errors).toEqual([]);
+    await vi.waitFor(() => expect(ws.errors).toEqual([]), { timeout: 5000, interval: 20 });
   });
 
   it('reports a file changed on disk, and a save over it as a conflict in words', async () => {
@@ -189,14 +184,12 @@ describe('workspace store', () => {
     const text = await readFile(ws.path, 'utf8');
     await new Promise((r) => setTimeout(r, 20));
     await write(text.replace('name: lab-site-a', 'name: renamed-elsewhere'));
-    for (let i = 0; i < 50 && ws.name !== 'renamed-elsewhere'; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(ws.name).toBe('renamed-elsewhere');
+    await vi.waitFor(() => expect(ws.name).toBe('renamed-elsewhere'), { timeout: 2000, interval: 10 });
     expect(ws.notice).toMatch(/reloaded/);
     ws.set(['description'], 'unsaved edit');
     await new Promise((r) => setTimeout(r, 20));
     await write(text);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(ws.externalChange).toBeDefined();
+    await vi.waitFor(() => expect(ws.externalChange).toBeDefined(), { timeout: 2000, interval: 10 });
     expect(ws.get(['description'])).toBe('unsaved edit');
   });
 

@@ -147,7 +147,7 @@ describe('browser mode over HTTP', () => {
   });
 
   it('binds loopback only', async () => {
-    await expect(startUiHost({ handlers: {}, events: { subscribe: () => () => undefined } as never, staticDir: tmp.dir, host: '0.0.0.0' })).rejects.toThrow(/loopback/);
+    await expect(startUiHost({ handlers: {} as never, events: { subscribe: () => () => undefined } as never, staticDir: tmp.dir, host: '0.0.0.0' })).rejects.toThrow(/loopback/);
   });
 });
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
+import { browserShell, type AppShell } from '../../main/services/api/shell';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import type { SecretStore } from '../../main/services/secrets/types';
 import type { InvokeEventLike, IpcMainLike } from '../../main/app/ipc';
@@ -62,17 +63,29 @@ export function tempDir(prefix: string): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The desktop shell as main/app builds it, with Electron's parts replaced: links go through the
+ * real URL check into `links`; `over` replaces any other part.
+ */
+export function desktopShell(opts: { links?: string[] } = {}, over: Partial<AppShell> = {}): AppShell {
+  return {
+    ...browserShell(),
+    kind: 'electron',
+    openExternal: (url) =>
+      checkedOpenExternal(url, async (safe) => {
+        opts.links?.push(safe);
+      }),
+    ...over,
+  };
+}
+
 /** The real app services (as the desktop app builds them) on a temp data folder. */
-export function appServices(dataDir: string, opts: { secrets?: SecretStore; opened?: string[] } = {}): AppServices {
+export function appServices(dataDir: string, opts: { secrets?: SecretStore; links?: string[]; shell?: Partial<AppShell> } = {}): AppServices {
   return createAppServices({
-    shell: 'electron',
+    shell: desktopShell({ links: opts.links }, opts.shell),
     dataDir,
     resourcesDir: ROOT,
     secrets: opts.secrets ?? new MemorySecretStore(),
-    openExternal: (url) =>
-      checkedOpenExternal(url, async (safe) => {
-        opts.opened?.push(safe);
-      }),
   });
 }
 

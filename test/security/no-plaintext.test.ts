@@ -12,12 +12,11 @@ import { bindIpc } from '../../main/app/ipc';
 import { APP_ORIGIN } from '../../main/app/protocol';
 import { SafeStorageSecretStore, secretsFile } from '../../main/app/secrets';
 import { FileLog } from '../../main/app/log';
-import { withAppHooks } from '../../main/app/app-handlers';
 import { QuitSequence } from '../../main/app/quit';
 import { saveWindowState, windowStateFile } from '../../main/app/window-state';
 import { createAppServices } from '../../main/services/api/wiring';
 import { secretName } from '../../main/services/secrets/types';
-import { aesEncryptor, frames, InMemoryIpcMain, ROOT, tempDir } from './helpers';
+import { aesEncryptor, desktopShell, frames, InMemoryIpcMain, ROOT, tempDir } from './helpers';
 
 const SECRETS = {
   [secretName.appliancePassword('lab-haproxy')]: 'ssh-Pa55word-7f3a',
@@ -72,12 +71,9 @@ describe('secrets are never written in plain text', () => {
     mkdirSync(sites);
     const log = new FileLog(join(data, 'logs')).write;
     const secrets = new SafeStorageSecretStore(secretsFile(data), aesEncryptor(), { platform: 'linux', log });
-    const services = createAppServices({ shell: 'electron', dataDir: data, resourcesDir: ROOT, secrets, openExternal: async () => true });
-    const handlers = withAppHooks(services.handlers, {
-      onOpened: (path) => log('info', `opened ${path}`),
-      takeLaunchFile: () => undefined,
-      warnings: () => secrets.warnings,
-    });
+    const shell = desktopShell({}, { openExternal: async () => true, opened: (path) => log('info', `opened ${path}`), warnings: () => secrets.warnings });
+    const services = createAppServices({ shell, dataDir: data, resourcesDir: ROOT, secrets });
+    const handlers = services.handlers;
     const ipc = new InMemoryIpcMain();
     bindIpc(ipc, handlers, APP_ORIGIN, (method, url) => log('warn', `IPC ${method} refused from ${url ?? 'a missing frame'}`));
     const call = async (method: MethodName, args: unknown, frame: typeof frames.app | typeof frames.foreign = frames.app) => {

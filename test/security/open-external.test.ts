@@ -16,7 +16,7 @@ const opened: string[] = [];
 beforeAll(() => {
   tmp = tempDir('external');
   ipc = new InMemoryIpcMain();
-  bindIpc(ipc, appServices(join(tmp.dir, 'data'), { opened }).handlers, APP_ORIGIN);
+  bindIpc(ipc, appServices(join(tmp.dir, 'data'), { links: opened }).handlers, APP_ORIGIN);
 });
 afterAll(() => tmp.cleanup());
 

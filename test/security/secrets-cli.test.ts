@@ -12,6 +12,7 @@ import { createCliSecretStore } from '../../main/services/secrets/cli';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { ROOT, tempDir } from './helpers';
 import { missingKeyringBins, startKeyring, type PrivateKeyring } from '../helpers/keyring';
+import { skipBecause } from '../helpers/skip';
 
 const missingKeyring = missingKeyringBins();
 if (missingKeyring.length) console.warn(`secrets-cli: keyring tests skipped: ${missingKeyring.join(', ')} not installed (apt-get install dbus-daemon gnome-keyring libsecret-tools)`);
@@ -24,7 +25,7 @@ const walk = (dir: string): string[] =>
     return statSync(p).isDirectory() ? walk(p) : [p];
   });
 
-describe.skipIf(missingKeyring.length > 0)('KeyringSecretStore (secret-tool + GNOME Keyring on a private bus)', () => {
+describe.skipIf(skipBecause(missingKeyring.length > 0 && `missing ${missingKeyring.join(', ')}`, 'KeyringSecretStore'))('KeyringSecretStore (secret-tool + GNOME Keyring on a private bus)', () => {
   let tmp: ReturnType<typeof tempDir>;
   let env: NodeJS.ProcessEnv;
   let argvLog: string;
@@ -129,7 +130,7 @@ describe('PromptSecretStore', () => {
     expect(await backing.has('appliance/lb1/password')).toBe(false);
   });
 
-  it.skipIf(!hasScript)('on a real terminal: prompts, reads without echo, and asks only once', async () => {
+  it.skipIf(skipBecause(!hasScript && 'script is missing (apt-get install bsdutils)', 'secret prompt on a terminal'))('on a real terminal: prompts, reads without echo, and asks only once', async () => {
     const secret = 'pty-s3cret-value';
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
     const child = spawn('script', ['-q', '-e', '-c', `exec ${tsx} ${join(__dirname, 'children', 'prompt.ts')}`, '/dev/null'], {

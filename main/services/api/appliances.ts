@@ -1,6 +1,5 @@
-// Contract handlers for appliances: render, diff, push (with progress and host-key questions
-// answered by the UI), confirm, pull and history, on the same appliance interface as the CLI.
-import { randomUUID } from 'node:crypto';
+// The appliances area: render, diff, push (with progress; SSH questions go through the ssh
+// area), confirm, pull and history, on the same appliance interface as the CLI.
 import { ApiError, type ApiProblem, type ConfigRef, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
@@ -13,9 +12,9 @@ import { redact } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
-import type { EventSink, Handlers } from './dispatch';
+import type { AreaHandlers, EventSink } from './dispatch';
+import type { SshQuestions } from './ssh';
 
-const HOST_KEY_WAIT_MS = 120_000;
 const WHOLE_FILE = 1e9;
 
 export interface ApplianceDeps {
@@ -25,6 +24,8 @@ export interface ApplianceDeps {
   /** known_hosts to read and add to; default OpenSSH's. */
   knownHostsFile?: string;
   sshConfigFile?: string;
+  /** Host-key and login questions, answered through the ssh area. */
+  questions: SshQuestions;
 }
 
 const OUTCOME: Record<PushOutcome, UiOutcome> = {
@@ -32,45 +33,13 @@ const OUTCOME: Record<PushOutcome, UiOutcome> = {
   'rolled-back': 'rolled-back', failed: 'failed', skipped: 'refused',
 };
 
-export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
-  const waiting = new Map<string, (accept: boolean) => void>();
-  const prompts = new Map<string, (answers: string[] | undefined) => void>();
+export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
   const historyDir = syncDataDir(deps.dataDir);
-
   const ssh = (): SshOptions => ({
     secrets: deps.secrets,
     knownHostsFile: deps.knownHostsFile,
     sshConfigFile: deps.sshConfigFile,
-    // Unknown keys are put to the user; a changed key never reaches this question.
-    confirmHostKey: (p) =>
-      new Promise<boolean>((resolve) => {
-        const id = randomUUID();
-        const timer = setTimeout(() => {
-          waiting.delete(id);
-          resolve(false);
-        }, HOST_KEY_WAIT_MS);
-        waiting.set(id, (accept) => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          resolve(accept);
-        });
-        deps.emit('hostKey.prompt', { id, host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, reason: p.reason });
-      }),
-    // keyboard-interactive rounds beyond the password (OTP): a dialog, answered with ssh.answer.
-    answerPrompts: (p) =>
-      new Promise<string[] | undefined>((resolve) => {
-        const id = randomUUID();
-        const timer = setTimeout(() => {
-          prompts.delete(id);
-          resolve(undefined);
-        }, HOST_KEY_WAIT_MS);
-        prompts.set(id, (answers) => {
-          clearTimeout(timer);
-          prompts.delete(id);
-          resolve(answers);
-        });
-        deps.emit('ssh.prompt', { id, ...p });
-      }),
+    ...deps.questions.options(),
   });
 
   async function prepared(src: { path: string; text?: string }, name: string) {
@@ -211,16 +180,6 @@ export function applianceHandlers(deps: ApplianceDeps): Partial<Handlers> {
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
       const d = await p.diff(opts, data);
       return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
-    },
-    'hostKey.answer': async ({ id, accept }) => {
-      const answer = waiting.get(id);
-      if (!answer) throw new ApiError('not-found', 'that host-key question is no longer open');
-      answer(accept);
-    },
-    'ssh.answer': async ({ id, answers }) => {
-      const answer = prompts.get(id);
-      if (!answer) throw new ApiError('not-found', 'that login question is no longer open');
-      answer(answers ?? undefined);
     },
   };
 }

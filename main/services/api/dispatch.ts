@@ -1,9 +1,29 @@
 // One place where a call from any transport is checked and run: method allowlist, argument
 // schema, and errors reduced to a code and a sentence.
-import { ApiError, contract, type ApiErrorShape, type ArgsOf, type EventSink, type MethodName, type ParsedArgsOf, type ResultOf } from '../../../shared/api/contract';
+import { ApiError, areas, AREA_NAMES, contract, type ApiErrorShape, type AreaName, type ArgsOf, type EventSink, type MethodName, type MethodOf, type ParsedArgsOf, type ResultOf } from '../../../shared/api/contract';
 
-export type Handlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
+export type Handler<M extends MethodName> = (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> | ResultOf<M>;
+/** One area's handlers: exactly its methods, so a missing (or unknown) one does not compile. */
+export type AreaHandlers<A extends AreaName> = { [M in MethodOf<A>]: Handler<M> };
+/** Every area's handlers, one object each. */
+export type AreaTable = { [A in AreaName]: AreaHandlers<A> };
+/** The full table: every method of the contract. */
+export type Handlers = { [M in MethodName]: Handler<M> };
 export type { EventSink };
+
+/** The one place the full table is put together: each method from the area the contract files it under. */
+export function handlerTable(table: AreaTable): Handlers {
+  const out: Record<string, unknown> = {};
+  for (const area of AREA_NAMES) {
+    const own = table[area] as Record<string, unknown>;
+    for (const m of Object.keys(areas[area])) {
+      // Typed away already; this guards a table cast from elsewhere.
+      if (typeof own?.[m] !== 'function') throw new Error(`the ${area} area has no handler for ${m}`);
+      out[m] = own[m];
+    }
+  }
+  return out as Handlers;
+}
 
 export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
 
@@ -11,7 +31,7 @@ export function isMethodName(value: unknown): value is MethodName {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(contract, value);
 }
 
-export async function dispatch(handlers: Partial<Handlers>, method: unknown, rawArgs: unknown): Promise<CallOutcome> {
+export async function dispatch(handlers: Handlers, method: unknown, rawArgs: unknown): Promise<CallOutcome> {
   if (!isMethodName(method)) {
     // Never String() a caller's object: its toString may be anything (or throw).
     const shown = typeof method === 'string' ? JSON.stringify(method).slice(0, 80) : `(a ${method === null ? 'null' : typeof method}, not a method name)`;
@@ -26,8 +46,7 @@ export async function dispatch(handlers: Partial<Handlers>, method: unknown, raw
     const message = missing ? `required (${(issue as { expected?: string }).expected ?? 'a value'})` : issue.message;
     return { ok: false, error: { code: 'bad-args', message: `${method}: ${where}: ${message}` } };
   }
-  const handler = handlers[method] as ((args: unknown) => unknown) | undefined;
-  if (!handler) return { ok: false, error: { code: 'unsupported', message: `${method} is not available here` } };
+  const handler = handlers[method] as (args: unknown) => unknown;
   try {
     return { ok: true, result: (await handler(parsed.data)) ?? null };
   } catch (err) {
@@ -44,7 +63,7 @@ export function toErrorShape(err: unknown): ApiErrorShape {
 }
 
 /** Typed helper for tests and in-process callers. */
-export async function callDirect<M extends MethodName>(handlers: Partial<Handlers>, method: M, args: ArgsOf<M>): Promise<ResultOf<M>> {
+export async function callDirect<M extends MethodName>(handlers: Handlers, method: M, args: ArgsOf<M>): Promise<ResultOf<M>> {
   const out = await dispatch(handlers, method, args);
   if (!out.ok) throw new ApiError(out.error.code, out.error.message);
   return out.result as ResultOf<M>;

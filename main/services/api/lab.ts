@@ -1,14 +1,14 @@
-// Contract handlers for the lab and one-off checks.
+// The lab area: the local lab and one-off checks.
 import { HealthEngine } from '../health';
 import { secretHosts } from '../health/members';
 import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
-import type { Handlers } from './dispatch';
+import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
 import { loadSource } from '../workspace/source';
 import { ApiError } from '../../../shared/api/contract';
 
-export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): Partial<Handlers> {
+export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): AreaHandlers<'lab'> {
   /** The workspace, with the hosts its checks send secrets to made known to a binding store. */
   const load = async (src: { path: string; text?: string }) => {
     const { workspace } = await loadSource(src);

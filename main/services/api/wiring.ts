@@ -1,27 +1,27 @@
-// Builds the services behind the contract once, for whichever shell hosts them (app, browser mode).
+// Builds the services behind the contract once, for whichever shell hosts them (app, browser
+// mode), and assembles the handler table: one object per area of the contract.
 import type { EngineIo } from '../engine';
 import { join } from 'node:path';
-import type { AppInfo } from '../../../shared/api/contract';
 import type { SecretStore } from '../secrets/types';
 import { BoundSecretStore } from '../secrets/bound';
-import { createHandlers, type HandlerDeps } from './handlers';
 import { EventBus } from './events';
-import type { Handlers } from './dispatch';
+import { handlerTable, type AreaHandlers, type Handlers } from './dispatch';
 import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
+import { appHandlers, type AppShell } from './shell';
+import { workspaceHandlers, WorkspaceFiles } from './workspace';
 import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
+import { SshQuestions } from './ssh';
 
 export interface AppServicesOptions {
-  shell: AppInfo['shell'];
+  /** The desktop app's shell, or `browserShell()`. */
+  shell: AppShell;
   dataDir: string;
   /** Folder holding `assets/` (the checkout, or the packaged app's resources). */
   resourcesDir: string;
   secrets: SecretStore;
-  openExternal?: HandlerDeps['openExternal'];
-  dialogs?: HandlerDeps['dialogs'];
-  extra?: Partial<Handlers>;
-  /** The workspace the window opens first (see HandlerDeps.startPath). */
+  /** The workspace the window opens first (`serve --ui WS`: the file the lab runs), before the recent list. */
   startPath?: string;
   /** SSH files for appliance pushes (tests point these at temp files). */
   knownHostsFile?: string;
@@ -31,7 +31,7 @@ export interface AppServicesOptions {
 }
 
 export interface AppServices {
-  handlers: Partial<Handlers>;
+  handlers: Handlers;
   events: EventBus;
   lab: Lab;
   /** The store the services use: stored secrets bound to the places they were first sent to. */
@@ -39,26 +39,29 @@ export interface AppServices {
   stop(): Promise<void>;
 }
 
+function secretsHandlers(secrets: SecretStore): AreaHandlers<'secrets'> {
+  return {
+    'secrets.set': async ({ name, value }) => secrets.set(name, value),
+    'secrets.has': async ({ name }) => secrets.has(name),
+    'secrets.delete': async ({ name }) => secrets.delete(name),
+  };
+}
+
 export function createAppServices(opts: AppServicesOptions): AppServices {
   const events = new EventBus();
+  const emit = events.emit;
   // The page drives everything below: stored secrets go only to the hosts they were first used with.
   const secrets = new BoundSecretStore(opts.secrets, join(opts.dataDir, 'secret-hosts.json'));
-  const lab = new Lab({ secrets, emit: events.emit, ...(opts.io ? { io: opts.io } : {}) });
-  const handlers = createHandlers({
-    shell: opts.shell,
-    dataDir: opts.dataDir,
-    demoSource: join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'),
-    secrets,
-    store: workspaceStore,
-    emit: events.emit,
-    openExternal: opts.openExternal,
-    dialogs: opts.dialogs,
-    startPath: opts.startPath,
-    extra: {
-      ...labHandlers(lab, secrets),
-      ...applianceHandlers({ secrets, emit: events.emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile }),
-      ...opts.extra,
-    },
+  const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });
+  const files = new WorkspaceFiles(opts.dataDir, join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'));
+  const questions = new SshQuestions(emit);
+  const handlers = handlerTable({
+    app: appHandlers({ shell: opts.shell, files, startPath: opts.startPath }),
+    workspace: workspaceHandlers({ store: workspaceStore, emit, opened: (p) => opts.shell.opened(p) }, files),
+    lab: labHandlers(lab, secrets),
+    appliances: applianceHandlers({ secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions }),
+    ssh: questions.handlers(),
+    secrets: secretsHandlers(secrets),
   });
   return { handlers, events, lab, secrets, stop: async () => void (await lab.stop()) };
 }

@@ -7,6 +7,7 @@ import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/
 import type { StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import type { HealthView } from '../health/types';
+import { TCP_IO_FALLBACK } from '../health/probes/tcp';
 import { buildConfig, type EngineConfig, type ListenerConfig } from './config';
 import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
 import { startEngineWorker } from './worker-path';
@@ -217,6 +218,7 @@ export class ForwardingEngine extends EventEmitter {
           this.dataThread = m.threadId;
           // Never silently: a lab that runs slower than it should says why.
           if (m.fallback) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: `${m.fallback}; forwarding with the JavaScript data path (${m.io})` });
+          if (TCP_IO_FALLBACK) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: TCP_IO_FALLBACK });
           resolve();
         } else this.onMessage(m);
       });

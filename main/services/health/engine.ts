@@ -15,11 +15,12 @@ import { changeOf, fixedTracker, statusOf } from './status';
 import type { HealthView } from './types';
 import { checkMembers } from './check-once';
 import { TcpThreads } from './probes/tcp-threads';
+import { realClock, type Clock, type TimerHandle } from './clock';
 
 export interface HealthEngineOptions {
   secrets: SecretStore;
-  /** Clock for due times and timestamps (epoch ms). */
-  now?: () => number;
+  /** Clock and timers for due times, timestamps and the hung-probe sweep (default: the real ones). */
+  clock?: Clock;
   /** Each delay is shortened by a random fraction up to this (0-1, default 0.1) so checks spread out. */
   jitter?: number;
   /**
@@ -104,20 +105,22 @@ export class HealthEngine implements HealthView {
   private running = 0;
   private idle: (() => void)[] = [];
   private readonly scheduler: Scheduler;
+  private readonly clock: Clock;
   private readonly now: () => number;
   private readonly jitter: number;
   private readonly historySize: number;
-  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: TimerHandle | undefined;
   private started = false;
   private tcp: TcpThreads | undefined;
   /** Due → the probe's start (its connect call, on a probe thread too), per check. */
   private readonly lateness = new Histogram();
 
   constructor(private readonly opts: HealthEngineOptions) {
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? realClock;
+    this.now = () => this.clock.now();
     this.jitter = Math.min(Math.max(opts.jitter ?? 0.1, 0), 1);
     this.historySize = Math.max(1, opts.historySize ?? 30);
-    this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.now, Math.max(1, opts.maxInFlight ?? DEFAULT_IN_FLIGHT));
+    this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.clock, Math.max(1, opts.maxInFlight ?? DEFAULT_IN_FLIGHT));
   }
 
   // ---- HealthView -------------------------------------------------------------------------
@@ -211,15 +214,24 @@ export class HealthEngine implements HealthView {
     this.startThreads();
     this.scheduler.start();
     for (const m of this.members.values()) if (isProbed(m.spec) && !m.inFlight) this.scheduleAt(m, this.now());
-    this.sweepTimer = setInterval(() => this.sweep(), 500);
-    this.sweepTimer.unref();
+    this.armSweep();
+  }
+
+  /** Every 500 ms while started; a background timer (it keeps no process alive). */
+  private armSweep(): void {
+    this.sweepTimer = this.clock.setTimeout(() => {
+      this.sweep();
+      if (this.started) this.armSweep();
+    }, 500);
+    this.sweepTimer.unref?.();
   }
 
   /** Stops scheduling and waits for the checks in flight to end. */
   async stop(): Promise<void> {
     this.started = false;
     this.scheduler.stop();
-    clearInterval(this.sweepTimer);
+    this.clock.clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
     const tcp = this.tcp;
     this.tcp = undefined;
@@ -479,18 +491,18 @@ export class HealthEngine implements HealthView {
     const type = spec.check.type as ProbeType;
     const timeoutMs = spec.timers.timeout;
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      let timer: TimerHandle | undefined;
       const guard = {
         until: this.now() + timeoutMs + HUNG_GRACE_MS,
         timeoutMs,
         settle: (o: ProbeOutcome) => {
           if (!this.guards.delete(guard)) return;
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
           resolve(o);
         },
       };
       this.guards.add(guard);
-      if (own) timer = setTimeout(() => guard.settle(hung(timeoutMs)), timeoutMs + HUNG_GRACE_MS);
+      if (own) timer = this.clock.setTimeout(() => guard.settle(hung(timeoutMs)), timeoutMs + HUNG_GRACE_MS);
       // Assigned, not spread: this runs 10,000 times a second with many members.
       const ctx: ProbeContext = { address: spec.address, port: spec.port ?? DEFAULT_PORTS[type], timeoutMs, check: spec.settings, secrets: this.opts.secrets };
       if (this.opts.pingCommand) ctx.pingCommand = this.opts.pingCommand;

@@ -1,5 +1,6 @@
 // The health-check engine: public surface for the app, the CLI and the forwarding engine.
 export { HealthEngine, type HealthEngineOptions, type EngineStats } from './engine';
+export { realClock, type Clock, type TimerHandle } from './clock';
 export { detectionTimes, type DetectionTimes, type DetectionRange, type DetectionTimers } from '../../../shared/model/detection';
 export { membersOf, type MemberSpec } from './members';
 export { runProbe, PROBES, DEFAULT_PORTS, type ProbeType, type ProbeContext, type ProbeOutcome } from './probes';

@@ -2,6 +2,7 @@
 // check, and a cap on checks in flight so a burst (engine start, 20,000 members) queues in due
 // order instead of opening every socket at once. Lateness (start − due) is recorded because
 // the Px manual warns that "if the CPU is swamped ... the times may stretch": the engine says by how much.
+import type { Clock, TimerHandle } from './clock';
 
 /** Checks started per tick: the loop then handles I/O (completions) before starting more. */
 const BATCH = 200;
@@ -17,7 +18,7 @@ export class Scheduler {
   private readonly spare: Entry[] = [];
   private readonly live = new Map<string, number>();
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private inFlight = 0;
@@ -26,7 +27,7 @@ export class Scheduler {
   /** `run` must call `done` exactly once, when the check has ended. */
   constructor(
     private readonly run: (key: string, due: number, done: () => void) => void,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     public maxInFlight: number,
   ) {}
 
@@ -70,7 +71,7 @@ export class Scheduler {
 
   stop(): void {
     this.running = false;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     clearImmediate(this.immediate);
     this.timer = undefined;
     this.immediate = undefined;
@@ -87,16 +88,16 @@ export class Scheduler {
     const top = this.heap[0];
     if (!top || this.inFlight >= this.maxInFlight) return;
     if (this.timer && this.timerAt <= top.due) return;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timerAt = top.due;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, top.due - this.now()));
+    this.timer = this.clock.setTimeout(() => this.fire(), Math.max(0, top.due - this.clock.now()));
   }
 
   private fire(): void {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
     if (!this.running) return;
-    let now = this.now();
+    let now = this.clock.now();
     let started = 0;
     while (this.heap.length > 0 && this.inFlight < this.maxInFlight) {
       const top = this.heap[0]!;
@@ -116,7 +117,7 @@ export class Scheduler {
       this.live.delete(top.key);
       this.inFlight += 1;
       // Starting a probe takes time too: the engine measures lateness at each start.
-      now = this.now();
+      now = this.clock.now();
       const { key, due } = top;
       this.release(top);
       this.run(key, due, this.done);

@@ -193,7 +193,7 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
   return { line, col: offset - before.lastIndexOf('\n') };
 }
 
-/** The store the API handlers use (main/services/api/handlers.ts WorkspaceStore). */
+/** The store the API handlers use (main/services/api/workspace.ts WorkspaceStore). */
 export const workspaceStore = {
   async save(path: string, text: string): Promise<{ backupPath?: string }> {
     const { backupPath } = await saveWorkspaceText(path, text);

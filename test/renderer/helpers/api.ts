@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ApiClient, EventMap, EventName } from '../../../shared/api/contract';
 import { createAppServices, type AppServices } from '../../../main/services/api/wiring';
+import { browserShell } from '../../../main/services/api/shell';
 import { callDirect } from '../../../main/services/api/dispatch';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 
@@ -16,7 +17,7 @@ export interface RealApi { api: ApiClient; services: AppServices; dataDir: strin
 export function realApi(opts: { startFile?: string } = {}): RealApi {
   const dataDir = mkdtempSync(join(tmpdir(), 'lbdesk-renderer-'));
   const startPath = opts.startFile ? join(dataDir, opts.startFile) : undefined;
-  const services = createAppServices({ shell: 'browser', dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore(), startPath });
+  const services = createAppServices({ shell: browserShell(), dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore(), startPath });
   const api: ApiClient = {
     // Results cross a transport in real life: a JSON round trip keeps tests honest about that.
     call: async (method, args) => JSON.parse(JSON.stringify((await callDirect(services.handlers, method, args)) ?? null)),

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callDirect } from '../../../main/services/api/dispatch';
 import { createAppServices } from '../../../main/services/api/wiring';
+import { browserShell } from '../../../main/services/api/shell';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { ROOT } from '../../helpers/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'lbdesk-app-problems-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const svc = createAppServices({ shell: 'browser', dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
+const svc = createAppServices({ shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore() });
 
 describe('appliance.problems', () => {
   it('names each appliance a push would refuse, at its driver (or what it serves), and why; the others pass', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderForAppliance } from '../../../main/services/drivers';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { HAPROXY, missing, workspace } from './helpers';
+import { skipBecause } from '../../helpers/skip';
 
 interface Backend { name: string; address: string; port: number; server: http.Server }
 
@@ -89,7 +90,7 @@ function render(extra: Partial<WorkspaceInput>): { text: string; validate: strin
   return { text, validate: r.validateCommand };
 }
 
-describe.skipIf(!HAPROXY)('HAProxy runs a rendered config (master-worker, loopback)', () => {
+describe.skipIf(skipBecause(!HAPROXY && 'haproxy is not installed (apt-get install haproxy)', 'HAProxy runs a rendered config'))('HAProxy runs a rendered config (master-worker, loopback)', () => {
   if (!HAPROXY) missing('haproxy');
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-haproxy-e2e-'));
   const cfg = join(dir, 'haproxy.cfg');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderForAppliance } from '../../../main/services/drivers';
 import { HAPROXY, KEEPALIVED, RICH_PATH, appliance, haproxyCheck, keepalivedCheck, loadRich, missing, workspace } from './helpers';
 import type { Workspace } from '../../../shared/model/schema';
+import { skipBecause } from '../../helpers/skip';
 
 const ctx = { workspacePath: RICH_PATH };
 
@@ -50,7 +51,7 @@ function longest(driver: 'haproxy' | 'keepalived'): Workspace {
   });
 }
 
-describe.skipIf(!HAPROXY)('haproxy -c accepts every rendered haproxy.cfg', () => {
+describe.skipIf(skipBecause(!HAPROXY && 'haproxy is not installed (apt-get install haproxy)', 'haproxy -c'))('haproxy -c accepts every rendered haproxy.cfg', () => {
   if (!HAPROXY) missing('haproxy');
 
   it('the rich workspace, in zero-warning mode', () => {
@@ -84,7 +85,7 @@ describe.skipIf(!HAPROXY)('haproxy -c accepts every rendered haproxy.cfg', () =>
   });
 });
 
-describe.skipIf(!KEEPALIVED)('keepalived -t accepts every rendered keepalived.conf', () => {
+describe.skipIf(skipBecause(!KEEPALIVED && 'keepalived is not installed (apt-get install keepalived)', 'keepalived -t'))('keepalived -t accepts every rendered keepalived.conf', () => {
   if (!KEEPALIVED) missing('keepalived');
 
   it('the rich workspace, without one complaint', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderForAppliance } from '../../../main/services/drivers';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { KEEPALIVED, workspace } from './helpers';
+import { skipBecause } from '../../helpers/skip';
 
 const VIP = '198.51.100.100';
 const tag = `${process.pid % 100000}`;
@@ -75,7 +76,7 @@ function pairWorkspace(nopreempt: boolean) {
   return workspace(input);
 }
 
-describe.skipIf(why !== undefined)('VRRP between two network namespaces', () => {
+describe.skipIf(skipBecause(why, 'VRRP between network namespaces'))('VRRP between two network namespaces', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-vrrp-'));
   const running: Partial<Record<'a' | 'b', ChildProcess>> = {};
   const logs: Record<'a' | 'b', string> = { a: '', b: '' };

@@ -11,6 +11,7 @@ import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
 import { TSX_LOADER } from '../../helpers/cli';
 import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from './helpers';
+import { skipBecause } from '../../helpers/skip';
 
 const ROOT = resolve(__dirname, '../../..');
 const VIP = '127.0.5.190';
@@ -118,9 +119,8 @@ const libasan = (() => {
     return undefined;
   }
 })();
-if (!libasan) console.log('native.test: no libasan/libubsan from cc: the sanitizer run is skipped');
 
-describe.skipIf(!libasan)('native data path under AddressSanitizer + UBSan', () => {
+describe.skipIf(skipBecause(!libasan && 'no libasan/libubsan from cc (apt-get install gcc)', 'native data path under sanitizers'))('native data path under AddressSanitizer + UBSan', () => {
   const addon = join(ROOT, 'build/asan/node.napi.node');
   beforeAll(() => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-native.mjs'), '--asan', '--quiet', '--strict'], { cwd: ROOT, stdio: 'inherit' });

@@ -6,6 +6,7 @@ import { workspaceSchema } from '../../../shared/model/schema';
 import { detectionTimes as reexported, HealthEngine } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { nginxMissing, startNginx, type Nginx } from '../../helpers/nginx';
+import { skipBecause } from '../../helpers/skip';
 
 describe('detectionTimes', () => {
   it('Px defaults: 30 s interval, 10 s retry, 2 failures, 2 passes, 5 s timeout', () => {
@@ -45,7 +46,7 @@ describe('detectionTimes', () => {
 // The bound against a real server: nginx frozen with SIGSTOP accepts connections (the kernel
 // does) but answers nothing, so checks time out; resumed while a check is in flight, it answers
 // that check at once, and the next one is due a retry interval after that check *started*.
-describe.skipIf(nginxMissing !== undefined)(`recovery best bound, measured against a frozen nginx${nginxMissing ? ` (skipped: ${nginxMissing})` : ''}`, () => {
+describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx'))(`recovery best bound, measured against a frozen nginx${nginxMissing ? ` (skipped: ${nginxMissing})` : ''}`, () => {
   let web: Nginx | undefined;
   let engine: HealthEngine | undefined;
   afterAll(async () => {

@@ -8,10 +8,11 @@ import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import type { HealthCheck } from '../../../shared/model/schema';
 import { nginxMissing, startNginx, type Nginx } from '../../helpers/nginx';
 import { freePort } from '../../helpers/servers';
+import { skipBecause } from '../../helpers/skip';
 
 const ctx = (address: string, port: number, check: HealthCheck, timeoutMs: number): ProbeContext => ({ address, port, timeoutMs, secrets: new MemorySecretStore(), check });
 
-describe.skipIf(nginxMissing !== undefined)(`HTTP GET with expect against nginx with limit_rate${nginxMissing ? ` (skipped: ${nginxMissing})` : ''}`, () => {
+describe.skipIf(skipBecause(nginxMissing, 'HTTP probe against nginx'))(`HTTP GET with expect against nginx with limit_rate${nginxMissing ? ` (skipped: ${nginxMissing})` : ''}`, () => {
   let web: Nginx;
   // 1000 bytes/s: the first second's worth comes at once, the window is complete after about
   // a second, the whole 8000-byte object only after about seven.
@@ -37,7 +38,7 @@ describe.skipIf(nginxMissing !== undefined)(`HTTP GET with expect against nginx 
 
 const DNSMASQ = ['/usr/sbin/dnsmasq', '/usr/local/sbin/dnsmasq'].find((p) => existsSync(p));
 const noDnsmasq = DNSMASQ ? '' : ' (skipped: dnsmasq is not installed: apt-get install dnsmasq-base)';
-describe.skipIf(!DNSMASQ)(`DNS answers as text, from dnsmasq${noDnsmasq}`, () => {
+describe.skipIf(skipBecause(noDnsmasq, 'DNS probe against dnsmasq'))(`DNS answers as text, from dnsmasq${noDnsmasq}`, () => {
   const H = '127.0.4.31';
   let port = 0;
   let child: ChildProcess | undefined;

@@ -7,6 +7,7 @@ import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { tlsWords } from '../../../main/services/health/probes/conn';
 import type { HealthCheck } from '../../../shared/model/schema';
 import { freePort, selfSignedCert, startBannerServer, startHttpServer, startHttpsServer, type HttpServer, type Running } from '../../helpers/servers';
+import { skipBecause } from '../../helpers/skip';
 
 const H = '127.0.4.20';
 const open: Running[] = [];
@@ -124,7 +125,7 @@ describe('HTTP without an object (HEAD /, anything returned passes)', () => {
 });
 
 const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for a test certificate)';
-describe.skipIf(noOpenssl !== '')(`HTTPS and SSL (TLS handshake)${noOpenssl}`, () => {
+describe.skipIf(skipBecause(noOpenssl, 'HTTPS and SSL probes'))(`HTTPS and SSL (TLS handshake)${noOpenssl}`, () => {
   let secure: HttpServer;
   beforeAll(async () => {
     secure = await startHttpsServer(H, (req, res) => res.end(req.url === '/ok' ? 'all OK' : 'nothing'), selfSignedCert('web.test', H));

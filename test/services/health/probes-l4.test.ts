@@ -5,6 +5,7 @@ import { runProbe, type ProbeContext } from '../../../main/services/health/probe
 import { TCP_IO, tcpProbeVia } from '../../../main/services/health/probes/tcp';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { freePort, startTcpListener, startUdpSink, type Running } from '../../helpers/servers';
+import { skipBecause } from '../../helpers/skip';
 
 const H = '127.0.4.10';
 const open: Running[] = [];
@@ -68,7 +69,7 @@ describe('UDP Layer 4', () => {
 });
 
 const noPing = have('ping') ? '' : ' (skipped: ping is not installed; apt-get install iputils-ping)';
-describe.skipIf(noPing !== '')(`ping (ICMP echo via the system ping)${noPing}`, () => {
+describe.skipIf(skipBecause(noPing, 'ping probe'))(`ping (ICMP echo via the system ping)${noPing}`, () => {
   it('an echo reply passes, with its time as the response time', async () => {
     const r = await runProbe('ping', ctx({ address: '127.0.4.11' }));
     expect(r.ok).toBe(true);
@@ -85,7 +86,7 @@ describe.skipIf(noPing !== '')(`ping (ICMP echo via the system ping)${noPing}`, 
   // A fresh network namespace has its loopback down: the real ping, the real kernel answer.
   const netns = have('unshare') && process.getuid?.() === 0;
   const why = netns ? '' : ' (skipped: needs unshare and root)';
-  it.skipIf(!netns)(`fails when the network is unreachable (ping in an empty network namespace)${why}`, async () => {
+  it.skipIf(skipBecause(why, 'ping in an empty network namespace'))(`fails when the network is unreachable (ping in an empty network namespace)${why}`, async () => {
     const r = await runProbe('ping', ctx({ pingCommand: ['unshare', '-n', 'ping'] }));
     expect(r.ok).toBe(false);
     expect(r.reason).toMatch(/Network is unreachable/);
@@ -93,7 +94,7 @@ describe.skipIf(noPing !== '')(`ping (ICMP echo via the system ping)${noPing}`, 
   });
 
   const canIgnore = netns && have('ip') && have('sysctl');
-  it.skipIf(!canIgnore)(`fails when no echo reply comes back within the timeout${canIgnore ? '' : ' (skipped: needs unshare, ip, sysctl and root)'}`, async () => {
+  it.skipIf(skipBecause(!canIgnore && 'needs unshare, ip, sysctl and root', 'ping without echo replies'))(`fails when no echo reply comes back within the timeout${canIgnore ? '' : ' (skipped: needs unshare, ip, sysctl and root)'}`, async () => {
     const shell = 'ip link set lo up && sysctl -qw net.ipv4.icmp_echo_ignore_all=1 && exec ping "$@"';
     const r = await runProbe('ping', ctx({ timeoutMs: 300, pingCommand: ['unshare', '-n', 'sh', '-c', shell, 'ping'] }));
     expect(r).toMatchObject({ ok: false, reason: 'no ICMP echo reply within 300 ms', evidence: { exitCode: 1 } });

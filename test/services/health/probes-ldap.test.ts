@@ -7,13 +7,14 @@ import { secretName } from '../../../main/services/secrets/types';
 import type { HealthCheck } from '../../../shared/model/schema';
 import { freePort } from '../../helpers/servers';
 import { ADMIN_DN, SUFFIX, slapdMissing, startSlapd, type Slapd } from '../../helpers/slapd';
+import { skipBecause } from '../../helpers/skip';
 
 const H = '127.0.4.50';
 const secrets = new MemorySecretStore();
 type Ldap = NonNullable<HealthCheck['ldap']>;
 const ldap = (cfg: Partial<Ldap>): HealthCheck => ({ type: 'ldap', ldap: { baseDn: 'cn=Monitor', scope: 'base', filter: '(objectClass=*)', ...cfg } });
 
-describe.skipIf(slapdMissing !== undefined)(`LDAP search against slapd${slapdMissing ? ` (skipped: ${slapdMissing})` : ''}`, () => {
+describe.skipIf(skipBecause(slapdMissing, 'LDAP probe against slapd'))(`LDAP search against slapd${slapdMissing ? ` (skipped: ${slapdMissing})` : ''}`, () => {
   let slapd: Slapd;
   const ctx = (check: HealthCheck, over: Partial<ProbeContext> = {}): ProbeContext => ({ address: H, port: slapd.port, timeoutMs: 2000, secrets, check, ...over });
   beforeAll(async () => {

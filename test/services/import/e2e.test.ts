@@ -17,6 +17,7 @@ import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { runCli } from '../../helpers/cli';
 import { testOptions, waitFor } from '../sync/fixture';
 import { which } from '../drivers/helpers';
+import { skipBecause } from '../../helpers/skip';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const OPENSSL = which('openssl');
@@ -45,7 +46,7 @@ function section(text: string, header: string): string {
   return lines.slice(i, j).join('\n');
 }
 
-describe.skipIf(!ready)(`import from a real HAProxy over SSH, push a weight, confirm${why}`, () => {
+describe.skipIf(skipBecause(why, 'import from a real HAProxy over SSH'))(`import from a real HAProxy over SSH, push a weight, confirm${why}`, () => {
   let sshd: Sshd;
   let dir: string;
   let haproxy: ChildProcess;

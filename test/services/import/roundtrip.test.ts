@@ -8,6 +8,7 @@ import { importConfig, newWorkspaceText, workspaceProblems } from '../../../main
 import { parseWorkspace } from '../../../shared/model/validate';
 import { GOLDEN_DIR } from '../drivers/helpers';
 import { CASES, changedLines, corpus, haproxyValid, importCase, keepalivedValid, TOOLS } from './helpers';
+import { skipBecause } from '../../helpers/skip';
 
 const ctx = { workspacePath: '/dev/null' };
 
@@ -48,7 +49,7 @@ describe.each(CASES)('$file ($driver)', (c) => {
     expect(renderOnto(again.ws, again.ws.appliances[0]!, r.text, ctx, { file: path }).text).toBe(r.text);
   });
 
-  it.skipIf(!TOOLS[c.driver])(`the original and the edited file pass the real validator${TOOLS[c.driver] ? '' : ` (skipped: ${why})`}`, () => {
+  it.skipIf(skipBecause(!TOOLS[c.driver] && why, `${c.driver} validator`))(`the original and the edited file pass the real validator${TOOLS[c.driver] ? '' : ` (skipped: ${why})`}`, () => {
     const { ws } = importCase(c);
     ws.groups[0]!.members[0]!.weight = 5;
     const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: path });

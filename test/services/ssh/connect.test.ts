@@ -9,7 +9,8 @@ import type { HostKeyPrompt } from '../../../shared/api/sync';
 import { connectSsh, SshConfigSet, SshError, type SshEndpoint, type SshOptions } from '../../../main/services/ssh';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { secretName } from '../../../main/services/secrets/types';
-import { haveAgent, haveSshd, keygen, startAgent, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveAgent, haveSshd, noSshd, keygen, startAgent, startSshd, type Sshd } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping SSH connection tests: /usr/sbin/sshd is not installed');
 
@@ -24,7 +25,7 @@ async function refusal(p: Promise<unknown>): Promise<SshError> {
 /** sshd log lines that show a credential reached the server. */
 const AUTH_LINE = /Accepted|Failed|Postponed/;
 
-describe.skipIf(!haveSshd)('SSH connections', () => {
+describe.skipIf(skipBecause(noSshd, 'SSH connections'))('SSH connections', () => {
   let sshd: Sshd;
   let dir: string;
   let ep: SshEndpoint;
@@ -135,7 +136,7 @@ describe.skipIf(!haveSshd)('SSH connections', () => {
     expect(none.kind).toBe('secret-missing');
   });
 
-  it.skipIf(!haveAgent)(`authenticates through a real ssh-agent${haveAgent ? '' : ' (skipped: ssh-agent or ssh-add is missing: apt-get install openssh-client)'}`, async () => {
+  it.skipIf(skipBecause(!haveAgent && 'ssh-agent or ssh-add is missing (apt-get install openssh-client)', 'ssh-agent authentication'))(`authenticates through a real ssh-agent${haveAgent ? '' : ' (skipped: ssh-agent or ssh-add is missing: apt-get install openssh-client)'}`, async () => {
     const agent = await startAgent(dir, [sshd.userKey.path]);
     const empty = await startAgent(dir, []);
     try {

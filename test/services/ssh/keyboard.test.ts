@@ -16,6 +16,7 @@ import { secretName } from '../../../main/services/secrets/types';
 import { createUser, haveRoot, haveUseradd, type TestUser } from '../../helpers/boxes';
 import { haveSshd, keygen, SSHD, startSshd, type Sshd } from '../../helpers/sshd';
 import { HAPROXY, pushSequence, Site } from '../sync/box-site';
+import { skipBecause } from '../../helpers/skip';
 
 const pamUnix = ['/usr/lib/x86_64-linux-gnu/security/pam_unix.so', '/lib/x86_64-linux-gnu/security/pam_unix.so', '/usr/lib/aarch64-linux-gnu/security/pam_unix.so'].some(existsSync);
 const why = !haveRoot ? 'not root (useradd, /etc/pam.d)' : !haveUseradd ? 'no useradd' : !haveSshd ? 'no sshd' : !pamUnix ? 'no pam_unix.so' : '';
@@ -27,7 +28,7 @@ async function storeWith(appliance: string, password: string): Promise<MemorySec
   return s;
 }
 
-describe.skipIf(why !== '')('keyboard-interactive through PAM (real sshd)', () => {
+describe.skipIf(skipBecause(why, 'keyboard-interactive through PAM'))('keyboard-interactive through PAM (real sshd)', () => {
   let root: string;
   let user: TestUser;
   let sshd: Sshd;
@@ -85,7 +86,7 @@ describe.skipIf(why !== '')('keyboard-interactive through PAM (real sshd)', () =
     c.close();
   });
 
-  it.skipIf(!existsSync(HAPROXY))('pushes to a HAProxy over that login: diff, push, commit-confirmed + confirm, pull, refused push, mode kept', async () => {
+  it.skipIf(skipBecause(!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`, 'push over keyboard-interactive'))('pushes to a HAProxy over that login: diff, push, commit-confirmed + confirm, pull, refused push, mode kept', async () => {
     chmodSync(root, 0o755);
     const dir = join(user.home, 'etc');
     mkdirSync(dir);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KnownHosts, hashHostName, patternsMatch, fingerprintOf } from '../../../main/services/ssh';
 import { keygen } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 
 const haveKeygen = existsSync('/usr/bin/ssh-keygen');
 
@@ -30,7 +31,7 @@ describe('known_hosts host patterns', () => {
   });
 });
 
-describe.skipIf(!haveKeygen)('known_hosts files', () => {
+describe.skipIf(skipBecause(!haveKeygen && 'ssh-keygen is missing (apt-get install openssh-client)', 'known_hosts files'))('known_hosts files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-kh-'));
   const keyA = keygen(join(dir, 'a'));
   const keyB = keygen(join(dir, 'b'));

@@ -5,12 +5,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectSsh, SshConfigSet, type SshEndpoint, type SshOptions } from '../../../main/services/ssh';
-import { haveSshd, keygen, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, keygen, startSshd, type Sshd } from '../../helpers/sshd';
 import { HAPROXY, pushSequence, Site } from '../sync/box-site';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping the legacy-algorithm tests: /usr/sbin/sshd is not installed');
 
-describe.skipIf(!haveSshd)('an SSH server that speaks only legacy algorithms', () => {
+describe.skipIf(skipBecause(noSshd, 'legacy-algorithm sshd'))('an SSH server that speaks only legacy algorithms', () => {
   let root: string;
   let sshd: Sshd;
   let ep: SshEndpoint;
@@ -75,7 +76,7 @@ describe.skipIf(!haveSshd)('an SSH server that speaks only legacy algorithms', (
     expect(err.message).toMatch(/authentication failed .*\(rsa-sha2-512\).*needs legacyAlgorithms: true on the appliance, or "PubkeyAcceptedAlgorithms \+ssh-rsa"/);
   });
 
-  it.skipIf(!existsSync(HAPROXY))('pushes to a HAProxy there: diff, push, commit-confirmed + confirm, pull, refused push, mode kept', async () => {
+  it.skipIf(skipBecause(!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`, 'push over legacy algorithms'))('pushes to a HAProxy there: diff, push, commit-confirmed + confirm, pull, refused push, mode kept', async () => {
     const dir = mkdtempSync(join(root, 'etc-'));
     site = new Site({
       addresses: ['127.0.9.42', '127.0.9.43', '127.0.9.44'], dir, uid: 0, gid: 0, mode: 0o600,

@@ -10,6 +10,7 @@ import { connectSsh, SshConfigSet, SshError, type SshEndpoint } from '../../../m
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { secretName, type SecretStore } from '../../../main/services/secrets/types';
 import { keygen } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 
 const haveKeygen = existsSync('/usr/bin/ssh-keygen');
 
@@ -19,7 +20,7 @@ class CountingStore extends MemorySecretStore implements SecretStore {
   override async get(name: string) { this.reads++; return super.get(name); }
 }
 
-describe.skipIf(!haveKeygen)('password authentication', () => {
+describe.skipIf(skipBecause(!haveKeygen && 'ssh-keygen is missing (apt-get install openssh-client)', 'password authentication'))('password authentication', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-pw-'));
   const password = randomBytes(12).toString('base64');
   let server: Server;

@@ -10,13 +10,14 @@ import type { PushOptions } from '../../../main/services/sync/push';
 import { authorize, BUSYBOX, busyboxDir, createUser, DROPBEAR, haveRoot, haveUseradd, startDropbear, type Dropbear, type TestUser } from '../../helpers/boxes';
 import { keygen } from '../../helpers/sshd';
 import { HAPROXY, pushSequence, Site } from './box-site';
+import { skipBecause } from '../../helpers/skip';
 
 const missing = [DROPBEAR, HAPROXY, '/usr/bin/unshare'].filter((p) => !existsSync(p));
 if (!BUSYBOX) missing.push('busybox');
 const why = !haveRoot ? 'not root (useradd and a mount namespace need it)' : !haveUseradd ? 'no useradd' : missing.length ? `missing ${missing.join(', ')}` : '';
 if (why) console.warn(`skipping the BusyBox/Dropbear appliance test: ${why}`);
 
-describe.skipIf(why !== '')('a BusyBox appliance behind Dropbear', () => {
+describe.skipIf(skipBecause(why, 'BusyBox appliance behind Dropbear'))('a BusyBox appliance behind Dropbear', () => {
   let root: string;
   let user: TestUser;
   let dropbear: Dropbear;

@@ -8,12 +8,13 @@ import { parse } from 'yaml';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { renderForAppliance } from '../../../main/services/drivers';
 import { runCli, startCli } from '../../helpers/cli';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping sync CLI tests: /usr/sbin/sshd is not installed');
 
 // Every step spawns the CLI through tsx (a second or more each on a busy machine).
-describe.skipIf(!haveSshd)('lbdesk push / diff / pull / confirm', { timeout: 180_000 }, () => {
+describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbdesk push / diff / pull / confirm', { timeout: 180_000 }, () => {
   let sshd: Sshd;
   let dir: string;
   let vip: Server;

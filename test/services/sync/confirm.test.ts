@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { confirmPush, diffConfig, listHistory, pushConfig } from '../../../main/services/sync';
 import { makeAppliance, testOptions, waitFor, type TestAppliance } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping commit-confirmed tests: /usr/sbin/sshd is not installed');
 
@@ -30,7 +31,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe.skipIf(!haveSshd)('commit-confirmed', () => {
+describe.skipIf(skipBecause(noSshd, 'commit-confirmed'))('commit-confirmed', () => {
   let sshd: Sshd;
   let root: string;
   beforeAll(async () => {

@@ -6,9 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { pushConfig } from '../../../main/services/sync';
 import { makeAppliance, testOptions } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping connection-cut tests: /usr/sbin/sshd is not installed');
 
@@ -35,7 +36,7 @@ async function startProxy(host: string, to: { host: string; port: number }) {
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-describe.skipIf(!haveSshd)('connection cut during push', () => {
+describe.skipIf(skipBecause(noSshd, 'connection cut during push'))('connection cut during push', () => {
   let sshd: Sshd;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   beforeAll(async () => {

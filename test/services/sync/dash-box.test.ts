@@ -10,11 +10,12 @@ import { createUser, haveRoot, haveUseradd, type TestUser } from '../../helpers/
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { HAPROXY, pushSequence, Site } from './box-site';
 import { testOptions } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 const why = !haveRoot ? 'not root (useradd needs it)' : !haveUseradd ? 'no useradd' : !haveSshd ? 'no /usr/sbin/sshd' : !existsSync(HAPROXY) ? `no ${HAPROXY}` : !existsSync('/bin/dash') ? 'no dash' : '';
 if (why) console.warn(`skipping the dash/no-SFTP appliance test: ${why}`);
 
-describe.skipIf(why !== '')('a non-root dash login without SFTP', () => {
+describe.skipIf(skipBecause(why, 'non-root dash login without SFTP'))('a non-root dash login without SFTP', () => {
   let root: string;
   let user: TestUser;
   let sshd: Sshd;

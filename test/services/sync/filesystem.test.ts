@@ -10,6 +10,7 @@ import { pushConfig } from '../../../main/services/sync';
 import { haveRoot } from '../../helpers/boxes';
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { makeAppliance, testOptions, type TestAppliance } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 const why = !haveRoot ? 'not root (mount)' : !haveSshd ? 'no sshd' : '';
 if (why) console.warn(`skipping the full/read-only/immutable filesystem tests: ${why}`);
@@ -29,7 +30,7 @@ function immutableWorks(dir: string): boolean {
   }
 }
 
-describe.skipIf(why !== '')('a full, read-only or immutable config folder', () => {
+describe.skipIf(skipBecause(why, 'full, read-only or immutable config folder'))('a full, read-only or immutable config folder', () => {
   let root: string;
   let mnt: string;
   let sshd: Sshd;
@@ -104,7 +105,7 @@ describe.skipIf(why !== '')('a full, read-only or immutable config folder', () =
   });
 
   it('immutable live file: refused at the rename with "Operation not permitted", nothing left behind', async (ctx) => {
-    if (!immutableWorks(mnt)) ctx.skip('this kernel\'s tmpfs does not take chattr +i');
+    if (skipBecause(!immutableWorks(mnt) && 'this kernel\'s tmpfs does not take chattr +i', 'immutable config folder')) ctx.skip();
     // The backup of an earlier push is a hard link: the same inode, immutable too. Without it the push gets to the rename.
     rmSync(join(app.dir, '.app.cfg.lbdesk-lkg'), { force: true });
     execFileSync('chattr', ['+i', app.live]);

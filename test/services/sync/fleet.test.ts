@@ -4,13 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PushProgress, PushReport } from '../../../shared/api/sync';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { pushFleet } from '../../../main/services/sync';
 import { makeAppliance, testOptions, type TestAppliance } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping fleet tests: /usr/sbin/sshd is not installed');
 
-describe.skipIf(!haveSshd)('fleet push', () => {
+describe.skipIf(skipBecause(noSshd, 'fleet push'))('fleet push', () => {
   let sshd: Sshd;
   let root: string;
   beforeAll(async () => {

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
 import { pushConfig } from '../../../main/services/sync';
 import { openAppliance } from '../../../main/services/sync/appliance';
-import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { freePort, haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { testOptions, waitFor } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const ready = haveSshd && existsSync(HAPROXY);
@@ -38,7 +39,7 @@ async function answersAt(host: string, port: number, want: string): Promise<stri
   return got;
 }
 
-describe.skipIf(!ready)('push to a real HAProxy (master-worker)', () => {
+describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`), 'push to a real HAProxy'))('push to a real HAProxy (master-worker)', () => {
   let sshd: Sshd;
   let dir: string;
   let haproxy: ChildProcess;

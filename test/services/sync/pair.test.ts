@@ -13,10 +13,11 @@ import { confirmPush } from '../../../main/services/sync';
 import { pushPair, type PairBox } from '../../../main/services/sync/pair';
 import { openAppliance } from '../../../main/services/sync/appliance';
 import { SshConfigSet } from '../../../main/services/ssh';
-import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { freePort, haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { waitFor } from './fixture';
 import { runCli } from '../../helpers/cli';
 import { stringify } from 'yaml';
+import { skipBecause } from '../../helpers/skip';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const ready = haveSshd && existsSync(HAPROXY);
@@ -39,7 +40,7 @@ function fetchText(host: string, port: number): Promise<string> {
   });
 }
 
-describe.skipIf(!ready)('rolling push to an HA pair of HAProxy boxes', () => {
+describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`), 'rolling push to an HA pair'))('rolling push to an HA pair of HAProxy boxes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-pair-push-'));
   const sshd = {} as Record<Box, Sshd>;
   const haproxy = {} as Record<Box, ChildProcess>;

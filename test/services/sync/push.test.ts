@@ -6,13 +6,14 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { diffConfig, listHistory, pullConfig, pushConfig, readHistory } from '../../../main/services/sync';
 import { makeAppliance, testOptions } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping sync push tests: /usr/sbin/sshd is not installed');
 
-describe.skipIf(!haveSshd)('push / pull / diff over a real sshd', () => {
+describe.skipIf(skipBecause(noSshd, 'push / pull / diff over sshd'))('push / pull / diff over a real sshd', () => {
   let sshd: Sshd;
   let noSftp: Sshd;
   let root: string;

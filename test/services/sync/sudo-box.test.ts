@@ -15,12 +15,13 @@ import { createUser, haveRoot, haveUseradd, type TestUser } from '../../helpers/
 import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { HAPROXY, pushSequence, Site } from './box-site';
 import { testOptions } from './fixture';
+import { skipBecause } from '../../helpers/skip';
 
 const SUDO = '/usr/bin/sudo';
 const why = !haveRoot ? 'not root (useradd, /etc/sudoers.d)' : !haveUseradd ? 'no useradd' : !haveSshd ? 'no sshd' : !existsSync(SUDO) ? 'no sudo' : !existsSync(HAPROXY) ? `no ${HAPROXY}` : '';
 if (why) console.warn(`skipping the become: sudo tests: ${why}`);
 
-describe.skipIf(why !== '')('become: sudo', () => {
+describe.skipIf(skipBecause(why, 'become: sudo'))('become: sudo', () => {
   let root: string;
   let sshd: Sshd;
   let site: Site;

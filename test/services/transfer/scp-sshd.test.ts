@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SshConnection } from '../../../main/services/ssh';
 import { openTransfer, scpTransfer, sftpTransfer, TransferError } from '../../../main/services/transfer';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { connectTo } from '../vendor/connect';
+import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.log('skipping SCP tests against sshd: /usr/sbin/sshd or ssh-keygen is missing');
 
@@ -27,7 +28,7 @@ async function waitQuiet(dir: string, ms = 300): Promise<void> {
   }
 }
 
-describe.skipIf(!haveSshd)('SCP against sshd without SFTP', () => {
+describe.skipIf(skipBecause(noSshd, 'SCP against sshd'))('SCP against sshd without SFTP', () => {
   let sshd: Sshd;
   let conn: SshConnection;
   let root: string;
@@ -142,7 +143,7 @@ describe.skipIf(!haveSshd)('SCP against sshd without SFTP', () => {
   });
 });
 
-describe.skipIf(!haveSshd)('SFTP and SCP against sshd with SFTP', () => {
+describe.skipIf(skipBecause(noSshd, 'SFTP and SCP against sshd'))('SFTP and SCP against sshd with SFTP', () => {
   let sshd: Sshd;
   let conn: SshConnection;
   let root: string;

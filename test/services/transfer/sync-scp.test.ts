@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffConfig, pullConfig, pushConfig, type SyncTarget } from '../../../main/services/sync';
 import { openAppliance } from '../../../main/services/sync/appliance';
 import { workspaceSchema } from '../../../shared/model/schema';
-import { haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { connectSsh } from '../../../main/services/ssh';
 import { sshFor } from '../vendor/connect';
+import { skipBecause } from '../../helpers/skip';
 
-describe.skipIf(!haveSshd)('sync over SCP (sshd without SFTP)', () => {
+describe.skipIf(skipBecause(noSshd, 'sync over SCP'))('sync over SCP (sshd without SFTP)', () => {
   let sshd: Sshd;
   let dir: string;
 

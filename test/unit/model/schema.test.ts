@@ -8,6 +8,7 @@ import { workspaceSchema } from '../../../shared/model/schema';
 import { formatProblem } from '../../../shared/model/problem';
 import { base, edit, errorsOf, exampleText, problemsOf, ROOT } from './helpers';
 import type { PathSegment } from '../../../shared/model/problem';
+import { skipBecause } from '../../helpers/skip';
 
 describe('the example workspace', () => {
   it('validates with no problems at all, and resolves defaults', () => {
@@ -25,7 +26,7 @@ describe('the example workspace', () => {
   });
 
   const spec = resolve(ROOT, '../shared/spec/workspace.example.yaml');
-  it.skipIf(!existsSync(spec))(`the demo workspace is the spec example, byte for byte${existsSync(spec) ? '' : ' (skipped: ../shared/spec is not beside this checkout)'}`, () => {
+  it.skipIf(skipBecause(!existsSync(spec) && '../shared/spec is not beside this checkout', 'demo workspace = spec example'))(`the demo workspace is the spec example, byte for byte${existsSync(spec) ? '' : ' (skipped: ../shared/spec is not beside this checkout)'}`, () => {
     expect(exampleText()).toBe(readFileSync(spec, 'utf8'));
   });
 });

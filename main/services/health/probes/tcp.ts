@@ -15,6 +15,10 @@ import { deadline, errnoReason, fail, fmtMs, pass, stopwatch } from './util';
 const UV = loadUv();
 /** Which implementation runs: 'uv' (libuv handle) or 'net' (node:net). */
 export const TCP_IO: 'uv' | 'net' = UV ? 'uv' : 'net';
+/** Why TCP Layer 4 checks run on node:net when nobody asked for it (a third of the speed): said, never silent. */
+export const TCP_IO_FALLBACK: string | undefined = UV || process.env.LBDESK_HEALTH_IO === 'net'
+  ? undefined
+  : 'libuv TCP handles are not reachable from JavaScript (process.binding): TCP Layer 4 health checks use node:net';
 
 export function tcpProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   return tcpProbeVia(TCP_IO, ctx);

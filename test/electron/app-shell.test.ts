@@ -1,9 +1,8 @@
-// What the desktop shell adds around the shared handlers: recent documents follow opened and
+// What the desktop shell adds to the shared handlers: recent documents follow opened and
 // saved workspaces, app.info carries the launch file (once) and the shell's warnings.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withAppHooks } from '../../main/app/app-handlers';
 import { callDirect } from '../../main/services/api/dispatch';
 import { appServices, tempDir } from '../security/helpers';
 
@@ -11,18 +10,20 @@ let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir('hooks')));
 afterEach(() => tmp.cleanup());
 
-describe('desktop hooks on the handlers', () => {
+describe('the desktop shell behind the app area', () => {
   it('reports every opened, saved and demo workspace, and nothing refused', async () => {
     const opened: string[] = [];
     let launch: string | undefined = '/home/me/from-the-os.yaml';
-    const handlers = withAppHooks(appServices(join(tmp.dir, 'data')).handlers, {
-      onOpened: (p) => opened.push(p),
-      takeLaunchFile: () => {
-        const f = launch;
-        launch = undefined;
-        return f;
+    const { handlers } = appServices(join(tmp.dir, 'data'), {
+      shell: {
+        opened: (p) => opened.push(p),
+        takeLaunchFile: () => {
+          const f = launch;
+          launch = undefined;
+          return f;
+        },
+        warnings: () => ['secrets are kept for this session only'],
       },
-      warnings: () => ['secrets are kept for this session only'],
     });
     const sites = join(tmp.dir, 'sites');
     mkdirSync(sites);
@@ -42,7 +43,7 @@ describe('desktop hooks on the handlers', () => {
   });
 
   it('adds no warnings field when there is nothing to warn about', async () => {
-    const handlers = withAppHooks(appServices(join(tmp.dir, 'data')).handlers, { onOpened: () => undefined, takeLaunchFile: () => undefined, warnings: () => [] });
+    const { handlers } = appServices(join(tmp.dir, 'data'));
     expect(await callDirect(handlers, 'app.info', {})).not.toHaveProperty('warnings');
   });
 });

@@ -1,16 +1,13 @@
-// The contract's behaviour, shared by the Electron app and browser mode. Transport-free:
-// each transport only parses frames and calls `dispatch` with these handlers.
+// The workspace area: open, save, browse and validate workspace files.
 import { readdir, stat, copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve, extname } from 'node:path';
-import { homedir, platform } from 'node:os';
-import { ApiError, type ApiProblem, type AppInfo } from '../../../shared/api/contract';
-import { VERSION } from '../../../shared/version';
+import { homedir } from 'node:os';
+import { ApiError, type ApiProblem } from '../../../shared/api/contract';
 import { plainSecretField } from '../../../shared/model/secret-scan';
-import type { SecretStore } from '../secrets/types';
 import { checkDirPath, checkReadableWorkspace, checkWorkspaceText, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
 import { readWorkspaceText, WorkspaceFileError } from '../workspace';
-import type { EventSink, Handlers } from './dispatch';
+import type { AreaHandlers, EventSink } from './dispatch';
 
 /** Load/save/validate of workspace files (main/services/workspace). */
 export interface WorkspaceStore {
@@ -18,55 +15,54 @@ export interface WorkspaceStore {
   validateText(text: string, path: string): ApiProblem[];
 }
 
-export interface HandlerDeps {
-  shell: AppInfo['shell'];
-  dataDir: string;
-  /** The shipped demo workspace, copied to the data folder on first start. */
-  demoSource: string;
-  secrets: SecretStore;
+export interface WorkspaceDeps {
   store: WorkspaceStore;
   emit: EventSink;
-  /** Opening a URL in the user's browser: only the app has one to offer. */
-  openExternal?: (url: string) => Promise<boolean>;
-  /** The workspace the window opens first (`serve --ui WS`: the file the lab runs), before the recent list. */
-  startPath?: string;
-  /** Native file dialogs: only the app has them; browser mode uses the in-page browser. */
-  dialogs?: { open(): Promise<string | null>; save(suggested?: string): Promise<string | null> };
-  /** More handlers (lab, check, appliances) added by the services that own them. */
-  extra?: Partial<Handlers>;
+  /** Called with the path of every workspace read, written or opened as the demo (the shell's recent documents). */
+  opened(path: string): void;
 }
 
-export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
-  const recent = new RecentFiles(deps.dataDir);
-  const demoPath = join(deps.dataDir, 'demo', 'lab-site-a.yaml');
-
-  async function ensureDemo(): Promise<string> {
+/** The files the workspace area keeps: the recent list and the demo copy (app.info reads both). */
+export class WorkspaceFiles {
+  readonly recent: RecentFiles;
+  private readonly demoPath: string;
+  /** `demoSource`: the shipped demo workspace, copied to the data folder on first use. */
+  constructor(dataDir: string, private readonly demoSource: string) {
+    this.recent = new RecentFiles(dataDir);
+    this.demoPath = join(dataDir, 'demo', 'lab-site-a.yaml');
+  }
+  async demo(): Promise<string> {
     try {
-      await stat(demoPath);
+      await stat(this.demoPath);
     } catch {
-      await mkdir(dirname(demoPath), { recursive: true });
-      await copyFile(deps.demoSource, demoPath);
+      await mkdir(dirname(this.demoPath), { recursive: true });
+      await copyFile(this.demoSource, this.demoPath);
     }
-    return demoPath;
+    return this.demoPath;
   }
+}
 
-  /** The text of a workspace file, refused (never decoded with U+FFFD) when it is not UTF-8. */
-  async function workspaceText(clean: string): Promise<{ text: string; mtimeMs: number }> {
-    try {
-      const read = await readWorkspaceText(clean);
-      checkWorkspaceText(read.text, clean);
-      return read;
-    } catch (err) {
-      if (!(err instanceof WorkspaceFileError)) throw err;
-      const hint = err.code === 'not-text' ? ': convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again' : '';
-      throw new ApiError('refused', `${err.message}${hint}`);
-    }
+/** The text of a workspace file, refused (never decoded with U+FFFD) when it is not UTF-8. */
+async function workspaceText(clean: string): Promise<{ text: string; mtimeMs: number }> {
+  try {
+    const read = await readWorkspaceText(clean);
+    checkWorkspaceText(read.text, clean);
+    return read;
+  } catch (err) {
+    if (!(err instanceof WorkspaceFileError)) throw err;
+    const hint = err.code === 'not-text' ? ': convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and open it again' : '';
+    throw new ApiError('refused', `${err.message}${hint}`);
   }
+}
+
+export function workspaceHandlers(deps: WorkspaceDeps, files: WorkspaceFiles): AreaHandlers<'workspace'> {
+  const { recent } = files;
 
   async function readWorkspace(path: string) {
     const clean = await checkReadableWorkspace(path);
     const { text, mtimeMs } = await workspaceText(clean);
     await recent.add(clean);
+    deps.opened(clean);
     return { path: clean, text, mtimeMs };
   }
 
@@ -76,11 +72,7 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
   }
 
   return {
-    'app.info': async () => {
-      const first = deps.startPath ?? (await recent.list())[0];
-      return { version: VERSION, shell: deps.shell, platform: platform(), startPath: first ?? (await ensureDemo()) };
-    },
-    'workspace.demo': async () => readWorkspace(await ensureDemo()),
+    'workspace.demo': async () => readWorkspace(await files.demo()),
     'workspace.read': async ({ path }) => readWorkspace(path),
     'workspace.write': async ({ path, text, expectedMtimeMs }) => {
       const clean = await checkWritableWorkspace(path);
@@ -108,6 +100,7 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
       const { backupPath } = await deps.store.save(clean, text);
       const info = await stat(clean);
       await recent.add(clean);
+      deps.opened(clean);
       deps.emit('workspace.changed', { path: clean, mtimeMs: info.mtimeMs });
       return { path: clean, mtimeMs: info.mtimeMs, backupPath };
     },
@@ -123,15 +116,5 @@ export function createHandlers(deps: HandlerDeps): Partial<Handlers> {
       return { dir: where, parent: parent === where ? undefined : parent, entries };
     },
     'workspace.validate': async (src) => deps.store.validateText(await sourceText(src), src.path),
-    'dialog.openFile': async () => (deps.dialogs ? deps.dialogs.open() : null),
-    'dialog.saveFile': async ({ suggested }) => (deps.dialogs ? deps.dialogs.save(suggested) : null),
-    'secrets.set': async ({ name, value }) => deps.secrets.set(name, value),
-    'secrets.has': async ({ name }) => deps.secrets.has(name),
-    'secrets.delete': async ({ name }) => deps.secrets.delete(name),
-    'shell.openExternal': async ({ url }) => {
-      if (!deps.openExternal) throw new ApiError('unsupported', 'opening links is only available in the desktop app');
-      return deps.openExternal(url);
-    },
-    ...deps.extra,
   };
 }
