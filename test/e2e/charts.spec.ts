@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { request } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LbdeskPage } from './pages/lbdesk';
+import { LbdeskPage, SCREENSHOTS } from './pages/lbdesk';
 import { dataDir, demoPath } from './pages/env';
 import { freePort } from '../helpers/sshd';
 
@@ -15,11 +15,17 @@ let backend: Server;
 let wsFile: string;
 let backendPort = 0;
 let vipPort = 0;
+/** The backend's health page says OK (else 503: the check fails). */
+let healthy = true;
 
 test.beforeAll(async () => {
   backendPort = await freePort(HOST);
   vipPort = await freePort(HOST);
-  backend = createServer((req, res) => res.end(req.url === '/health' ? 'OK charts-e2e\n' : 'x'.repeat(2000)));
+  backend = createServer((req, res) => {
+    if (req.url !== '/health') return res.end('x'.repeat(2000));
+    res.statusCode = healthy ? 200 : 503;
+    res.end(healthy ? 'OK charts-e2e\n' : 'down\n');
+  });
   await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
   const dir = mkdtempSync(join(dataDir(), 'charts-'));
   wsFile = join(dir, 'charts-e2e.yaml');
@@ -59,6 +65,17 @@ async function traffic(n: number): Promise<void> {
   }
 }
 
+/** Pixels of the canvas within a small distance of an RGB colour. */
+function pixelsNear(canvas: Locator, rgb: [number, number, number]): Promise<number> {
+  return canvas.evaluate((el, [r, g, b]) => {
+    const c = el as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - r) + Math.abs(d[i + 1]! - g) + Math.abs(d[i + 2]! - b) < 24 && d[i + 3]! > 200) n++;
+    return n;
+  }, rgb);
+}
+
 const points = async (chart: Locator) => Number(await chart.getAttribute('data-points'));
 
 for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
@@ -66,6 +83,8 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
     test.use({ viewport: size });
 
     test('a member charts its response time with thresholds, and traffic live', async ({ page }) => {
+      // Two lab phases (traffic, then failing checks and back) on a machine others share.
+      test.setTimeout(120_000);
       const app = new LbdeskPage(page);
       await app.goto();
       await app.open(wsFile, 'charts-e2e');
@@ -96,8 +115,15 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
       await expect(conns.locator('canvas')).toBeVisible({ timeout: 10_000 });
       await expect(conns.getByTestId('chart-summary')).toContainText(/5 new over the chart/, { timeout: 10_000 });
       await expect(detail.getByTestId('bytes-chart').getByTestId('chart-summary')).toContainText(/to clients now, peak [\d.]+ kB\/s/);
+      // Failed checks are marked on the chart (and said below it).
+      healthy = false;
+      await expect(checks).toHaveAttribute('data-series', 'response time;failed', { timeout: 10_000 });
+      await expect(checks.getByTestId('chart-summary')).toContainText(/\d+ failed/);
+      healthy = true;
+      await expect(app.member(key).getByTestId('state')).toHaveText('available', { timeout: 10_000 });
       await detail.getByTestId('check-chart').scrollIntoViewIfNeeded();
       await app.screenshot(`charts-member-${size.width}`);
+      await detail.getByTestId('traffic-charts').screenshot({ path: join(SCREENSHOTS, `charts-member-traffic-${size.width}.png`) });
 
       // The service: the same traffic over the whole pool, in its editor.
       await page.getByRole('button', { name: 'app-vip' }).first().click();
@@ -107,9 +133,12 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
       await svc.scrollIntoViewIfNeeded();
       await app.screenshot(`charts-service-${size.width}`);
 
-      // Dark theme: the chart stays and takes the theme's colours (seen in the screenshot).
+      // The other theme: the chart is redrawn in its colours (the accent of each theme, on the canvas).
+      const light = await pixelsNear(svc.locator('canvas'), [31, 111, 235]);
+      expect(light).toBeGreaterThan(20);
       await page.keyboard.press('Control+Shift+L');
-      await expect(svc.locator('canvas')).toBeVisible();
+      await expect.poll(() => pixelsNear(svc.locator('canvas'), [76, 141, 255])).toBeGreaterThan(20);
+      expect(await pixelsNear(svc.locator('canvas'), [31, 111, 235])).toBe(0);
       await app.screenshot(`charts-service-${size.width}-theme`);
       await page.keyboard.press('Control+Shift+L');
 
