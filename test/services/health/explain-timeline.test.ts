@@ -24,8 +24,8 @@ function run(address: string, port: number) {
   engines.push(e);
   const results: CheckResult[] = [];
   const changes: StateChange[] = [];
-  e.onResult((_k, r) => results.push(r));
-  e.onChange((c) => changes.push(c));
+  e.on('result', ({ result: r }) => results.push(r));
+  e.on('change', (c) => changes.push(c));
   e.apply(workspaceSchema.parse({
     lbdesk: 1, name: 'why', healthTimers: timers, servers: [{ name: 'dir1', address }],
     groups: [{ name: 'g', members: [{ server: 'dir1', port }], healthCheck: { type: 'tcp' } }],
