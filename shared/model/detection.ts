@@ -66,3 +66,34 @@ export function detectionTimes(timers: DetectionTimers, jitter = 0): DetectionTi
     },
   };
 }
+
+/**
+ * A failed forwarded connection (passive detection) brings a member's next check forward, at
+ * most one early check per min(retryInterval, this) since the last one started. The health
+ * engine schedules by it; the bounds below follow from it.
+ */
+export const PASSIVE_MIN_GAP_MS = 1000;
+
+/** Every way a member changes state, with its bounds (docs/health.md, "The procedure"). */
+export interface DetectionWays {
+  /** The first check (lab start, member enabled or added, check changed) decides at once. */
+  startup: DetectionRange;
+  /** Scheduled checks alone. */
+  active: DetectionTimes;
+  /**
+   * Out of service while forwarded connections keep failing: checks come every
+   * min(retryInterval, 1 s) (one in flight), so failAfter of them, the first at once at best.
+   */
+  passive: DetectionRange;
+}
+
+export function detectionWays(timers: DetectionTimers, jitter = 0): DetectionWays {
+  const { failAfter, timeout } = timers;
+  const gap = Math.min(timers.retryInterval, PASSIVE_MIN_GAP_MS);
+  const slow = Math.max(gap, timeout);
+  return {
+    startup: { bestMs: 0, worstMs: timeout },
+    active: detectionTimes(timers, jitter),
+    passive: { bestMs: (failAfter - 1) * gap, worstMs: failAfter * slow + timeout },
+  };
+}

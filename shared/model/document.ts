@@ -89,6 +89,7 @@ type Op =
   | { kind: 'set'; path: PathSegment[]; value: Json }
   | { kind: 'delete'; path: PathSegment[] }
   | { kind: 'add'; path: PathSegment[]; value: Json }
+  | { kind: 'addMany'; path: PathSegment[]; values: Json[] }
   | { kind: 'remove'; path: PathSegment[]; index: number }
   | { kind: 'rename'; path: PathSegment[]; key: string };
 
@@ -105,11 +106,12 @@ function expected(before: Json, op: Op): Json {
   const path: PathSegment[] = ['r', ...op.path];
   let cur = root as Record<PathSegment, Json>;
   const upto = op.kind === 'set' || op.kind === 'delete' || op.kind === 'rename' ? path.length - 1 : path.length;
+  const adding = op.kind === 'add' || op.kind === 'addMany';
   for (let i = 0; i < upto; i++) {
     const seg = path[i]!;
     if (cur[seg] === null || typeof cur[seg] !== 'object') {
       if (op.kind === 'delete') return before;
-      cur[seg] = (op.kind === 'add' && i === upto - 1) || typeof path[i + 1] === 'number' ? [] : {};
+      cur[seg] = (adding && i === upto - 1) || typeof path[i + 1] === 'number' ? [] : {};
     }
     cur = cur[seg] as Record<PathSegment, Json>;
   }
@@ -119,6 +121,7 @@ function expected(before: Json, op: Op): Json {
     if (Array.isArray(cur)) cur.splice(Number(last), 1);
     else delete cur[last];
   } else if (op.kind === 'add') (cur as unknown as Json[]).push(clone(op.value));
+  else if (op.kind === 'addMany') (cur as unknown as Json[]).push(...clone(op.values));
   else if (op.kind === 'remove') (cur as unknown as Json[]).splice(op.index, 1);
   else {
     const entries = Object.entries(cur).map(([k, v]) => [k === String(last) ? op.key : k, v] as const);
@@ -162,6 +165,7 @@ function commit(doc: Document, op: Op, splice: () => Splice | undefined): void {
     if (op.kind === 'set') alt.setIn(op.path, op.value);
     else if (op.kind === 'delete') alt.deleteIn(op.path);
     else if (op.kind === 'add') alt.addIn(op.path, op.value);
+    else if (op.kind === 'addMany') for (const v of op.values) alt.addIn(op.path, v);
     else if (op.kind === 'remove') alt.deleteIn([...op.path, op.index]);
     else throw new EditError('rename');
     const fresh = createDocument(alt.toString());
@@ -227,6 +231,40 @@ export function addItem(doc: Document, listPath: PathSegment[], value: Json): vo
   const seq = t.node;
   // inFlow says whether the list sits inside a flow collection; appendItem sees the list's own style.
   commit(doc, { kind: 'add', path: listPath, value }, () => appendItem(documentToText(doc), seq, t.inFlow, value));
+}
+
+/**
+ * The one splice that appends `values` to an existing list, or undefined when one splice cannot
+ * say it (a missing list, an empty `[]` that becomes a block list).
+ */
+export function appendSplice(doc: Document, listPath: PathSegment[], values: Json[]): Splice | undefined {
+  const t = resolvePath(doc, listPath);
+  if (!values.length || !t?.node || !isSeq(t.node) || !t.node.items.length) return undefined;
+  const text = documentToText(doc);
+  const seq = t.node;
+  const pieces = values.map((v) => appendItem(text, seq, t.inFlow, v));
+  const at = pieces[0]!.at;
+  // Every entry goes after the last one: the same place, so the pieces join in order.
+  if (pieces.some((p) => p.at !== at || p.end !== at)) return undefined;
+  const lead = /^\r?\n/.exec(pieces[0]!.text)?.[0] ?? '';
+  return { at, end: at, text: lead + pieces.map((p) => (lead && p.text.startsWith(lead) ? p.text.slice(lead.length) : p.text)).join('') };
+}
+
+/**
+ * Appends many entries as one edit: one splice and one re-parse for the lot (a paste of 5,000
+ * servers), where one addItem each would re-parse the growing file 5,000 times.
+ */
+export function addItems(doc: Document, listPath: PathSegment[], values: Json[]): void {
+  if (!values.length) return;
+  let rest = values;
+  const t = resolvePath(doc, listPath);
+  if (!t?.node || !isSeq(t.node) || !t.node.items.length) {
+    // The first entry may create the list or turn `[]` into a block list: addItem knows how.
+    addItem(doc, listPath, values[0]);
+    rest = values.slice(1);
+  }
+  if (!rest.length) return;
+  commit(doc, { kind: 'addMany', path: listPath, values: rest }, () => appendSplice(doc, listPath, rest));
 }
 
 /** Removes entry `index` of the list at `listPath`. */

@@ -8,7 +8,7 @@ export { familyOf, normalAddress, isWildcard, type Family } from './address';
 export { ipfeMate, normaliseFactorValues, INITIATOR_PORT_RANGE, targetSetIncludeName, parseTargetSetIncludeName } from './ipfe';
 export { formatProblem, formatPath, sortProblems, hasErrors, ROOT_PATH, SYNTAX_PATH, type Problem, type PathSegment } from './problem';
 export { parseWorkspace, validateDocument, checkData, type ParseResult, type ParseOptions } from './validate';
-export { createDocument, documentToText, documentLines, setField, deleteField, addItem, removeItem, renameKey, EditError } from './document';
+export { createDocument, documentToText, documentLines, setField, deleteField, addItem, addItems, appendSplice, removeItem, renameKey, EditError } from './document';
 export { normaliseFactors } from './normalise';
 export { FORMAT_VERSION, MIGRATIONS, migrateDocument, formatVersionOf, MigrationError, type Migration, type Migrated } from './migrate';
 export { MAX_WORKSPACE_BYTES, MAX_DEPTH, MAX_ALIAS_COUNT, MAX_PROBLEMS } from './limits';

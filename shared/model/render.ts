@@ -14,12 +14,14 @@ const CORE_TYPED = [
 ];
 /** Plain in any context, no need to ask the parser. */
 const SIMPLE = /^[A-Za-z0-9_/(][A-Za-z0-9_./@=()*+~^$-]*$/;
+/** Words of those characters with single spaces between (a description): plain too, without the parser. */
+const SIMPLE_WORDS = /^[A-Za-z0-9_/(][A-Za-z0-9_./@=()*+~^$-]*(?: [A-Za-z0-9_./@=()*+~^$-]+)+$/;
 /** Characters a plain or single-quoted scalar cannot hold (controls, line breaks, tab). */
 const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 export function isPlainSafe(s: string, inFlow: boolean, key: boolean): boolean {
   if (CORE_TYPED.some((re) => re.test(s))) return false;
-  if (SIMPLE.test(s)) return true;
+  if (SIMPLE.test(s) || SIMPLE_WORDS.test(s)) return true;
   if (s.trim() !== s || hasControl(s) || /^[-?:,[\]{}#&*!|>'"%@`]/.test(s)) return false;
   if (/: |:$| #/.test(s) || (inFlow && /[,[\]{}]/.test(s))) return false;
   try {

@@ -53,6 +53,9 @@ const int = (min: number, max: number) => {
   return z.number({ error: range }).int({ error: range }).min(min, { error: range }).max(max, { error: range });
 };
 
+/** A member's or target server's weight (IPFE and lbdesk; HAProxy's 0-256 is scaled to on render). */
+export const WEIGHT_RANGE = { min: 0, max: 65535 } as const;
+
 export const healthTimersSchema = z.strictObject({
   interval: duration(100, 86_400_000).optional(),
   retryInterval: duration(100, 86_400_000).optional(),
@@ -124,7 +127,7 @@ export const serverSchema = z.strictObject({
 export const memberSchema = z.strictObject({
   server: z.string(),
   port: port.optional(),
-  weight: int(0, 65535).default(100),
+  weight: int(WEIGHT_RANGE.min, WEIGHT_RANGE.max).default(100),
 });
 
 export const groupSchema = z.strictObject({
@@ -157,7 +160,7 @@ export const targetServerSchema = z.strictObject({
   address: ipAddress,
   secondaryAddress: ipAddress.optional(),
   description: z.string().optional(),
-  weight: int(0, 65535).default(100),
+  weight: int(WEIGHT_RANGE.min, WEIGHT_RANGE.max).default(100),
   /** Capacities for IPFE least load (mtotal, ctotal) when the server sends no heartbeat with them. */
   capacity: z
     .strictObject({ mps: int(1, 100_000_000).optional(), connections: int(1, 100_000_000).optional() })

@@ -54,7 +54,8 @@ test('start the lab and see a server go down when its backend is stopped', async
   await row.click();
   const detail = page.getByTestId('member-detail');
   await expect(detail.getByTestId('why')).toContainText('app1:' + backendPort + ' is available');
-  await expect(detail.getByTestId('detection')).toContainText('Failure noticed in');
+  await expect(detail.getByTestId('detection')).toContainText('Failure noticed by checks');
+  await expect(detail.getByTestId('detection')).toContainText('First check decides');
   await app.screenshot('lab-available');
 
   backend.closeAllConnections();

@@ -71,3 +71,35 @@ describe('DataTable', () => {
     w.unmount();
   });
 });
+
+describe('DataTable multi-select', () => {
+  it('Shift+click takes a range, Ctrl+click toggles, Shift+arrows extend, Ctrl+A takes all shown, Esc goes back to one', async () => {
+    const small = rows.slice(0, 20);
+    let sel = { keys: new Set<number | string>([2]), anchor: 2 as number | string, cursor: 2 as number | string };
+    const w = make({ rows: small, selectedKey: 2, selection: sel, 'onUpdate:selection': (s: typeof sel) => (sel = s) });
+    const update = async (key: number) => {
+      await w.setProps({ selection: sel, selectedKey: key } as Record<string, unknown>);
+    };
+    const row = (i: number) => w.findAll('[role="row"]')[i + 1]!;
+    await row(5).trigger('click', { shiftKey: true });
+    expect([...sel.keys].sort((a, b) => Number(a) - Number(b))).toEqual([2, 3, 4, 5]);
+    await update(5);
+    expect(w.findAll('[aria-selected="true"]')).toHaveLength(4);
+    await row(8).trigger('click', { ctrlKey: true });
+    expect(sel.keys.size).toBe(5);
+    await update(8);
+    await row(3).trigger('click', { metaKey: true });
+    expect(sel.keys.has(3)).toBe(false);
+    await update(3);
+    const grid = w.find('[role="grid"]');
+    await grid.trigger('keydown', { key: 'ArrowDown', shiftKey: true });
+    expect([...sel.keys]).toEqual([3, 4]);
+    await update(4);
+    await grid.trigger('keydown', { key: 'a', ctrlKey: true });
+    expect(sel.keys.size).toBe(20);
+    await update(4);
+    await grid.trigger('keydown', { key: 'Escape' });
+    expect([...sel.keys]).toEqual([4]);
+    w.unmount();
+  });
+});

@@ -22,6 +22,8 @@ describe('document worker', () => {
       { op: 'delete', path: ['servers', 0, 'description'] },
       { op: 'add', list: ['servers'], item: { name: 'web3', address: '127.0.0.23' } },
       { op: 'add', list: ['groups', 0, 'members'], item: { server: 'web3', port: 8081 } },
+      { op: 'addMany', list: ['servers'], items: [{ name: 'web4', address: '127.0.0.24' }, { name: 'web5', address: '127.0.0.25', description: 'b' }] },
+      { op: 'addMany', list: ['groups', 0, 'members'], items: [{ server: 'web4', port: 8081 }, { server: 'web5', weight: 7 }] },
       { op: 'remove', list: ['targetSets', 0, 'servers'], index: 0 },
       { op: 'set', path: ['targetSets', 0, 'ports'], value: [3868, 3869] },
       { op: 'set', path: ['healthTimers', 'failAfter'], value: 3 },
@@ -36,6 +38,29 @@ describe('document worker', () => {
     }
     expect(e.currentText()).toContain('# IPFE target sets: one public address spread over application servers');
   });
+
+  it('appends thousands in one edit without the Document, writing what the Document route writes', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, address: `127.3.${i >> 8}.${i & 255}`, description: `row ${i}` }));
+    const members = items.map((s) => ({ server: s.name, port: 8081, weight: 5 }));
+    const ops: EditOp[] = [{ op: 'addMany', list: ['servers'], items }, { op: 'addMany', list: ['groups', 0, 'members'], items: members }];
+    const fast = new WorkspaceDocument();
+    fast.load(demo, 'demo.yaml');
+    const st = fast.edit([{ ops, label: 'paste', at: 0 }]);
+    expect(st.valid).toBe(true);
+    expect(st.canUndo).toBe(true);
+    // Spliced and checked by the fast reader: no Document was built for the new text.
+    expect((fast as unknown as { docRef?: unknown }).docRef).toBeUndefined();
+    // The Document route: the same ops, one at a time through the document helpers.
+    const slow = new WorkspaceDocument();
+    slow.load(demo, 'demo.yaml');
+    slow.edit([{ ops: [{ op: 'set', path: ['name'], value: 'lab-site-a' }, ...ops], label: 'paste', at: 0 }]);
+    expect(fast.currentText()).toBe(slow.currentText());
+    // The next edit rebuilds the Document from the new text; undo takes the paste back in one step.
+    fast.edit([{ ops: [{ op: 'set', path: ['servers', 5, 'description'], value: 'after' }], label: 'x', at: 1 }]);
+    expect(fast.currentText()).toContain('description: after');
+    fast.undo();
+    expect(fast.undo().raw).toEqual(new WorkspaceDocument().load(demo, 'demo.yaml').raw);
+  }, 60_000);
 
   it('refuses an edit it cannot express and keeps the document as it was', () => {
     const e = new WorkspaceDocument();

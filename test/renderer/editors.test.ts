@@ -19,7 +19,7 @@ describe('editors', () => {
     const row = (name: string) => w.find(`[data-field="servers.1.healthTimers.${name}"]`);
     expect(row('interval').text()).toContain('5 s set here');
     expect(row('retryInterval').text()).toContain('10 s from global');
-    expect(w.find('[data-testid="detection"]').text()).toMatch(/Failure noticed in\s*5 s – 20 s/);
+    expect(w.find('[data-testid="detection"]').text()).toMatch(/Failure noticed by checks\s*5 s – 20 s/);
     await row('interval').find('input').setValue('');
     expect(row('interval').text()).toContain('30 s from global');
     await row('interval').find('input').setValue('fast');

@@ -40,7 +40,9 @@ describe('parseServers', () => {
     const r = parseServers(lines.join('\n'));
     expect(r.rows).toHaveLength(10_000);
     expect(r.errors).toEqual([{ line: 7778, column: 'address', message: '"127.0.0.x" is not an IPv4 or IPv6 address' }]);
-    expect(addOps(r.rows, 0)).toHaveLength(20_000);
+    // Two list edits, not 20,000: the document engine appends each list in one go.
+    const ops = addOps(r.rows, 0);
+    expect(ops.map((o) => [o.list.join('.'), o.items.length])).toEqual([['servers', 10_000], ['groups.0.members', 10_000]]);
   });
 });
 
@@ -78,6 +80,26 @@ describe('PasteServersDialog', () => {
     await ws.undo();
     expect((ws.raw.servers as unknown[]).length).toBe(servers);
     expect((ws.raw.groups as { members: unknown[] }[])[0]!.members).toHaveLength(members);
+    w.unmount();
+  });
+
+  it('holds a 10,000-line paste out of the text box, previews it at once, and can edit it as text', async () => {
+    const pinia = storeContext(real.api);
+    const ws = useWorkspace();
+    await ws.openDemo();
+    const w = mountWith(PasteServersDialog, real.api, pinia, {});
+    const lines = Array.from({ length: 10_000 }, (_, i) => `big${i},127.4.${i >> 8}.${i & 255},8081`);
+    lines[4] = 'big4,127.4.0.300';
+    await w.get('[data-testid="paste-text"]').setValue(lines.join('\n'));
+    await flushPromises();
+    expect(w.get('[data-testid="paste-held"]').text()).toContain('10000 lines pasted');
+    expect((w.get('[data-testid="paste-text"]').element as HTMLTextAreaElement).value).toBe('');
+    expect(w.get('[data-testid="paste-preview"]').text()).toContain('10000 servers read');
+    expect(w.get('[data-testid="paste-issues"]').text()).toContain('line 5, address: "127.4.0.300" is not an IPv4 or IPv6 address');
+    await w.findAll('[data-testid="paste-held"] button')[0]!.trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="paste-held"]').exists()).toBe(false);
+    expect((w.get('[data-testid="paste-text"]').element as HTMLTextAreaElement).value.split('\n')).toHaveLength(10_000);
     w.unmount();
   });
 });

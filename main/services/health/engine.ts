@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
+import { PASSIVE_MIN_GAP_MS } from '../../../shared/model/detection';
 import type { SecretStore } from '../secrets/types';
 import { ResultRing, Ring } from './history';
 import { memberSelector, membersOf, targetOf, type MemberSpec } from './members';
@@ -82,7 +83,7 @@ const DEFAULT_IN_FLIGHT = 1000;
 /** A probe that has not settled this long after its timeout is abandoned as failed. */
 const HUNG_GRACE_MS = 2000;
 /** Reported failures trigger at most one check per this long (or per retryInterval if shorter). */
-const REPORT_MIN_GAP_MS = 1000;
+const REPORT_MIN_GAP_MS = PASSIVE_MIN_GAP_MS;
 
 const hung = (timeoutMs: number): ProbeOutcome => ({
   ok: false,

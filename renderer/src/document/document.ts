@@ -1,9 +1,10 @@
 // The document worker: the workspace text, its comment-keeping Document, validation and undo.
 // Everything about YAML goes through shared/model; this only sequences it and keeps history.
 import type { Document } from 'yaml';
-import { addItem, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
+import { addItem, addItems, appendSplice, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
 import { fastLoad } from '../../../shared/model/fastload';
 import type { Batch, EditOp, DocumentState } from './protocol';
+import { sameData, updateIn } from '../lib/tree';
 
 interface Step { text: string; label: string; key?: string; at: number }
 
@@ -37,6 +38,8 @@ export class WorkspaceDocument {
 
   edit(batches: Batch[]): DocumentState {
     let error: string | undefined;
+    /** Whether the text changed since it was last validated. */
+    let stale = false;
     for (const b of batches) {
       if (this.broken()) {
         error = 'the file has YAML syntax errors; fix them in a text editor, then reopen it';
@@ -44,9 +47,13 @@ export class WorkspaceDocument {
       }
       const before = this.text;
       try {
-        const doc = this.doc();
-        for (const op of b.ops) apply(doc, op);
-        this.text = documentToText(doc);
+        if (this.appendFast(b.ops)) stale = false;
+        else {
+          const doc = this.doc();
+          for (const op of b.ops) apply(doc, op);
+          this.text = documentToText(doc);
+          stale = true;
+        }
       } catch (e) {
         // A refused edit leaves the document as it was.
         this.setText(before, false);
@@ -63,8 +70,30 @@ export class WorkspaceDocument {
       this.openKey = b.mergeKey;
       this.openAt = b.at;
     }
-    this.validate();
+    if (stale || error !== undefined) this.validate();
     return { ...this.state(error !== undefined), error };
+  }
+
+  /**
+   * Appends to lists (a paste of thousands) without the Document: splices from the current one,
+   * then the fast reader validates the new text, and must read exactly the intended data; the
+   * Document is rebuilt lazily (warm). False when the batch is not only appends, or not provable.
+   */
+  private appendFast(ops: EditOp[]): boolean {
+    if (!ops.length || !ops.every((o) => o.op === 'addMany') || this.broken()) return false;
+    const doc = this.doc();
+    const splices = ops.map((o) => (o.op === 'addMany' ? appendSplice(doc, o.list, o.items) : undefined));
+    if (splices.some((x) => !x)) return false;
+    const ordered = (splices as NonNullable<(typeof splices)[number]>[]).sort((a, b) => b.at - a.at);
+    if (ordered.some((x, i) => i > 0 && x.at === ordered[i - 1]!.at)) return false;
+    let text = this.text;
+    for (const x of ordered) text = text.slice(0, x.at) + x.text + text.slice(x.end);
+    let want = asObject(doc.toJS({ maxAliasCount: 100 }));
+    for (const o of ops) if (o.op === 'addMany') want = updateIn(want, o.list, (l) => [...(l as unknown[]), ...o.items]) as Record<string, unknown>;
+    const got = fastLoad(text);
+    if (!got.ok || !sameData(got.data, want)) return false;
+    this.setText(text, true);
+    return true;
   }
 
   undo(): DocumentState {
@@ -182,6 +211,8 @@ function apply(doc: Document, op: EditOp): void {
       return deleteField(doc, op.path);
     case 'add':
       return addItem(doc, op.list, op.item as never);
+    case 'addMany':
+      return addItems(doc, op.list, op.items);
     case 'remove':
       return removeItem(doc, op.list, op.index);
   }

@@ -8,6 +8,8 @@ export type EditOp =
   | { op: 'set'; path: Path; value: unknown }
   | { op: 'delete'; path: Path }
   | { op: 'add'; list: Path; item: unknown }
+  /** Many entries appended as one document edit (a paste): one re-parse, not one per entry. */
+  | { op: 'addMany'; list: Path; items: unknown[] }
   | { op: 'remove'; list: Path; index: number };
 
 export interface Batch { ops: EditOp[]; label: string; mergeKey?: string; at: number }

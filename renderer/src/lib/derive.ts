@@ -234,3 +234,15 @@ export function checkLoad(raw: Obj, serverName: string): CheckLoad {
   }
   return out;
 }
+
+/**
+ * The lab's notes worth a banner: "SCTP is not forwarded locally" only for a target set whose
+ * `protocols` the workspace sets (sctp or both), not one that merely has the default.
+ */
+export function labNotes(notes: readonly string[], raw: Obj): string[] {
+  const chosen = new Set(list(raw.targetSets).filter((t) => t.protocols === 'sctp' || t.protocols === 'both').map((t) => num(t.number)));
+  return notes.filter((n) => {
+    const m = /^target set (\d+)\b.*SCTP/.exec(n);
+    return !m || chosen.has(Number(m[1]));
+  });
+}

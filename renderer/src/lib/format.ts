@@ -39,16 +39,45 @@ function trim(v: number, digits = 1): string {
   return Number(v.toFixed(digits)).toString();
 }
 
+// One time format in the UI: local time with seconds, 24 h (`13:48:03`), a date before it where
+// the day matters (history); the exact instant in ISO in tooltips (title) and exports.
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `13:48:03`, local. */
 export function clockTime(at: number): string {
   const d = new Date(at);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** `2026-12-01 13:48:03`, local. */
 export function dateTime(at: number): string {
   const d = new Date(at);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clockTime(at)}`;
+}
+
+/** The exact instant for a tooltip or an export: `2026-12-01T12:48:03.120Z`. */
+export function isoTime(at: number): string {
+  return new Date(at).toISOString();
+}
+
+const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/**
+ * A message from main (push, confirm; the CLI prints them with ISO instants) in pieces, every ISO
+ * instant as local time with its ISO kept for the tooltip: `[{ text }, { text: '13:48:03', iso }]`.
+ */
+export function timePieces(text: string): { text: string; iso?: string }[] {
+  const out: { text: string; iso?: string }[] = [];
+  let last = 0;
+  for (const m of text.matchAll(ISO)) {
+    const at = Date.parse(m[0]);
+    if (Number.isNaN(at)) continue;
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    out.push({ text: clockTime(at), iso: isoTime(at) });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
 }
 
 /** `12 s ago`, `3 min ago`. */

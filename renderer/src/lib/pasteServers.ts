@@ -11,7 +11,7 @@ type Column = 'name' | 'address' | 'port' | 'weight' | 'description';
 
 /** Splits one CSV line, with "quoted, fields" and "" for a quote inside. */
 function cells(line: string, d: string): string[] {
-  if (d === '\t') return line.split('\t').map((c) => c.trim());
+  if (d === '\t' || !line.includes('"')) return line.split(d).map((c) => c.trim());
   const out: string[] = [];
   let cur = '';
   let quoted = false;
@@ -86,14 +86,16 @@ export function parseServers(text: string, taken: Iterable<string> = []): PasteR
   return { rows, errors, warnings, delimiter };
 }
 
-type Op = { op: 'add'; list: (string | number)[]; item: unknown };
+type Op = { op: 'addMany'; list: (string | number)[]; items: unknown[] };
 
-/** The edits that add the rows as servers, and as members of group number `group` when given: one undo step. */
+/**
+ * The edits that add the rows as servers, and as members of group number `group` when given:
+ * one list edit each (the document engine appends them in one go), one undo step.
+ */
 export function addOps(rows: PastedServer[], group?: number): Op[] {
-  const ops: Op[] = [];
-  for (const r of rows) ops.push({ op: 'add', list: ['servers'], item: { name: r.name, address: r.address, ...(r.description ? { description: r.description } : {}) } });
+  const ops: Op[] = [{ op: 'addMany', list: ['servers'], items: rows.map((r) => ({ name: r.name, address: r.address, ...(r.description ? { description: r.description } : {}) })) }];
   if (group !== undefined) {
-    for (const r of rows) ops.push({ op: 'add', list: ['groups', group, 'members'], item: { server: r.name, ...(r.port ? { port: r.port } : {}), ...(r.weight !== undefined ? { weight: r.weight } : {}) } });
+    ops.push({ op: 'addMany', list: ['groups', group, 'members'], items: rows.map((r) => ({ server: r.name, ...(r.port ? { port: r.port } : {}), ...(r.weight !== undefined ? { weight: r.weight } : {}) })) });
   }
   return ops;
 }

@@ -83,3 +83,22 @@ export function itemRoot(path: Path): Path {
 export function startsWith(path: Path, prefix: Path): boolean {
   return prefix.length <= path.length && prefix.every((k, i) => String(path[i]) === String(k));
 }
+
+/**
+ * Same data? Edits keep the identity of what they did not touch, so comparing two versions of a big
+ * workspace only walks the paths that changed. A key set to undefined counts as absent.
+ */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameData(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
+  const ka = keys(ao);
+  return ka.length === keys(bo).length && ka.every((k) => sameData(ao[k], bo[k]));
+}

@@ -5,6 +5,7 @@ import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { DiffResult, HostKeyPrompt, PushHistoryEntry, PushProgress, PushResult, SshPrompt } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
+import { isoTime } from '../lib/format';
 import { useWorkspace } from './workspace';
 
 /** After a confirm window runs out, how long before the appliance is asked what it did. */
@@ -105,7 +106,8 @@ export const useAppliances = defineStore('appliances', () => {
     }
     if (d.rolledBackAt === undefined) return;
     confirmBy.value = undefined;
-    const when = d.rolledBackAt ? ` at ${new Date(d.rolledBackAt).toLocaleTimeString()}` : '';
+    // An ISO instant: shown as local time with the ISO in its tooltip (TimeText).
+    const when = d.rolledBackAt ? ` at ${isoTime(d.rolledBackAt)}` : '';
     const said = `Not confirmed in time: the appliance restored its previous configuration${when}.`;
     confirmMessage.value = said;
     if (result.value?.outcome === 'pending-confirm') result.value = { ...result.value, outcome: 'rolled-back', reason: said, confirmBy: undefined };
@@ -166,10 +168,16 @@ export const useAppliances = defineStore('appliances', () => {
     } catch (e) {
       diff.value = undefined;
       diffError.value = errorSentence(e, `compare with ${appliance}`);
+      dropFinishedReport();
       return undefined;
     } finally {
       diffBusy.value = false;
     }
+  }
+
+  /** A new error makes the last finished push's report old news: it goes (a pending one stays, with its countdown). */
+  function dropFinishedReport(): void {
+    if (result.value && result.value.outcome !== 'pending-confirm') result.value = undefined;
   }
 
   let currentPush = '';
@@ -215,6 +223,7 @@ export const useAppliances = defineStore('appliances', () => {
       return r.confirmed;
     } catch (e) {
       confirmMessage.value = errorSentence(e, `confirm the push to ${appliance}`);
+      dropFinishedReport();
       return false;
     } finally {
       confirming.value = false;

@@ -15,6 +15,10 @@ export function mirror(root: Raw, op: EditOp): Raw {
       return getIn(root, op.path) === undefined ? root : (updateIn(root, op.path, () => undefined) as Raw);
     case 'add':
       return updateIn(root, op.list, (list) => (Array.isArray(list) ? [...list, clone(op.item)] : [clone(op.item)])) as Raw;
+    case 'addMany': {
+      const items = clone(op.items) as unknown[];
+      return updateIn(root, op.list, (list) => (Array.isArray(list) ? [...list, ...items] : items)) as Raw;
+    }
     case 'remove':
       return updateIn(root, op.list, (list) => (Array.isArray(list) ? list.filter((_, i) => i !== op.index) : list)) as Raw;
   }
@@ -24,21 +28,4 @@ export const clone = (v: unknown): unknown => (v === undefined ? undefined : JSO
 /** Reactive proxies cannot cross to a worker: edits carry plain data. */
 export const plain = (v: unknown): unknown => clone(v);
 
-/**
- * Same data? Edits keep the identity of what they did not touch, so comparing two versions of a big
- * workspace only walks the paths that changed. A key set to undefined counts as absent.
- */
-export function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => sameData(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
-  const ka = keys(ao);
-  return ka.length === keys(bo).length && ka.every((k) => sameData(ao[k], bo[k]));
-}
+export { sameData } from '../lib/tree';

@@ -174,9 +174,12 @@ export const useWorkspace = defineStore('workspace', () => {
     pendingCount.value = 0;
     inFlight.value++;
     try {
-      const r = await (await getDocument()).send({ kind: 'edit', batches });
+      const e = await getDocument();
+      const r = await e.send({ kind: 'edit', batches });
       if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
       take(r.state);
+      // Appends (a paste) skip the editable Document; build it now, before the next keystroke.
+      if (batches.some((b) => b.ops.some((o) => o.op === 'addMany'))) warm(e);
     } finally {
       inFlight.value--;
     }
@@ -212,6 +215,9 @@ export const useWorkspace = defineStore('workspace', () => {
   function recheck(ops: EditOp[]): void {
     const m = new Map(quick.value);
     for (const op of ops) {
+      // Many new items at once (a paste, checked in its preview): the engine validates them all
+      // together; one quick check each would compare every name with every other.
+      if (op.op === 'addMany') continue;
       let root = itemRoot(op.op === 'add' || op.op === 'remove' ? op.list : op.path);
       if (op.op === 'remove' && op.list.length === 1) {
         // Later items moved up: their quick results no longer match their index.
@@ -223,6 +229,11 @@ export const useWorkspace = defineStore('workspace', () => {
       if (found) m.set(pathKey(root), keyed(found));
     }
     quick.value = m;
+  }
+
+  function warm(e: DocumentClient): void {
+    warming.value = true;
+    void e.send({ kind: 'warm' }).finally(() => (warming.value = false));
   }
 
   // --- opening -------------------------------------------------------------------------------
@@ -246,8 +257,7 @@ export const useWorkspace = defineStore('workspace', () => {
     take(r.state);
     savedRaw.value = raw.value;
     // Parse the editable Document now, while the user is still looking, not on the first keystroke.
-    warming.value = true;
-    void e.send({ kind: 'warm' }).finally(() => (warming.value = false));
+    warm(e);
     if (r.state?.migratedFrom !== undefined) notice.value = `This file was in format version ${r.state.migratedFrom}; it was migrated here and is written in the new format when you save.`;
   }
 

@@ -1,7 +1,7 @@
 // Edits keep every comment and every untouched byte: the text changes only where the edit is.
 import { describe, expect, it } from 'vitest';
 import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
-import { addItem, createDocument, deleteField, documentToText, removeItem, renameKey, setField, EditError } from '../../../shared/model/document';
+import { addItem, addItems, createDocument, deleteField, documentToText, removeItem, renameKey, setField, EditError } from '../../../shared/model/document';
 import { parseWorkspace } from '../../../shared/model/validate';
 import type { PathSegment } from '../../../shared/model/problem';
 import { exampleText, rng } from './helpers';
@@ -321,5 +321,38 @@ describe('fuzz: structural edits', () => {
       if (path[0] !== 'lbdesk') expect(out.split('\n')[18], `${kind} ${path.join('.')}`).toBe(text.split('\n')[18]);
       expect(out.startsWith(text.split('\n').slice(0, 18).join('\n'))).toBe(true);
     }
+  });
+});
+
+describe('addItems', () => {
+  const cases: [string, PathSegment[], unknown[]][] = [
+    ['block list', ['servers'], [{ name: 'web3', address: '127.0.0.23' }, { name: 'web4', address: '127.0.0.24', description: 'rack 2' }, { name: 'web5', address: '::1' }]],
+    ['flow-style neighbours', ['groups', 0, 'members'], [{ server: 'web3', port: 8081 }, { server: 'web4', weight: 5 }, { server: 'web5' }]],
+    ['flow list', ['targetSets', 0, 'ports'], [3869, 3870, 3871]],
+  ];
+  for (const [what, path, values] of cases) {
+    it(`writes what one addItem each writes (${what})`, () => {
+      const one = edited((d) => values.forEach((v) => addItem(d, path, v as never)));
+      const many = edited((d) => addItems(d, path, values));
+      expect(many.text).toBe(one.text);
+      expect(many.diff.removed.length).toBeLessThanOrEqual(1);
+    });
+  }
+
+  it('appends 5,000 servers in one edit and the file stays valid', () => {
+    const values = Array.from({ length: 5000 }, (_, i) => ({ name: `p${i}`, address: `127.2.${i >> 8}.${i & 255}` }));
+    const { text, diff } = edited((d) => addItems(d, ['servers'], values));
+    expect(diff.removed).toEqual([]);
+    const r = parseWorkspace(text, 'x');
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(r.workspace!.servers.slice(-2).map((s) => s.name)).toEqual(['p4998', 'p4999']);
+  });
+
+  it('starts a list that was empty or missing', () => {
+    const doc = createDocument('lbdesk: 1\nname: x\nservers: []\n');
+    addItems(doc, ['servers'], [{ name: 'a', address: '127.0.0.1' }, { name: 'b', address: '127.0.0.2' }]);
+    addItems(doc, ['groups'], [{ name: 'g', members: [] }, { name: 'h', members: [] }]);
+    expect(parseWorkspace(documentToText(doc), 'x').workspace!.servers.map((s) => s.name)).toEqual(['a', 'b']);
+    expect(parseWorkspace(documentToText(doc), 'x').workspace!.groups.map((g) => g.name)).toEqual(['g', 'h']);
   });
 });
