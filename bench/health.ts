@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const firstSeen = new Set<string>();
   let falseTransitions = 0;
   const falseExamples: string[] = [];
-  engine.onChange((c) => {
+  engine.on('change', (c) => {
     if (c.from === 'unknown' && !firstSeen.has(c.key)) {
       firstSeen.add(c.key);
       const want = c.key.startsWith('g:closed') ? 'unavailable' : 'available';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   let results = 0;
   const rtts: number[] = [];
   let wrongResults = 0;
-  engine.onResult((key, r) => {
+  engine.on('result', ({ key, result: r }) => {
     results += 1;
     const shouldPass = key.startsWith('g:open');
     if (r.ok !== shouldPass) wrongResults += 1;

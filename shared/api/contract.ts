@@ -5,6 +5,7 @@ import type { CheckResult, MemberStatus, StateChange } from './types';
 import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
+import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -108,7 +109,8 @@ const workspaceMethods = {
   'workspace.read': method<WorkspaceFile>()(z.strictObject({ path })),
   'workspace.write': method<SavedFile>()(z.strictObject({ path, text: z.string().max(16 * 1024 * 1024), expectedMtimeMs: z.number().optional() })),
   'workspace.recent': method<string[]>()(none),
-  'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional() })),
+/** A folder's subfolders and workspace files (`files: 'any'`: every file, for configs to import). */
+  'workspace.browse': method<DirListing>()(z.strictObject({ dir: path.optional(), files: z.enum(['workspace', 'any']).optional() })),
   'workspace.validate': method<ApiProblem[]>()(source),
 } as const;
 /** The local lab (health checks and forwarding engine) and one-off checks. */
@@ -176,6 +178,16 @@ const secretsMethods = {
   'secrets.delete': method<void>()(z.strictObject({ name })),
 } as const;
 
+/** Import a config an appliance runs (the importer of `lbdesk import`). */
+const importMethods = {
+  /** The driver a config file looks like (a suggestion for the import dialog; null when neither). */
+  'import.detect': method<{ driver: ImportDriver | null }>()(z.strictObject({ config: path })),
+  /** `lbdesk import CONFIG --driver D --out WS`: a new workspace file (an existing one is refused). */
+  'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.enum(['haproxy', 'keepalived']), out: path, appliance: name.optional() })),
+  /** `lbdesk import WS --appliance NAME`, written nowhere: the edits for the page to apply. */
+  'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
+} as const;
+
 /**
  * The contract grouped by area: each area's handlers are written (and typed) as one object in
  * main/services/api, and the full table is assembled from exactly these areas.
@@ -187,13 +199,14 @@ export const areas = {
   appliances: appliancesMethods,
   ssh: sshMethods,
   secrets: secretsMethods,
+  import: importMethods,
 } as const;
 export type AreaName = keyof typeof areas;
 export const AREA_NAMES = Object.keys(areas) as AreaName[];
 /** The methods of one area. */
 export type MethodOf<A extends AreaName> = Extract<keyof (typeof areas)[A], MethodName>;
 
-export const contract = { ...appMethods, ...workspaceMethods, ...labMethods, ...appliancesMethods, ...sshMethods, ...secretsMethods } as const;
+export const contract = { ...appMethods, ...workspaceMethods, ...labMethods, ...appliancesMethods, ...sshMethods, ...secretsMethods, ...importMethods } as const;
 
 export type Contract = typeof contract;
 export type MethodName = keyof Contract;
@@ -223,7 +236,7 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
 export const MENU_COMMANDS = [
   'open', 'save', 'save-as',
   'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history',
-  'toggle-theme', 'lab-start', 'lab-stop',
+  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into',
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }

@@ -103,7 +103,7 @@ describe('lbdesk messages', () => {
     // confirm --all passes over a vendor CLI appliance (nothing to confirm there) and still
     // tries the others, instead of refusing them all.
     const mixed = join(dir, 'mixed.yaml');
-    writeFileSync(mixed, readFileSync(file, 'utf8').replace('appliances: [', `appliances: [{ name: adx, host: 192.0.2.250, driver: cli, template: ${join(ROOT, 'assets/templates/adx-example.njk')} }, `));
+    writeFileSync(mixed, readFileSync(file, 'utf8').replace('appliances: [', `appliances: [{ name: adx, host: 192.0.2.250, driver: cli, template: ${join(ROOT, 'assets/templates/adx-example.liquid')} }, `));
     const all = await runCli(['confirm', mixed, '--all', '--known-hosts', join(dir, 'kh'), '--ssh-config', join(dir, 'empty-ssh-config')], { env });
     expect(all.code).toBe(2);
     expect(all.stderr).toContain('lbdesk: adx: skipped: commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)\n');

@@ -64,7 +64,7 @@ describe('electron-builder.yml', () => {
     expect(config.files).not.toContain('out/**');
     expect(config.extraResources).toEqual([{ from: 'assets/demo', to: 'assets/demo' }, { from: 'assets/templates', to: 'assets/templates' }]);
     expect(existsSync(join(ROOT, 'assets/demo/lab-site-a.yaml'))).toBe(true);
-    expect(existsSync(join(ROOT, 'assets/templates/adx-example.njk'))).toBe(true);
+    expect(existsSync(join(ROOT, 'assets/templates/adx-example.liquid'))).toBe(true);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
     expect(pkg.main).toBe('out/main/index.js');
   });

@@ -33,8 +33,8 @@ const OUTCOME: Record<PushOutcome, UiOutcome> = {
   'rolled-back': 'rolled-back', failed: 'failed', skipped: 'refused',
 };
 
-export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
-  const historyDir = syncDataDir(deps.dataDir);
+/** SSH options for the UI's calls, and one appliance of a workspace source opened (also used by import). */
+export function applianceAccess(deps: ApplianceDeps) {
   const ssh = (): SshOptions => ({
     secrets: deps.secrets,
     knownHostsFile: deps.knownHostsFile,
@@ -51,6 +51,12 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     }
     return openAppliance(workspace, appliance, src.path);
   }
+  return { ssh, prepared };
+}
+
+export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
+  const historyDir = syncDataDir(deps.dataDir);
+  const { ssh, prepared } = applianceAccess(deps);
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };

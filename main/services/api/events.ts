@@ -1,15 +1,18 @@
-// Fan-out of contract events to every connected UI (IPC windows, WebSocket pages).
-import type { ApiEvent, EventMap, EventName } from '../../../shared/api/contract';
+// Fan-out of contract events to every connected UI (IPC windows, WebSocket pages). `emit` is
+// the EventSink the services are handed; `subscribe` is how a transport listens to them all.
+import type { ApiEvent, EventSink } from '../../../shared/api/contract';
+import { Emitter } from '../emitter';
 
-type Listener = (event: ApiEvent) => void;
+class Fanout extends Emitter<{ event: ApiEvent }> {
+  send(e: ApiEvent): void {
+    this.emit('event', e);
+  }
+}
 
 export class EventBus {
-  private readonly listeners = new Set<Listener>();
-  readonly emit = <E extends EventName>(event: E, payload: EventMap[E]): void => {
-    for (const l of [...this.listeners]) l({ event, payload } as ApiEvent);
-  };
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  private readonly fanout = new Fanout();
+  readonly emit: EventSink = (event, payload) => this.fanout.send({ event, payload } as ApiEvent);
+  subscribe(listener: (event: ApiEvent) => void): () => void {
+    return this.fanout.on('event', listener);
   }
 }

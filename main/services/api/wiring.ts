@@ -13,6 +13,7 @@ import { workspaceHandlers, WorkspaceFiles } from './workspace';
 import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
 import { SshQuestions } from './ssh';
+import { importHandlers } from './import';
 
 export interface AppServicesOptions {
   /** The desktop app's shell, or `browserShell()`. */
@@ -55,11 +56,13 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });
   const files = new WorkspaceFiles(opts.dataDir, join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'));
   const questions = new SshQuestions(emit);
+  const remote = { secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions };
   const handlers = handlerTable({
     app: appHandlers({ shell: opts.shell, files, startPath: opts.startPath }),
     workspace: workspaceHandlers({ store: workspaceStore, emit, opened: (p) => opts.shell.opened(p) }, files),
     lab: labHandlers(lab, secrets),
-    appliances: applianceHandlers({ secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions }),
+    appliances: applianceHandlers(remote),
+    import: importHandlers(remote),
     ssh: questions.handlers(),
     secrets: secretsHandlers(secrets),
   });

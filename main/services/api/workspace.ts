@@ -105,11 +105,12 @@ export function workspaceHandlers(deps: WorkspaceDeps, files: WorkspaceFiles): A
       return { path: clean, mtimeMs: info.mtimeMs, backupPath };
     },
     'workspace.recent': async () => recent.list(),
-    'workspace.browse': async ({ dir }) => {
+    'workspace.browse': async ({ dir, files }) => {
+      const shown = (n: string) => files === 'any' || WORKSPACE_EXTENSIONS.has(extname(n).toLowerCase());
       const where = dir === undefined ? resolve(homedir()) : checkDirPath(dir);
       const items = await readdir(where, { withFileTypes: true });
       const entries = items
-        .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || (d.isFile() && WORKSPACE_EXTENSIONS.has(extname(d.name).toLowerCase()))))
+        .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || (d.isFile() && shown(d.name))))
         .map((d) => ({ name: d.name, path: join(where, d.name), kind: d.isDirectory() ? ('dir' as const) : ('file' as const) }))
         .sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1));
       const parent = dirname(where);

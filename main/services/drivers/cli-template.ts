@@ -1,63 +1,69 @@
-// Renders a workspace for a vendor CLI through a nunjucks template (docs/vendor-cli.md).
-// Strict: an undefined value in `{{ }}` is an error, so a misspelt name never renders empty.
+// Renders a workspace for a vendor CLI through a Liquid template (docs/vendor-cli.md).
+// LiquidJS is built for untrusted templates: lookups see only the data's own properties (no
+// `constructor`, `__proto__`), templates call no functions, and here it reads no files and
+// stops at a bound on output and allocation. Strict: an undefined value or filter is an error,
+// so a misspelt name never renders empty.
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import nunjucks from 'nunjucks';
+import { Liquid, Tag, type Context, type FS, type Liquid as LiquidEngine, type TagToken, type TopLevelToken } from 'liquidjs';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { dedupe, type DriverProblem, type RenderContext, type RenderResult } from './types';
 import { templateContext } from './cli-context';
 import { commandsOf, splitSections } from './cli-sections';
 
-/** `(file) [Line 3, Column 5]\n  Error: message` → `file:3:5: message`. */
-function templateProblem(err: unknown, shown: string): string {
-  const text = err instanceof Error ? err.message : String(err);
-  const m = /^\(([^)]*)\)(?: \[Line (\d+), Column (\d+)\])?\s*(?:Error: )?([\s\S]*)$/.exec(text);
-  let msg = (m ? m[4]! : text).trim().split('\n')[0]!;
-  if (/attempted to output null or undefined value/.test(msg)) msg = 'a value in {{ }} is undefined (a misspelt name, or a field that is not set: test it with {% if %})';
-  return m?.[2] ? `${shown}:${m[2]}:${m[3]}: ${msg}` : `${shown}: ${msg}`;
-}
+export const TEMPLATE_EXTENSION = '.liquid';
+/** Characters of output plus elements of ranges and built strings one render may make. */
+export const TEMPLATE_MEMORY_LIMIT = 16 * 1024 * 1024;
+/** Milliseconds one render may take. */
+const RENDER_LIMIT_MS = 10_000;
+/** Characters of template source. */
+const PARSE_LIMIT = 1024 * 1024;
 
-/**
- * Nunjucks is not a sandbox: `range.constructor("...")()` is the Function constructor. Every
- * `a.b` and `a[b]` in a template goes through runtime.memberLookup, so the names that lead from
- * a value to code are refused there, after the key is made a string (a key object's toString
- * could otherwise say "constructor" only when the lookup converts it).
- */
-const UNREACHABLE = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'caller', 'callee', 'arguments']);
-/**
- * A bare name (`{{ constructor }}`) is looked up in the frame and the context, plain objects
- * whose prototype answers `constructor` (Object, and from it Function): no Object.prototype
- * name is a template variable.
- */
-const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), ...UNREACHABLE]);
-type Runtime = {
-  memberLookup(obj: unknown, key: unknown): unknown;
-  contextOrFrameLookup(context: unknown, frame: unknown, name: string): unknown;
-  lbdeskGuarded?: true;
+/** No partials, layouts or includes: a template is one file. */
+const NO_FILES: FS = {
+  exists: async () => false,
+  existsSync: () => false,
+  readFile: async () => Promise.reject(new Error('templates read no other files (no include, render or layout)')),
+  readFileSync: () => {
+    throw new Error('templates read no other files (no include, render or layout)');
+  },
+  resolve: (_dir, file) => file,
+  contains: async () => false,
+  containsSync: () => false,
 };
-const runtime = (nunjucks as unknown as { runtime: Runtime }).runtime;
-if (!runtime.lbdeskGuarded) {
-  const lookup = runtime.memberLookup;
-  runtime.memberLookup = (obj, key) => {
-    const name = typeof key === 'number' ? key : String(key);
-    if (typeof name === 'string' && UNREACHABLE.has(name)) throw new Error(`${name} is not available in a template`);
-    return lookup(obj, name);
-  };
-  const variable = runtime.contextOrFrameLookup;
-  runtime.contextOrFrameLookup = (context, frame, name) => {
-    if (PROTOTYPE_NAMES.has(String(name))) throw new Error(`${String(name)} is not available in a template`);
-    return variable(context, frame, name);
-  };
-  runtime.lbdeskGuarded = true;
+
+/** The tags that would read another file are refused where they stand, with their line. */
+class OneFileOnly extends Tag {
+  constructor(token: TagToken, remain: TopLevelToken[], liquid: LiquidEngine) {
+    super(token, remain, liquid);
+    throw new Error(`${token.name} is not available: a template is one file (no include, render or layout)`);
+  }
+  render(): void {}
 }
 
 /**
- * Only a .njk file is read as a template, and only if what it really is (after links) is one:
- * the page can write .yaml files, never .njk, so it cannot plant a template or read a key as one.
+ * One file's place in the error: LiquidJS says `message, line:3, col:5` (syntax errors add the
+ * offending text on further lines).
+ */
+function templateProblem(err: unknown, shown: string): string {
+  const text = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+  const m = /^(.*?), (?:file:[^,]*, )?line:(\d+), col:(\d+)$/.exec(text);
+  let msg = (m ? m[1]! : text).trim();
+  const undef = /^undefined variable: (.*)$/.exec(msg);
+  if (undef) msg = `${undef[1]} is undefined (a misspelt name, or a field that is not set: test it with {% if %})`;
+  if (/^memory alloc limit exceeded/.test(msg)) msg = `renders more than ${TEMPLATE_MEMORY_LIMIT} characters or loop steps: a loop runs away`;
+  if (/^template render limit exceeded/.test(msg)) msg = `takes more than ${RENDER_LIMIT_MS / 1000} s to render: a loop runs away`;
+  return m ? `${shown}:${m[2]}:${m[3]}: ${msg}` : `${shown}: ${msg}`;
+}
+
+/**
+ * Only a .liquid file is read as a template, and only if what it really is (after links) is
+ * one: the page can write .yaml files, never .liquid, so it cannot plant a template or read a
+ * key as one.
  */
 function templateFile(workspacePath: string, template: string, shown: string): { file: string } | { problem: string } {
-  const notNjk = `${shown}: a template is a nunjucks file ending in .njk`;
-  if (extname(template).toLowerCase() !== '.njk') return { problem: notNjk };
+  const notTemplate = `${shown}: a template is a Liquid file ending in ${TEMPLATE_EXTENSION}`;
+  if (extname(template).toLowerCase() !== TEMPLATE_EXTENSION) return { problem: notTemplate };
   const file = resolve(dirname(workspacePath), template);
   let real: string;
   try {
@@ -65,7 +71,7 @@ function templateFile(workspacePath: string, template: string, shown: string): {
   } catch (err) {
     return { problem: `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
-  if (extname(real).toLowerCase() !== '.njk') return { problem: `${shown}: links to ${real}, which is not a .njk file` };
+  if (extname(real).toLowerCase() !== TEMPLATE_EXTENSION) return { problem: `${shown}: links to ${real}, which is not a ${TEMPLATE_EXTENSION} file` };
   return { file: real };
 }
 
@@ -78,6 +84,55 @@ function quote(value: unknown): string {
   return `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/** Every piece of output counts against the render's memory limit, captures included. */
+class BoundedEmitter {
+  buffer = '';
+  constructor(private readonly ctx: Context) {}
+  write(html: unknown): void {
+    const s = typeof html === 'string' ? html : html === null || html === undefined ? '' : String(html);
+    this.ctx.memoryLimit.use(s.length);
+    this.buffer += s;
+  }
+}
+
+function templateEngine(problems: { errors: DriverProblem[]; warnings: DriverProblem[] }): Liquid {
+  const liquid = new Liquid({
+    fs: NO_FILES,
+    root: [],
+    partials: [],
+    layouts: [],
+    relativeReference: false,
+    dynamicPartials: false,
+    ownPropertyOnly: true,
+    strictFilters: true,
+    strictVariables: true,
+    // An `if` may test a field that is not set; printing one is the error.
+    lenientIf: true,
+    greedy: false,
+    memoryLimit: TEMPLATE_MEMORY_LIMIT,
+    renderLimit: RENDER_LIMIT_MS,
+    parseLimit: PARSE_LIMIT,
+    cache: false,
+  });
+  for (const tag of ['include', 'render', 'layout']) liquid.registerTag(tag, OneFileOnly);
+  liquid.registerFilter('seconds', seconds);
+  liquid.registerFilter('quote', quote);
+  // Templates say what they cannot express, by name: warn renders on, fail refuses the render.
+  // `{{ "service x" | warn: "message" }}`; both print nothing.
+  liquid.registerFilter('warn', (what: unknown, message: unknown) => {
+    problems.warnings.push({ subject: String(what), message: String(message) });
+    return '';
+  });
+  liquid.registerFilter('fail', (what: unknown, message: unknown) => {
+    problems.errors.push({ subject: String(what), message: String(message) });
+    return '';
+  });
+  const renderer = liquid.renderer;
+  const renderTemplates = renderer.renderTemplates.bind(renderer);
+  renderer.renderTemplates = (templates, ctx, emitter) => renderTemplates(templates, ctx, emitter ?? new BoundedEmitter(ctx));
+  return liquid;
+}
+
 export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult {
   const subject = `appliance ${appliance.name}`;
   const errors: DriverProblem[] = [];
@@ -86,7 +141,7 @@ export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: Rend
   const mode = appliance.cli?.mode ?? 'shell';
   if (mode !== 'shell' && !appliance.cli?.uploadPath) errors.push({ subject, message: `cli.mode ${mode} needs cli.uploadPath (where the config goes on the appliance)` });
   if (!appliance.template) {
-    errors.push({ subject, message: 'driver cli needs a template: a nunjucks file, path relative to the workspace file' });
+    errors.push({ subject, message: `driver cli needs a template: a Liquid file (${TEMPLATE_EXTENSION}), path relative to the workspace file` });
     return fail();
   }
   const shown = `template ${appliance.template}`;
@@ -95,26 +150,18 @@ export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: Rend
     errors.push({ subject, message: found.problem });
     return fail();
   }
-  const file = found.file;
   let source: string;
   try {
-    source = readFileSync(file, 'utf8');
+    source = readFileSync(found.file, 'utf8');
   } catch (err) {
     errors.push({ subject, message: `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
     return fail();
   }
-  const env = new nunjucks.Environment(new nunjucks.FileSystemLoader(dirname(file), { noCache: true }), {
-    autoescape: false, throwOnUndefined: true, trimBlocks: true, lstripBlocks: true,
-  });
-  env.addFilter('seconds', seconds);
-  env.addFilter('quote', quote);
-  // Templates say what they cannot express, by name: warn() renders on, fail() refuses the render.
-  env.addGlobal('warn', (what: unknown, message: unknown) => { warnings.push({ subject: String(what), message: String(message) }); return ''; });
-  env.addGlobal('fail', (what: unknown, message: unknown) => { errors.push({ subject: String(what), message: String(message) }); return ''; });
+  const liquid = templateEngine({ errors, warnings });
   const data = templateContext(ws, appliance, errors);
   let text: string;
   try {
-    text = new nunjucks.Template(source, env, file, true).render(data as unknown as object);
+    text = liquid.parseAndRenderSync(source, data as unknown as object) as string;
   } catch (err) {
     errors.push({ subject, message: templateProblem(err, shown) });
     return fail();

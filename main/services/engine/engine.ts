@@ -1,7 +1,6 @@
 // The forwarding engine's controller, on the caller's thread (the app's main process, the CLI,
 // the UI host). It turns workspaces into configs, feeds health states to the data path in its
 // worker thread, reports failed connects back to the health engine, and relays events and stats.
-import { EventEmitter } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ApplyResult, EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { StateChange } from '../../../shared/api/types';
@@ -11,6 +10,7 @@ import { TCP_IO_FALLBACK } from '../health/probes/tcp';
 import { buildConfig, type EngineConfig, type ListenerConfig } from './config';
 import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
 import { startEngineWorker } from './worker-path';
+import { Emitter } from '../emitter';
 
 export interface ForwardingEngineOptions {
   health: HealthView;
@@ -72,7 +72,8 @@ function narrow(config: EngineConfig, filter: ListenFilter): EngineConfig {
   return { ...config, listeners, pools };
 }
 
-export class ForwardingEngine extends EventEmitter {
+/** Every event of the contract (`serve --events` lines): listening, state, reload, refused, ... */
+export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
   private readonly pending = new Map<number, (r: Reply) => void>();
@@ -90,23 +91,10 @@ export class ForwardingEngine extends EventEmitter {
     this.subscribe();
   }
 
-  /** Every event of the contract (`serve --events` lines): listening, state, reload, refused, ... */
-  override on(event: 'event', listener: (e: EngineEvent) => void): this {
-    return super.on(event, listener);
-  }
-
-  override off(event: 'event', listener: (e: EngineEvent) => void): this {
-    return super.off(event, listener);
-  }
-
-  override emit(event: 'event', e: EngineEvent): boolean {
-    return super.emit(event, e);
-  }
-
   /** State changes go to the data path and out as `state` events (first results included). */
   private subscribe(): void {
     if (this.unsubscribe.length > 0) return;
-    this.unsubscribe.push(this.opts.health.onChange((c) => {
+    this.unsubscribe.push(this.opts.health.on('change', (c) => {
       this.post({ t: 'states', states: [[c.key, c.to, c.score]] });
       this.emit('event', stateEvent(c));
     }));

@@ -12,7 +12,8 @@ import { fmtMs } from './probes/util';
 import { Histogram, Scheduler } from './scheduler';
 import { applyResult, initialTracker, type Tracker } from './state';
 import { changeOf, fixedTracker, statusOf } from './status';
-import type { HealthView } from './types';
+import type { HealthEvents, HealthView } from './types';
+import { Emitter } from '../emitter';
 import { checkMembers } from './check-once';
 import { TcpThreads } from './probes/tcp-threads';
 import { realClock, type Clock, type TimerHandle } from './clock';
@@ -90,10 +91,8 @@ const hung = (timeoutMs: number): ProbeOutcome => ({
 
 const isProbed = (spec: MemberSpec) => !spec.disabled && !spec.problem && spec.check.type !== 'none';
 
-export class HealthEngine implements HealthView {
+export class HealthEngine extends Emitter<HealthEvents> implements HealthView {
   private readonly members = new Map<MemberKey, Member>();
-  private readonly changeListeners = new Set<(c: StateChange) => void>();
-  private readonly resultListeners = new Set<(key: MemberKey, r: CheckResult) => void>();
   private readonly guards = new Set<{ until: number; timeoutMs: number; settle: (o: ProbeOutcome) => void }>();
   /**
    * Servers (targetOf) with a check in progress, and the members waiting for it (null while
@@ -116,6 +115,7 @@ export class HealthEngine implements HealthView {
   private readonly lateness = new Histogram();
 
   constructor(private readonly opts: HealthEngineOptions) {
+    super();
     this.clock = opts.clock ?? realClock;
     this.now = () => this.clock.now();
     this.jitter = Math.min(Math.max(opts.jitter ?? 0.1, 0), 1);
@@ -138,16 +138,6 @@ export class HealthEngine implements HealthView {
   private viewOf(m: Member): MemberStatus {
     m.view ??= Object.freeze(statusOf(m.spec, m.tracker));
     return m.view;
-  }
-
-  onChange(listener: (change: StateChange) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
-  }
-
-  onResult(listener: (key: MemberKey, result: CheckResult) => void): () => void {
-    this.resultListeners.add(listener);
-    return () => this.resultListeners.delete(listener);
   }
 
   reportFailure(key: MemberKey, reason: string): void {
@@ -342,7 +332,7 @@ export class HealthEngine implements HealthView {
 
   private transition(m: Member, next: Tracker, at: number): void {
     const change = this.setTracker(m, next, at);
-    if (change) this.emitChange(change);
+    if (change) this.emit('change', change);
   }
 
   private setTracker(m: Member, next: Tracker, at: number): StateChange | undefined {
@@ -355,15 +345,6 @@ export class HealthEngine implements HealthView {
     return change;
   }
 
-  private emitChange(change: StateChange): void {
-    for (const l of this.changeListeners) {
-      try {
-        l(change);
-      } catch {
-        // a listener's bug must not stop health checking
-      }
-    }
-  }
 
   // ---- checks -----------------------------------------------------------------------------
 
@@ -460,14 +441,8 @@ export class HealthEngine implements HealthView {
     const change = this.setTracker(m, next, now);
     // Without extra evidence a TCP result is exactly what its numbers rebuild: keep only those.
     m.results.push(result, trigger ? undefined : outcome.tcp);
-    for (const l of this.resultListeners) {
-      try {
-        l(m.spec.key, result);
-      } catch {
-        // a listener's bug must not stop health checking
-      }
-    }
-    if (change) this.emitChange(change);
+    this.emit('result', { key: m.spec.key, result });
+    if (change) this.emit('change', change);
     if (!this.started) return;
     const delay = step.delayMs * (1 - this.jitter * Math.random());
     let due = Math.max(at + delay, this.now());

@@ -2,8 +2,8 @@
 // lines servers (shared by address) and members; what lbdesk cannot express is kept.
 import { formatDuration } from '../../../shared/model/duration';
 import { normalAddress } from '../../../shared/model/address';
-import { parseHaproxy, sectionKey, type CfgLine, type CfgSection, type HaproxyConfig } from './haproxy-parse';
-import { DefaultsChain, applyLines, isCheckLine, type ProxySettings } from './haproxy-proxy';
+import { parseHaproxy, sectionKey, splitWords, type CfgLine, type CfgSection, type HaproxyConfig } from './haproxy-parse';
+import { DefaultsChain, applyLines, haproxyMs, isCheckLine, type ProxySettings } from './haproxy-proxy';
 import { checkTimers, parseEndpoint, serverOptions, type CheckTimers, type Endpoint } from './haproxy-server';
 import { importCheck } from './haproxy-check-import';
 import { NameSpace } from './names';
@@ -15,6 +15,7 @@ const NEUTRAL = new Set(['log', 'option', 'no', 'retries', 'maxconn', 'fullconn'
 const FRONTEND_MODEL = new Set(['bind', 'default_backend', 'timeout', 'mode', 'disabled', 'enabled']);
 const BACKEND_MODEL = new Set(['balance', 'hash-type', 'server', 'default-server', 'timeout', 'mode', 'stick', 'stick-table', 'http-check', 'tcp-check', 'disabled', 'enabled']);
 const LISTEN_MODEL = new Set([...BACKEND_MODEL, ...FRONTEND_MODEL]);
+const ROUTING = new Set(['acl', 'use_backend', 'http-request', 'http-response', 'http-after-response', 'redirect', 'use-server', 'monitor-uri', 'capture', 'filter', 'tcp-response', 'unique-id-format', 'stats']);
 
 export interface HaproxyImportOptions {
   /** Names the workspace already has (a merge never takes them). */
@@ -106,7 +107,7 @@ class HaproxyImporter {
   /** Lines of the section outside what lbdesk models, each reported (they stay as written). */
   private unmodelled(s: CfgSection, model: Set<string>): CfgLine[] {
     return s.body.filter((l) => {
-      const k = l.words[0]?.text;
+      const k = l.first;
       if (!k || model.has(k) || NEUTRAL.has(k)) return false;
       if (k === 'tcp-request' && l.words.some((w) => w.text.includes('txn.lbdesk_sport'))) return false;
       return true;
@@ -116,23 +117,24 @@ class HaproxyImporter {
   private backend(s: CfgSection, extraModel?: Set<string>): Backend | undefined {
     const settings = this.settings(s);
     const key = sectionKey(s);
-    const serverLines = s.body.filter((l) => l.words[0]?.text === 'server');
+    const serverLines = s.body.filter((l) => l.first === 'server');
     const parsed: { line: CfgLine; name: string; ep: Endpoint; opts: Map<string, string> }[] = [];
     const defaults = new Map<string, string>();
     for (const ds of settings.defaultServer) for (const [k, v] of serverOptions(ds)) defaults.set(k, v);
     for (const line of serverLines) {
-      const w = line.words.map((x) => x.text);
+      // Split afresh, not kept on the line: nothing later needs a server line's words.
+      const w = splitWords(line.raw).map((x) => x.text);
       const ep = w[2] === undefined ? { why: 'server without an address (truncated line?)' } : parseEndpoint(w[2], false);
       if ('why' in ep) {
         this.item(s.header.index, key, 'kept', `server ${w[1] ?? ''} at line ${line.index + 1}: ${ep.why}; the section is kept as written`);
         return undefined;
       }
       const opts = new Map(defaults);
-      for (const [k, v] of serverOptions(w.slice(3))) opts.set(k, v);
-      if (opts.has('disabled') && w.slice(3).includes('enabled')) opts.delete('disabled');
+      serverOptions(w, 3).forEach((v, k) => opts.set(k, v));
+      if (opts.has('disabled') && w.indexOf('enabled', 3) >= 0) opts.delete('disabled');
       parsed.push({ line, name: w[1]!, ep, opts });
     }
-    if (s.kind === 'listen' && s.body.some((l) => l.words[0]?.text === 'stats')) {
+    if (s.kind === 'listen' && s.body.some((l) => l.first === 'stats')) {
       this.item(s.header.index, key, 'kept', 'statistics listener (stats): not modelled; kept as written');
       return undefined;
     }
@@ -176,7 +178,7 @@ class HaproxyImporter {
     const backend: Backend = { section: s, group, settings, algorithm, persistence, notes };
     this.backends.set(s.name, backend);
     this.bindings.push({ key, start: s.header.index, end: s.end, group, services: [], members: sources });
-    for (const l of this.unmodelled(s, extraModel ?? BACKEND_MODEL)) this.item(l.index, key, 'kept', `${l.words[0]!.text}: not modelled; left as written in the section`);
+    for (const l of this.unmodelled(s, extraModel ?? BACKEND_MODEL)) this.item(l.index, key, 'kept', `${l.first!}: not modelled; left as written in the section`);
     const checkNote = anyCheck ? `, ${String(hc.check.type).toUpperCase()} check` : ', no check';
     const summary = `${members.length} server${members.length === 1 ? '' : 's'}, ${algorithm}${checkNote}`;
     if (s.kind === 'backend') this.item(s.header.index, key, notes.length ? 'approximated' : 'imported', notes.length ? `${summary}; ${notes.join('; ')}` : summary);
@@ -212,14 +214,14 @@ class HaproxyImporter {
   }
 
   private stick(s: CfgSection, notes: string[]): { type: 'client-ip'; timeout: string } | undefined {
-    const on = s.body.find((l) => l.words[0]?.text === 'stick' && l.words[1]?.text === 'on');
+    const on = s.body.find((l) => l.first === 'stick' && l.words[1]?.text === 'on');
     if (!on) return undefined;
     const w = on.words.map((x) => x.text);
     if (w[2] !== 'src' || w.length > 3) {
       notes.push(`${w.join(' ')}: only "stick on src" is modelled (client-ip persistence); left as written`);
       return undefined;
     }
-    const table = s.body.find((l) => l.words[0]?.text === 'stick-table')?.words.map((x) => x.text) ?? [];
+    const table = s.body.find((l) => l.first === 'stick-table')?.words.map((x) => x.text) ?? [];
     const i = table.indexOf('expire');
     let ms = i > 0 ? haproxyTime(table[i + 1]) : undefined;
     if (ms === undefined) {
@@ -263,16 +265,16 @@ class HaproxyImporter {
     const binding: SectionBinding = { key, start: s.header.index, end: s.end, services: [], members: [] };
     const notes: string[] = [];
     if (this.services_(s, backend, binding, notes)) this.bindings.push(binding);
-    for (const l of this.unmodelled(s, FRONTEND_MODEL)) this.item(l.index, key, 'kept', `${l.words[0]!.text}: not modelled; left as written in the section`);
+    for (const l of this.unmodelled(s, FRONTEND_MODEL)) this.item(l.index, key, 'kept', `${l.first!}: not modelled; left as written in the section`);
   }
 
   /** Keywords that route or rewrite traffic: a section using them is kept whole. */
   private routing(s: CfgSection): string[] {
     const found = new Set<string>();
     for (const l of s.body) {
-      const k = l.words[0]?.text;
+      const k = l.first;
       if (!k) continue;
-      if (['acl', 'use_backend', 'http-request', 'http-response', 'http-after-response', 'redirect', 'use-server', 'monitor-uri', 'capture', 'filter', 'tcp-response', 'unique-id-format', 'stats'].includes(k)) found.add(k);
+      if (ROUTING.has(k)) found.add(k);
       if (k === 'tcp-request' && !l.words.some((w) => w.text.includes('txn.lbdesk_sport'))) found.add(k);
       if (k === 'bind' && l.words.some((w) => w.text === 'ssl' || w.text === 'crt')) found.add('TLS termination (bind … ssl crt)');
     }
@@ -285,7 +287,7 @@ class HaproxyImporter {
     const settings = this.settings(s);
     const binds: { line: CfgLine; ep: Endpoint }[] = [];
     for (const l of s.body) {
-      if (l.words[0]?.text !== 'bind') continue;
+      if (l.first !== 'bind') continue;
       const addrs = (l.words[1]?.text ?? '').split(',');
       if (addrs.length > 1) {
         this.item(l.index, key, 'kept', `bind ${l.words[1]!.text}: several addresses on one bind line are not modelled; the section is kept as written`);
@@ -315,7 +317,7 @@ class HaproxyImporter {
     }
     const idleTimeout = formatDuration(clampMs(idle, 1000, 86_400_000, 'idle timeout', notes));
     if (settings.mode === 'http') notes.push('mode http: the lab forwards TCP (HTTP processing stays on the appliance)');
-    const disabled = s.body.some((l) => l.words[0]?.text === 'disabled');
+    const disabled = s.body.some((l) => l.first === 'disabled');
     const names: string[] = [];
     for (const b of binds) {
       const name = this.serviceNames.take(s.name);
@@ -337,11 +339,7 @@ class HaproxyImporter {
 }
 
 function haproxyTime(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const m = /^(\d+)(us|ms|s|m|h|d)?$/.exec(text);
-  if (!m) return undefined;
-  const mult: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  return Math.ceil(Number(m[1]) * mult[m[2] ?? 'ms']!);
+  return text ? haproxyMs(text) : undefined;
 }
 
 function sameTimers(a: CheckTimers, b: CheckTimers): boolean {

@@ -16,22 +16,21 @@ export interface ProxySettings {
 }
 
 /** HAProxy time: a number with us, ms (default), s, m, h or d; undefined when not one. */
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
 export function haproxyMs(text: string): number | undefined {
   const m = /^(\d+)(us|ms|s|m|h|d)?$/.exec(text);
   if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 'ms';
-  const mult: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  return Math.ceil(n * mult[unit]!);
+  return Math.ceil(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!);
 }
 
 const CHECK_OPTIONS = new Set(['httpchk', 'smtpchk', 'ldap-check', 'tcp-check', 'ssl-hello-chk', 'mysql-check', 'pgsql-check', 'redis-check', 'spop-check']);
 
 /** True for a line that belongs to the backend's health check. */
 export function isCheckLine(line: CfgLine): boolean {
-  const w = line.words.map((x) => x.text);
-  if (w[0] === 'option' && CHECK_OPTIONS.has(w[1] ?? '')) return true;
-  return w[0] === 'http-check' || w[0] === 'tcp-check';
+  const first = line.first;
+  if (first === 'option') return CHECK_OPTIONS.has(line.words[1]?.text ?? '');
+  return first === 'http-check' || first === 'tcp-check';
 }
 
 function empty(): ProxySettings {
@@ -47,19 +46,23 @@ export function applyLines(base: ProxySettings, section: CfgSection): ProxySetti
   const s = copy(base);
   let ownChecks = false;
   for (const line of section.body) {
-    const w = line.words.map((x) => x.text);
-    if (!w.length) continue;
-    if (w[0] === 'timeout' && w[1] && w[2]) {
-      const ms = haproxyMs(w[2]);
-      if (ms !== undefined) s.timeouts.set(w[1], ms);
-    } else if (w[0] === 'balance') s.balance = line;
-    else if (w[0] === 'hash-type') s.hashType = line;
-    else if (w[0] === 'mode' && w[1]) s.mode = w[1];
-    else if (w[0] === 'default-server') s.defaultServer.push(w.slice(1));
-    else if (w[0] === 'default_backend') s.defaultBackend = line;
+    // Word texts are read in place: a 20,000-server file has as many lines, each read here.
+    const first = line.first;
+    if (first === undefined || first === 'server') continue;
+    if (first === 'timeout') {
+      const [, what, value] = line.words;
+      const ms = what && value ? haproxyMs(value.text) : undefined;
+      if (ms !== undefined) s.timeouts.set(what!.text, ms);
+    } else if (first === 'balance') s.balance = line;
+    else if (first === 'hash-type') s.hashType = line;
+    else if (first === 'mode') {
+      if (line.words[1]) s.mode = line.words[1].text;
+    }
+    else if (first === 'default-server') s.defaultServer.push(line.words.slice(1).map((x) => x.text));
+    else if (first === 'default_backend') s.defaultBackend = line;
     else if (isCheckLine(line)) {
       // A section's own check method replaces the inherited one.
-      if (!ownChecks && (w[0] === 'option')) {
+      if (!ownChecks && (first === 'option')) {
         s.checks = [];
         ownChecks = true;
       }

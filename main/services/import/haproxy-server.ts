@@ -18,9 +18,10 @@ export interface ServerOptions {
   opts: Map<string, string>;
 }
 
-export function serverOptions(words: string[]): Map<string, string> {
+/** The options of `words[from…]`. */
+export function serverOptions(words: string[], from = 0): Map<string, string> {
   const opts = new Map<string, string>();
-  for (let i = 0; i < words.length; i++) {
+  for (let i = from; i < words.length; i++) {
     const k = words[i]!;
     if (ONE_ARG.has(k)) {
       opts.set(k, words[i + 1] ?? '');

@@ -1,8 +1,8 @@
 // Import a config an appliance runs: into a new workspace, or merged into an existing one.
-import { stringify } from 'yaml';
 import { parseWorkspace } from '../../../shared/model/validate';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { addItem, createDocument, documentToText, setField } from '../../../shared/model/document';
+import { blockLines } from '../../../shared/model/render';
 import type { Workspace } from '../../../shared/model/schema';
 import { importHaproxy } from './haproxy-import';
 import { importKeepalived } from './keepalived-import';
@@ -10,6 +10,7 @@ import { decodeConfig } from './text';
 import { ImportError, type ImportDriver, type ImportResult, type ReportItem } from './types';
 
 export { ImportError, MAX_IMPORT_BYTES } from './types';
+export { detectDriver } from './detect';
 export type { ImportDriver, ImportResult, ReportItem, Outcome, SectionBinding } from './types';
 
 export interface ImportInput {
@@ -69,7 +70,21 @@ export function newWorkspaceText(r: Imported, spec: ApplianceSpec & { workspaceN
     `# Set appliances[0].host to the appliance's address or an alias from ~/.ssh/config.`,
     '',
   ].join('\n');
-  return head + stringify(data, { lineWidth: 0, flowCollectionPadding: true });
+  // Plain lines, as the document editor writes inserted values: a YAML Document for 20,000
+  // servers cost more than the import itself.
+  return `${head}${blockLines(defined(data), 0).join('\n')}\n`;
+}
+
+/** Plain data without its undefined fields (YAML leaves them out). */
+function defined(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(defined);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = defined(x);
+  }
+  return out;
 }
 
 /** Checks the text is a valid workspace; the problems, one line each, when it is not. */
@@ -84,13 +99,20 @@ export interface MergeResult {
   skipped: ReportItem[];
 }
 
+/** One edit of a merge, in the document engine's terms (the app applies them as one undo step). */
+export type MergeEdit = { op: 'add'; list: string[]; item: unknown } | { op: 'set'; path: (string | number)[]; value: unknown };
+
+export interface MergePlan {
+  edits: MergeEdit[];
+  skipped: ReportItem[];
+}
+
 /**
- * Adds what was imported to an existing workspace as a comment-preserving edit. A group or
- * service whose name the workspace has is skipped and reported; servers are reused by address.
- * The appliance is switched to `manage: sections`, so a push keeps what lbdesk does not own.
+ * What adding an import to an existing workspace takes. A group or service whose name the
+ * workspace has is skipped and reported; servers are reused by address. The appliance is
+ * switched to `manage: sections`, so a push keeps what lbdesk does not own.
  */
-export function mergeIntoWorkspace(text: string, ws: Workspace, r: Imported, appliance: string, file: string): MergeResult {
-  const doc = createDocument(text);
+export function planMerge(ws: Workspace, r: Imported, appliance: string, file: string): MergePlan {
   const skipped: ReportItem[] = [];
   const groups = new Set(ws.groups.map((g) => g.name));
   const services = new Set(ws.services.map((s) => s.name));
@@ -107,19 +129,36 @@ export function mergeIntoWorkspace(text: string, ws: Workspace, r: Imported, app
   });
   const used = new Set(keptGroups.flatMap((g) => (g.members ?? []).map((m) => m.server)));
   const known = new Set(ws.servers.map((s) => s.name));
-  for (const s of r.workspace.servers) if (!known.has(s.name) && used.has(s.name)) addItem(doc, ['servers'], s as never);
-  for (const g of keptGroups) addItem(doc, ['groups'], g as never);
-  for (const s of keptServices) addItem(doc, ['services'], s as never);
+  const edits: MergeEdit[] = [];
+  for (const s of r.workspace.servers) if (!known.has(s.name) && used.has(s.name)) edits.push({ op: 'add', list: ['servers'], item: s });
+  for (const g of keptGroups) edits.push({ op: 'add', list: ['groups'], item: g });
+  for (const s of keptServices) edits.push({ op: 'add', list: ['services'], item: s });
   const index = ws.appliances.findIndex((a) => a.name === appliance);
   if (index >= 0) {
-    if (ws.appliances[index]!.manage !== 'sections') setField(doc, ['appliances', index, 'manage'], 'sections');
+    if (ws.appliances[index]!.manage !== 'sections') edits.push({ op: 'set', path: ['appliances', index, 'manage'], value: 'sections' });
     const include = ws.appliances[index]!.include;
     if (include) {
       const add = keptServices.map((s) => s.name).filter((n) => !r.fromIncludes.includes(n) && !include.includes(n));
-      if (add.length) setField(doc, ['appliances', index, 'include'], [...include, ...add]);
+      if (add.length) edits.push({ op: 'set', path: ['appliances', index, 'include'], value: [...include, ...add] });
     }
   }
-  return { text: documentToText(doc), skipped };
+  return { edits, skipped };
+}
+
+/** The plan's edits on the workspace text (comments and layout kept). */
+export function applyMerge(text: string, edits: MergeEdit[]): string {
+  const doc = createDocument(text);
+  for (const e of edits) {
+    if (e.op === 'add') addItem(doc, e.list, e.item as never);
+    else setField(doc, e.path, e.value as never);
+  }
+  return documentToText(doc);
+}
+
+/** Adds what was imported to an existing workspace as a comment-preserving edit (see planMerge). */
+export function mergeIntoWorkspace(text: string, ws: Workspace, r: Imported, appliance: string, file: string): MergeResult {
+  const plan = planMerge(ws, r, appliance, file);
+  return { text: applyMerge(text, plan.edits), skipped: plan.skipped };
 }
 
 /** One report line: `file:line: section: outcome: detail`. */

@@ -71,17 +71,16 @@ export class Lab {
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
       this.pairs = new LabPairs({ health, emit: onEvent, ...(this.deps.io ? { io: this.deps.io } : {}) });
-      engine.on('event', onEvent);
       this.offs = [
-        () => engine.off('event', onEvent),
-        health.onChange((change) => {
+        engine.on('event', onEvent),
+        health.on('change', (change) => {
           this.changes.push(change);
           if (this.changes.length > SESSION_CHANGES * 1.5) this.changes = this.changes.slice(-SESSION_CHANGES);
           const member = health.status(change.key);
           if (member) this.deps.emit('lab.member', { member, change });
         }),
         // The engine sets the state before it tells about the result: `member` is already the new one.
-        health.onResult((key, result) => {
+        health.on('result', ({ key, result }) => {
           const member = health.status(key);
           if (member) this.deps.emit('lab.member', { member, result });
         }),

@@ -10,6 +10,8 @@ import { errorSentence, isUnsupported } from '../lib/errors';
 import { useWorkspace, type Raw } from './workspace';
 import { sameData } from './mirror';
 import { labPart } from '../lib/labPart';
+import { poolId } from '../lib/series';
+import { useSeries } from './series';
 
 /** Check results kept per member for the sparkline and the timeline. */
 export const KEEP_RESULTS = 60;
@@ -18,14 +20,13 @@ export const KEEP_EVENTS = 300;
 /** Engine events the History does not list (shown elsewhere, or too many). */
 const HIDDEN_EVENTS = new Set<string>(['stats', 'listening', 'closed', 'state', 'ui']);
 
-/** `svc:<name>` or `ts:<number>`: how the UI names a pool of the forwarding engine. */
-export function poolId(p: { service?: string; targetSet?: number }): string {
-  return p.service !== undefined ? `svc:${p.service}` : `ts:${p.targetSet ?? '?'}`;
-}
+export { poolId };
 
 export const useLab = defineStore('lab', () => {
   const api = useApi();
   const ws = useWorkspace();
+  // The charts' series follow the lab from its first status on.
+  const series = useSeries();
 
   const status = shallowRef<LabStatusEvent>();
   const members = reactive(new Map<string, MemberStatus>());
@@ -137,6 +138,8 @@ export const useLab = defineStore('lab', () => {
   async function start(): Promise<boolean> {
     if (!ws.path) return false;
     const { src, raw } = await source();
+    // Before the call: the new session's first checks come while it is answered.
+    series.reset();
     const s = await call('start the lab', () => api.call('lab.start', src));
     if (!s) return false;
     applied.value = { path: src.path, raw };

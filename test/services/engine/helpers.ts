@@ -1,15 +1,15 @@
 // Shared pieces of the forwarding engine tests: a HealthView over plain state objects (the
 // engine's input), name-telling backends on loopback, and small socket clients.
 import * as net from 'node:net';
-import type { CheckResult, MemberKey, MemberState, MemberStatus, StateChange } from '../../../shared/api/types';
-import type { HealthView } from '../../../main/services/health/types';
+import type { MemberKey, MemberState, MemberStatus, StateChange } from '../../../shared/api/types';
+import type { HealthEvents, HealthView } from '../../../main/services/health/types';
+import { Emitter } from '../../../main/services/emitter';
 import { workspaceSchema, type Workspace, type WorkspaceInput } from '../../../shared/model/schema';
 
 /** States set by the test: what a health engine would say, without probing. */
-export class StaticHealth implements HealthView {
+export class StaticHealth extends Emitter<HealthEvents> implements HealthView {
   readonly states = new Map<MemberKey, MemberStatus>();
   readonly failures: { key: MemberKey; reason: string }[] = [];
-  private readonly listeners = new Set<(c: StateChange) => void>();
 
   set(key: MemberKey, state: MemberState, score = state === 'available' ? 10 : state === 'degraded' ? 5 : 1): void {
     const old = this.states.get(key);
@@ -19,20 +19,13 @@ export class StaticHealth implements HealthView {
     };
     this.states.set(key, status);
     const change: StateChange = { key, server, address: server, from: old?.state ?? 'unknown', to: state, score, reason: 'set by test', at: Date.now() };
-    for (const l of this.listeners) l(change);
+    this.emit('change', change);
   }
   status(key: MemberKey) {
     return this.states.get(key);
   }
   all() {
     return [...this.states.values()];
-  }
-  onChange(listener: (c: StateChange) => void) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  onResult(_l: (key: MemberKey, r: CheckResult) => void) {
-    return () => {};
   }
   reportFailure(key: MemberKey, reason: string) {
     this.failures.push({ key, reason });

@@ -66,8 +66,8 @@ describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx
     const key = memberKey({ group: 'g', server: 'web', port: web.port });
     const changes: { to: string; at: number }[] = [];
     const results: { ok: boolean; at: number }[] = [];
-    engine.onChange((c) => changes.push({ to: c.to, at: performance.now() }));
-    engine.onResult((_k, r) => results.push({ ok: r.ok, at: performance.now() }));
+    engine.on('change', (c) => changes.push({ to: c.to, at: performance.now() }));
+    engine.on('result', ({ result: r }) => results.push({ ok: r.ok, at: performance.now() }));
     engine.apply(ws);
     engine.start();
     const waitFor = async (pred: () => boolean, ms: number) => {

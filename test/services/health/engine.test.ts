@@ -60,8 +60,8 @@ describe('Px timer sequence (interval 1 s, retry 300 ms, failAfter 2, restoreAft
     const key = memberKey({ group: 'g', server: 's1', port: srv.port });
     const results: CheckResult[] = [];
     const changes: StateChange[] = [];
-    e.onChange((c) => changes.push(c));
-    e.onResult((_k, r) => {
+    e.on('change', (c) => changes.push(c));
+    e.on('result', ({ result: r }) => {
       results.push(r);
       if (results.length === 2) ctl.healthy = false; // checks 3 and 4 fail
       if (results.length === 4) ctl.healthy = true; // checks 5 and 6 pass
@@ -88,7 +88,7 @@ describe('Px timer sequence (interval 1 s, retry 300 ms, failAfter 2, restoreAft
     const port = await freePort('127.0.4.61');
     const e = engine();
     const results: CheckResult[] = [];
-    e.onResult((_k, r) => results.push(r));
+    e.on('result', ({ result: r }) => results.push(r));
     e.apply(ws({
       healthTimers: { interval: '1s', retryInterval: '300ms', timeout: '500ms' },
       servers: [{ name: 's1', address: '127.0.4.61' }],
@@ -109,7 +109,7 @@ describe('available / degraded with response-time hysteresis', () => {
     const delays = [0, 800, 400, 0];
     const e = engine();
     const states: string[] = [];
-    e.onResult(() => {
+    e.on('result', () => {
       states.push(e.all()[0]!.state);
       ctl.delayMs = delays[states.length] ?? 0;
     });
@@ -184,7 +184,7 @@ describe('passive to active, one check in flight', () => {
     ctl.delayMs = 300;
     const e = engine();
     let results = 0;
-    e.onResult(() => results++);
+    e.on('result', () => results++);
     e.apply(oneGroup('127.0.4.65', srv.port, {}, { interval: '100ms' }));
     e.start();
     await waitFor(() => ctl.inFlight === 1, 2000, 'a check in flight');
@@ -205,8 +205,8 @@ describe('apply(): diffing a changed workspace', () => {
     const e = engine();
     const changes: StateChange[] = [];
     let results = 0;
-    e.onChange((c) => changes.push(c));
-    e.onResult(() => results++);
+    e.on('change', (c) => changes.push(c));
+    e.on('result', () => results++);
     const build = (opts: { bEnabled?: boolean; weight?: number; withB?: boolean; check?: 'tcp' | 'pnm'; interval?: string } = {}) => ws({
       healthTimers: { interval: opts.interval ?? '30s', retryInterval: '10s', timeout: '500ms' },
       servers: [{ name: 'a', address: '127.0.4.66' }, { name: 'b', address: '127.0.4.67', enabled: opts.bEnabled ?? true }],
@@ -270,7 +270,7 @@ describe('members beyond plain groups', () => {
     open.push(l);
     const e = engine();
     const changes: StateChange[] = [];
-    e.onChange((c) => changes.push(c));
+    e.on('change', (c) => changes.push(c));
     e.apply(ws({
       healthTimers: { timeout: '1s' },
       targetSets: [
@@ -293,7 +293,7 @@ describe('members beyond plain groups', () => {
     const e = engine({ historySize: 3 });
     e.apply(ws({ healthTimers: { interval: '100ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.75' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
     let n = 0;
-    e.onResult(() => n++);
+    e.on('result', () => n++);
     e.start();
     await waitFor(() => n >= 5, 3000, 'five checks');
     const h = e.history(e.all()[0]!.key);
@@ -306,7 +306,7 @@ describe('members beyond plain groups', () => {
     open.push(l);
     const e = engine({ jitter: 0.5 });
     const at: number[] = [];
-    e.onResult((_k, r) => at.push(r.at));
+    e.on('result', ({ result: r }) => at.push(r.at));
     e.apply(ws({ healthTimers: { interval: '300ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.76' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
     e.start();
     await waitFor(() => at.length >= 6, 4000, 'six checks');

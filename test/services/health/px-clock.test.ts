@@ -57,8 +57,8 @@ function rig(key: MemberKey) {
   engines.push(e);
   const results: CheckResult[] = [];
   const changes: StateChange[] = [];
-  e.onResult((_k, r) => results.push(r));
-  e.onChange((c) => changes.push(c));
+  e.on('result', ({ result: r }) => results.push(r));
+  e.on('change', (c) => changes.push(c));
   /** Nothing starts a millisecond before `at`; a check starts at `at`; waits for its result. */
   async function checkAt(at: number): Promise<CheckResult> {
     clock.advanceTo(at - 1);

@@ -173,7 +173,7 @@ describe('result history', () => {
     });
     const engine = new HealthEngine({ secrets: new MemorySecretStore(), probeThreads: 1, probeThreadsFrom: 0, jitter: 0 });
     const seen = new Map<string, CheckResult[]>();
-    engine.onResult((key, r) => seen.set(key, [...(seen.get(key) ?? []), r]));
+    engine.on('result', ({ key, result: r }) => seen.set(key, [...(seen.get(key) ?? []), r]));
     engine.apply(ws);
     engine.start();
     try {

@@ -14,7 +14,7 @@ import { sshFor } from './connect';
 import { startFakeAppliance, type FakeAppliance } from './fake-appliance';
 
 const SITE = resolve(__dirname, '../../fixtures/vendor/site.yaml');
-const TEMPLATE = resolve(__dirname, '../../../assets/templates/adx-example.njk');
+const TEMPLATE = resolve(__dirname, '../../../assets/templates/adx-example.liquid');
 
 const running: FakeAppliance[] = [];
 afterEach(async () => {

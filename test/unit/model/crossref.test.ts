@@ -85,7 +85,7 @@ describe('appliance addresses, logins and paths that are fine', () => {
     const ok = apply([
       [['appliances', 0, 'host'], '2001:db8::1'],
       [['appliances', 0, 'user'], 'svc_lb$'],
-      [['appliances', 1], { name: 'px', host: 'px_lab-1', driver: 'cli', template: 'px.njk', configPath: 'runConfig' }],
+      [['appliances', 1], { name: 'px', host: 'px_lab-1', driver: 'cli', template: 'px.liquid', configPath: 'runConfig' }],
     ]);
     expect(errorsOf(problemsOf(ok))).toEqual([]);
   });
@@ -108,7 +108,7 @@ const warnings: [string, Change[], string, RegExp][] = [
   ['secondary active IPFE equal to the active one', [[[...TS, 'secondaryAddress'], '127.0.0.70'], [[...TS, 'secondaryActiveIpfe'], 'A1'], [[...TS, 'servers'], [{ address: '127.0.0.51', secondaryAddress: '127.0.0.71' }]]], 'targetSets[0].secondaryActiveIpfe', /choose another \(e.g. A2\)/],
   ['key file with agent auth', [[['appliances', 0, 'keyFile'], '~/.ssh/id']], 'appliances[0].keyFile', /only auth: key/],
   ['CLI settings with a haproxy driver', [[['appliances', 0, 'cli'], { mode: 'shell' }]], 'appliances[0].cli', /only driver cli/],
-  ['template with a haproxy driver', [[['appliances', 0, 'template'], 'x.njk']], 'appliances[0].template', /only driver cli/],
+  ['template with a haproxy driver', [[['appliances', 0, 'template'], 'x.liquid']], 'appliances[0].template', /only driver cli/],
   ['target set without servers', [[[...TS, 'servers'], []]], 'targetSets[0].servers', /no servers/],
   ['include listed twice', [[['appliances', 0, 'include'], ['web-vip', 'web-vip']]], 'appliances[0].include[1]', /already listed/],
   ['persistence timeout without persistence', [[['services', 0, 'persistence', 'type'], 'none']], 'services[0].persistence.timeout', /no effect with persistence type none/],

@@ -192,7 +192,7 @@ function patchSection(ix: WsIndex, box: WsIndex, b: SectionBinding, s: CfgSectio
     if (want.address !== have.address || want.port !== have.port) edits.replace(x.line, [replaceWord(edits.current(x.line)!, 1, haproxyAddress(want.address, want.port))]);
     if (i === 0 && want.enabled !== have.enabled) {
       if (want.enabled) {
-        const line = s.body.find((l) => l.words[0]?.text === 'disabled');
+        const line = s.body.find((l) => l.first === 'disabled');
         if (line) edits.replace(line.index, []);
       } else setDirective(edits, s, (w) => w[0] === 'disabled', ['disabled']);
     }

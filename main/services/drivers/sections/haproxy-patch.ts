@@ -123,12 +123,12 @@ export function patchMembers(edits: LineEdits, section: CfgSection, sources: Mem
 
 /** 0-based index of the section's last directive (header when it has none). */
 export function lastDirective(s: CfgSection): number {
-  for (let k = s.body.length - 1; k >= 0; k--) if (s.body[k]!.words.length) return s.body[k]!.index;
+  for (let k = s.body.length - 1; k >= 0; k--) if (s.body[k]!.first !== undefined) return s.body[k]!.index;
   return s.header.index;
 }
 
 function bodyIndent(edits: LineEdits, s: CfgSection): string {
-  const first = s.body.find((l) => l.words.length);
+  const first = s.body.find((l) => l.first !== undefined);
   return first ? indentOf(first.raw) : '    ';
 }
 
@@ -148,7 +148,7 @@ export function setDirective(edits: LineEdits, s: CfgSection, match: (w: string[
 
 /** Replaces the backend's check directives with the driver's lines for the new check. */
 export function replaceCheck(edits: LineEdits, s: CfgSection, lines: string[], sources: MemberSource[], check: HealthCheck, box: MemberView[]): void {
-  const old = s.body.filter((l) => isCheckLine(l) || (l.words[0]?.text === 'timeout' && l.words[1]?.text === 'check'));
+  const old = s.body.filter((l) => isCheckLine(l) || (l.first === 'timeout' && l.words[1]?.text === 'check'));
   const indent = bodyIndent(edits, s);
   const cr = crOf(s.header.raw);
   const text = lines.map((l) => `${indent}${l}${cr}`);

@@ -1,0 +1,84 @@
+// Import in the app: a config file into a new workspace, or an appliance's running config into
+// the open one. The main process imports (the CLI's importer); the page shows the report and, for
+// an import into this workspace, applies the edits as one undo step.
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { ImportApplianceResult, ImportDriver, ImportFileResult } from '../../../shared/api/import';
+import { useApi } from '../api/inject';
+import { errorSentence } from '../lib/errors';
+import { useWorkspace } from './workspace';
+import { useApp } from './app';
+import { useNav } from './nav';
+import type { EditOp } from '../engine/protocol';
+
+export type ImportMode = 'new' | 'into';
+
+export const useImporting = defineStore('importing', () => {
+  const api = useApi();
+  const ws = useWorkspace();
+  /** The dialog, when open: which import, and the appliance asked for. */
+  const mode = ref<ImportMode>();
+  const appliance = ref('');
+  const busy = ref(false);
+  const error = ref('');
+  const result = shallowRef<ImportFileResult | ImportApplianceResult>();
+
+  function start(m: ImportMode, name?: string): void {
+    mode.value = m;
+    appliance.value = name ?? '';
+    result.value = undefined;
+    error.value = '';
+  }
+  function close(): void {
+    mode.value = undefined;
+    result.value = undefined;
+  }
+
+  async function detect(config: string): Promise<ImportDriver | undefined> {
+    try {
+      return (await api.call('import.detect', { config })).driver ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function run<T extends ImportFileResult | ImportApplianceResult>(what: string, call: () => Promise<T>): Promise<T | undefined> {
+    busy.value = true;
+    error.value = '';
+    try {
+      const r = await call();
+      result.value = r;
+      return r;
+    } catch (e) {
+      error.value = errorSentence(e, what);
+      return undefined;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  const fromFile = (args: { config: string; driver: ImportDriver; out: string; appliance?: string }) =>
+    run(`import ${args.config}`, () => api.call('import.file', args));
+
+  /** Pulls the appliance's config and plans the merge on the workspace as it is on screen. */
+  async function fromAppliance(name: string): Promise<ImportApplianceResult | undefined> {
+    const text = await ws.text();
+    return run(`import from ${name}`, () => api.call('import.appliance', { path: ws.path, text, appliance: name }));
+  }
+
+  /** The merge as one undo step: Ctrl+Z takes the whole import back; Save writes it. */
+  function applyMerge(r: ImportApplianceResult): void {
+    if (!r.edits.length) return;
+    ws.transact(`import from ${r.appliance}`, r.edits as EditOp[]);
+    ws.notice = `Imported from ${r.appliance}: ${r.summary}. Undo (Ctrl+Z) takes it back; Save writes it to the file.`;
+    close();
+    useNav().go('groups');
+  }
+
+  /** Opens the new workspace (asking about unsaved changes here first). */
+  async function openNew(path: string): Promise<void> {
+    if (await useApp().open(path)) close();
+  }
+
+  return { mode, appliance, busy, error, result, start, close, detect, fromFile, fromAppliance, applyMerge, openNew };
+});
