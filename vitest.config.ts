@@ -18,7 +18,8 @@ const serialNode = [
 ];
 const serialRenderer = ['test/renderer/compare-panel.test.ts', 'test/renderer/lab-store.test.ts', 'test/renderer/pair-strip.test.ts'];
 const nodeFiles = ['test/unit/**/*.test.ts', 'test/services/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/security/**/*.test.ts', 'test/electron/**/*.test.ts'];
-const nodeTest = { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } as const;
+// A test that runs the CLI several times waits on process starts, which a busy machine stretches.
+const nodeTest = { environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } as const;
 
 export default defineConfig({
   test: {

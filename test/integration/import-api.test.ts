@@ -10,8 +10,9 @@ import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { browserShell } from '../../main/services/api/shell';
 import { applyMerge, workspaceProblems, type MergeEdit } from '../../main/services/import';
 import { parseWorkspace } from '../../shared/model/validate';
-import { haveSshd, startSshd, type Sshd } from '../helpers/sshd';
+import { haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { ROOT } from '../helpers/cli';
+import { skipBecause } from '../helpers/skip';
 
 const CORPUS = join(ROOT, 'test', 'fixtures', 'import');
 
@@ -95,7 +96,7 @@ describe('import over the contract', () => {
   });
 });
 
-describe.skipIf(!haveSshd)(`import from an appliance over the contract (real sshd)${haveSshd ? '' : ' (skipped: needs openssh-server)'}`, () => {
+describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an appliance over the contract (real sshd)${haveSshd ? '' : ' (skipped: needs openssh-server)'}`, () => {
   let sshd: Sshd;
   let svc: AppServices;
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-import-api-ssh-'));
