@@ -162,3 +162,19 @@ export async function startAgent(dir: string, keys: string[]): Promise<Agent> {
     },
   };
 }
+
+/** A workspace's `appliances:` entry (YAML lines) for an HAProxy box behind this sshd, logged in as root with its key. */
+export function haproxyApplianceLines(sshd: Sshd, name: string, configPath: string, commands: { validate?: string; reload?: string; comment?: string } = {}): string[] {
+  return [
+    `  - name: ${name}${commands.comment ? `   # ${commands.comment}` : ''}`,
+    `    host: ${sshd.host}`,
+    `    port: ${sshd.port}`,
+    '    user: root',
+    '    auth: key',
+    `    keyFile: ${sshd.userKey.path}`,
+    '    driver: haproxy',
+    `    configPath: ${configPath}`,
+    ...(commands.validate ? [`    validateCommand: "${commands.validate}"`] : []),
+    ...(commands.reload ? [`    reloadCommand: "${commands.reload}"`] : []),
+  ];
+}

@@ -10,7 +10,7 @@ import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { browserShell } from '../../main/services/api/shell';
 import { applyMerge, workspaceProblems, type MergeEdit } from '../../main/services/import';
 import { parseWorkspace } from '../../shared/model/validate';
-import { haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
+import { haproxyApplianceLines, haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { ROOT } from '../helpers/cli';
 import { skipBecause } from '../helpers/skip';
 
@@ -124,14 +124,7 @@ describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an
       '# this group is the workspace\'s: an imported group of the same name must not replace it',
       'groups: [{ name: web, members: [{ server: old1, port: 80 }], healthCheck: { type: tcp } }]',
       'appliances:',
-      '  - name: box',
-      `    host: ${sshd.host}`,
-      `    port: ${sshd.port}`,
-      '    user: root',
-      '    auth: key',
-      `    keyFile: ${sshd.userKey.path}`,
-      '    driver: haproxy',
-      `    configPath: ${cfg}`,
+      ...haproxyApplianceLines(sshd, 'box', cfg),
       '',
     ].join('\n');
     writeFileSync(path, text);

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { dataDir } from './env';
-import { freePort, startSshd, type Sshd } from '../../helpers/sshd';
+import { freePort, haproxyApplianceLines, startSshd, type Sshd } from '../../helpers/sshd';
 
 export interface PushSite { sshd: Sshd; wsFile: string; live: string; dir: string; stop(): Promise<void> }
 
@@ -34,16 +34,7 @@ export async function startPushSite(name: string, host: string, vipHost: string)
     'services:',
     `  - { name: web-vip, address: ${vipHost}, port: ${vipPort}, group: web }`,
     'appliances:',
-    '  - name: e2e-sshd',
-    `    host: ${sshd.host}`,
-    `    port: ${sshd.port}`,
-    '    user: root',
-    '    auth: key',
-    `    keyFile: ${sshd.userKey.path}`,
-    '    driver: haproxy',
-    `    configPath: ${live}`,
-    `    validateCommand: "${join(dir, 'validate.sh')} {file}"`,
-    `    reloadCommand: "${join(dir, 'reload.sh')}"`,
+    ...haproxyApplianceLines(sshd, 'e2e-sshd', live, { validate: `${join(dir, 'validate.sh')} {file}`, reload: join(dir, 'reload.sh') }),
     '',
   ].join('\n'));
   return {

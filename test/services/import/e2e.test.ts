@@ -13,7 +13,7 @@ import { parseWorkspace } from '../../../shared/model/validate';
 import { createDocument, documentToText, setField } from '../../../shared/model/document';
 import { confirmPush, pushConfig } from '../../../main/services/sync';
 import { openAppliance } from '../../../main/services/sync/appliance';
-import { freePort, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { freePort, haproxyApplianceLines, haveSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { runCli } from '../../helpers/cli';
 import { testOptions, waitFor } from '../sync/fixture';
 import { which } from '../drivers/helpers';
@@ -132,16 +132,7 @@ describe.skipIf(skipBecause(why, 'import from a real HAProxy over SSH'))(`import
       'lbdesk: 1',
       'name: site',
       'appliances:',
-      '  - name: box   # the HAProxy the site already runs',
-      `    host: ${sshd.host}`,
-      `    port: ${sshd.port}`,
-      '    user: root',
-      '    auth: key',
-      `    keyFile: ${sshd.userKey.path}`,
-      '    driver: haproxy',
-      `    configPath: ${cfgPath()}`,
-      `    validateCommand: "${HAPROXY} -c -q -f {file}"`,
-      `    reloadCommand: "kill -USR2 $(cat ${join(dir, 'haproxy.pid')})"`,
+      ...haproxyApplianceLines(sshd, 'box', cfgPath(), { comment: 'the HAProxy the site already runs', validate: `${HAPROXY} -c -q -f {file}`, reload: `kill -USR2 $(cat ${join(dir, 'haproxy.pid')})` }),
       '',
     ].join('\n'));
     const imported = await runCli(['import', ws, '--appliance', 'box', '--known-hosts', opts.knownHostsFile!, '--ssh-config', join(dir, 'ssh_config')], { env: { LBDESK_DATA_DIR: join(dir, 'data') } });

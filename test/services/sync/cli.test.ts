@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { renderForAppliance } from '../../../main/services/drivers';
 import { runCli, startCli } from '../../helpers/cli';
-import { haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
+import { haproxyApplianceLines, haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping sync CLI tests: /usr/sbin/sshd is not installed');
@@ -36,16 +36,7 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
       'services:',
       `  - { name: web-vip, address: 127.0.8.20, port: ${vipPort}, group: web }`,
       'appliances:',
-      '  - name: lab',
-      `    host: ${sshd.host}`,
-      `    port: ${sshd.port}`,
-      '    user: root',
-      '    auth: key',
-      `    keyFile: ${sshd.userKey.path}`,
-      '    driver: haproxy',
-      `    configPath: ${live}`,
-      `    validateCommand: "${join(dir, 'validate.sh')} {file}"`,
-      `    reloadCommand: "${join(dir, 'reload.sh')}"`,
+      ...haproxyApplianceLines(sshd, 'lab', live, { validate: `${join(dir, 'validate.sh')} {file}`, reload: join(dir, 'reload.sh') }),
       '',
     ].join('\n');
   }
