@@ -77,7 +77,10 @@ describe('PasteServersDialog', () => {
     expect((ws.raw.groups as { members: unknown[] }[])[0]!.members.at(-2)).toEqual({ server: 'web7', port: 8081, weight: 30 });
     await ws.settle();
     expect(ws.undoLabel).toBe('add 2 servers to group web');
-    await ws.undo();
+    // Open or New right after Ctrl+Z asks "unsaved?" only once settled: the undo is waited for.
+    void ws.undo();
+    await ws.settle();
+    expect(ws.dirty).toBe(false);
     expect((ws.raw.servers as unknown[]).length).toBe(servers);
     expect((ws.raw.groups as { members: unknown[] }[])[0]!.members).toHaveLength(members);
     w.unmount();

@@ -80,6 +80,7 @@ export const useApp = defineStore('app', () => {
 
   /** Before replacing the open workspace: save, discard or stay. True when it is fine to go on. */
   async function settleDirty(): Promise<boolean> {
+    await ws.settle();
     if (!ws.dirty) return true;
     const answer = await ask('Unsaved changes', `${baseName(ws.path) || 'This workspace'} has changes that are not saved.`, [
       { id: 'save', label: 'Save', primary: true },

@@ -165,6 +165,13 @@ export const useWorkspace = defineStore('workspace', () => {
     if (st.error) message.value = errorSentence(new Error(st.error), 'apply the edit');
   }
 
+  /** Every request to the document worker, answered or not: the worker answers them in order. */
+  let idle: Promise<unknown> = Promise.resolve();
+  function tracked<T>(p: Promise<T>): Promise<T> {
+    idle = Promise.allSettled([idle, p]);
+    return p;
+  }
+
   async function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -175,7 +182,7 @@ export const useWorkspace = defineStore('workspace', () => {
     inFlight.value++;
     try {
       const e = await getDocument();
-      const r = await e.send({ kind: 'edit', batches });
+      const r = await tracked(e.send({ kind: 'edit', batches }));
       if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
       take(r.state);
       // Appends (a paste) skip the editable Document; build it now, before the next keystroke.
@@ -233,7 +240,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   function warm(e: DocumentClient): void {
     warming.value = true;
-    void e.send({ kind: 'warm' }).finally(() => (warming.value = false));
+    void tracked(e.send({ kind: 'warm' })).finally(() => (warming.value = false));
   }
 
   // --- opening -------------------------------------------------------------------------------
@@ -411,24 +418,29 @@ export const useWorkspace = defineStore('workspace', () => {
     renaming = undefined;
   }
 
-  async function undo(): Promise<boolean> {
+  // Undo and redo count as in flight from the key press: a dialog opened meanwhile waits for them.
+  function undo(): Promise<boolean> {
+    return tracked(step('undo'));
+  }
+  function redo(): Promise<boolean> {
+    return tracked(step('redo'));
+  }
+  async function step(kind: 'undo' | 'redo'): Promise<boolean> {
     if (!loaded.value) return false;
     renaming = undefined;
     await flush();
-    const r = await (await getDocument()).send({ kind: 'undo' });
+    const r = await (await getDocument()).send({ kind });
     take(r.state);
     return true;
   }
-  async function redo(): Promise<boolean> {
-    if (!loaded.value) return false;
-    renaming = undefined;
+  /**
+   * Resolves once every edit so far is in the document and validated, and every request already
+   * sent (an undo queued behind a paste's warm-up) has answered: "dirty" is only final then.
+   */
+  async function settle(): Promise<void> {
     await flush();
-    const r = await (await getDocument()).send({ kind: 'redo' });
-    take(r.state);
-    return true;
+    await idle;
   }
-  /** Resolves once every edit so far is in the document and validated. */
-  const settle = () => flush();
 
   return {
     path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
