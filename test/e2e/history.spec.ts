@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { LbdeskPage } from './pages/lbdesk';
 import { demoPath } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
-import { haveSshd } from '../helpers/sshd';
+import { haveSshd, noSshd } from '../helpers/sshd';
 
 let site: PushSite | undefined;
 
-test.skip(!haveSshd, 'sshd or ssh-keygen is missing (apt-get install openssh-server)');
+test.skip(!haveSshd, noSshd);
 test.beforeAll(async () => {
   site = await startPushSite('history-e2e', '127.0.8.84', '127.0.8.85');
 });

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
 import { dataDir, demoPath } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
-import { haveSshd } from '../helpers/sshd';
+import { haveSshd, noSshd } from '../helpers/sshd';
 
 const FIXTURE = resolve(__dirname, '../fixtures/import/debian-tls.cfg');
 const STATS_LINE = readFileSync(FIXTURE, 'utf8').split('\n').indexOf('listen stats') + 1;
@@ -88,7 +88,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
   });
 
   test(`${width}×${height}: import an appliance's running config into this workspace, then undo it`, async ({ page }) => {
-    test.skip(!haveSshd, 'sshd or ssh-keygen is missing (apt-get install openssh-server)');
+    test.skip(!haveSshd, noSshd);
     site ??= await startPushSite('import-e2e', '127.0.8.94', '127.0.8.95');
     copyFileSync(FIXTURE, site.live);
     await page.setViewportSize({ width, height });

@@ -5,7 +5,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { LbdeskPage } from './pages/lbdesk';
 import { demoPath } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
-import { haveSshd, type Sshd } from '../helpers/sshd';
+import { haveSshd, noSshd, type Sshd } from '../helpers/sshd';
 
 let site: PushSite | undefined;
 let sshd: Sshd | undefined;
@@ -13,7 +13,7 @@ let wsFile = '';
 let live = '';
 const VIP = '127.0.8.75';
 
-test.skip(!haveSshd, 'sshd or ssh-keygen is missing (apt-get install openssh-server)');
+test.skip(!haveSshd, noSshd);
 
 test.beforeAll(async () => {
   site = await startPushSite('push-e2e', '127.0.8.74', VIP);

@@ -32,7 +32,6 @@ const skipReason = !binary
   : needsDisplay && !xvfb
     ? 'no display and no Xvfb (apt-get install xvfb)'
     : undefined;
-if (skipReason) console.warn(`electron smoke test skipped: ${skipReason}`);
 
 describe.skipIf(skipBecause(skipReason, 'desktop app (real Electron)'))(`desktop app (real Electron)${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let tmp: ReturnType<typeof tempDir>;

@@ -336,3 +336,22 @@ export function startRadiusServer(host: string, opts: RadiusOptions, port = 0): 
     }) as UdpServer & { verified: number; dropped: number },
   );
 }
+
+/**
+ * An HTTP health page: 200 "OK" while `ctl.healthy`, else 503, each answer after `ctl.delayMs`;
+ * counts the hits and the most requests in flight at once.
+ */
+export async function startHealthServer(host: string): Promise<{ srv: HttpServer; port: number; ctl: { healthy: boolean; delayMs: number; inFlight: number; maxInFlight: number; hits: number } }> {
+  const ctl = { healthy: true, delayMs: 0, inFlight: 0, maxInFlight: 0, hits: 0 };
+  const srv = await startHttpServer(host, (_req, res) => {
+    ctl.hits += 1;
+    ctl.inFlight += 1;
+    ctl.maxInFlight = Math.max(ctl.maxInFlight, ctl.inFlight);
+    setTimeout(() => {
+      ctl.inFlight -= 1;
+      res.statusCode = ctl.healthy ? 200 : 503;
+      res.end(ctl.healthy ? 'OK' : 'down');
+    }, ctl.delayMs);
+  });
+  return { srv, port: srv.port, ctl };
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 export const SSHD = '/usr/sbin/sshd';
 export const haveSshd = existsSync(SSHD) && existsSync('/usr/bin/ssh-keygen');
 /** Why sshd tests skip ('' when they run). */
-export const noSshd = haveSshd ? '' : 'sshd or ssh-keygen is missing (apt-get install openssh-server openssh-client)';
+export const noSshd = haveSshd ? '' : `${SSHD} or /usr/bin/ssh-keygen is missing (apt-get install openssh-server openssh-client)`;
 export const haveAgent = existsSync('/usr/bin/ssh-agent') && existsSync('/usr/bin/ssh-add');
 export const SFTP_SERVER = existsSync('/usr/lib/openssh/sftp-server') ? '/usr/lib/openssh/sftp-server' : 'internal-sftp';
 

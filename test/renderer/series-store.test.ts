@@ -1,10 +1,9 @@
 // The charts' series: traffic per pool and member from the engine's stats, and check results per
 // member, bounded; first from events as the lab sends them, then from a real lab with real traffic.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer, connect, type Server } from 'node:net';
 import { flushPromises } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { storeContext } from './helpers/mount';
+import { withDemo } from './helpers/mount';
 import { freePort, labWorkspace } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
@@ -45,17 +44,11 @@ describe('ring of numbers', () => {
 });
 
 describe('series store', () => {
-  let real: RealApi;
-  beforeEach(async () => {
-    real = realApi();
-    storeContext(real.api);
-    await useWorkspace().openDemo();
-  });
-  afterEach(async () => real.close());
+  const t = withDemo();
 
   it('turns each stats snapshot into rates per pool and per member that had traffic', async () => {
     const series = useSeries();
-    const emit = (s: EngineStats) => real.services.events.emit('lab.status', { running: true, listening: [], notes: [], stats: s });
+    const emit = (s: EngineStats) => t.real.services.events.emit('lab.status', { running: true, listening: [], notes: [], stats: s });
     emit(stats(1000, [pool([server('a'), server('b')])]));
     emit(stats(2000, [pool([server('a', { active: 2, total: 4, bytesIn: 400, bytesOut: 4000 }), server('b')], { active: 2, total: 4, bytesIn: 400, bytesOut: 4000 })]));
     // The same snapshot again (a call's answer and the event): recorded once.
@@ -101,7 +94,7 @@ describe('series store', () => {
   it('keeps each member its check results: passed, degraded and failed, bounded, in order', async () => {
     const series = useSeries();
     const member = { key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http' as const, layer: 7 as const, state: 'available' as const, score: 10, reason: '', since: 1, consecutiveFailures: 0, consecutivePasses: 1 };
-    const emit = (at: number, r: { ok: boolean; rttMs?: number; degraded?: boolean }) => real.services.events.emit('lab.member', { member, result: { ...r, reason: 'x', evidence: {}, at } });
+    const emit = (at: number, r: { ok: boolean; rttMs?: number; degraded?: boolean }) => t.real.services.events.emit('lab.member', { member, result: { ...r, reason: 'x', evidence: {}, at } });
     emit(1, { ok: true, rttMs: 2.5 });
     emit(2, { ok: true, rttMs: 250, degraded: true });
     emit(3, { ok: false });
@@ -132,7 +125,7 @@ describe('series store', () => {
       const ws = useWorkspace();
       const lab = useLab();
       const series = useSeries();
-      await ws.open(await labWorkspace(real.dataDir, { backendPort, vipPort, host }));
+      await ws.open(await labWorkspace(t.real.dataDir, { backendPort, vipPort, host }));
       expect(await lab.start()).toBe(true);
       const key = `g:g/b1:${backendPort}`;
       await expect.poll(() => lab.members.get(key)?.state, { timeout: 10_000 }).toBe('available');

@@ -7,7 +7,7 @@ import { memberKey } from '../../../shared/api/types';
 import { workspaceSchema, type WorkspaceInput } from '../../../shared/model/schema';
 import { HealthChecker } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
-import { freePort, startHttpServer, startTcpListener, type Running } from '../../helpers/servers';
+import { freePort, startHealthServer, startHttpServer, startTcpListener, type Running } from '../../helpers/servers';
 
 const open: Running[] = [];
 const engines: HealthChecker[] = [];
@@ -28,21 +28,11 @@ async function waitFor(pred: () => boolean, ms = 5000, what = 'condition'): Prom
   }, { timeout: ms, interval: 10 });
 }
 
-/** An HTTP server whose /health answers 200 "OK" or 503, and may answer slowly. */
+/** The health page (test/helpers/servers), closed after each test. */
 async function healthServer(host: string) {
-  const ctl = { healthy: true, delayMs: 0, inFlight: 0, maxInFlight: 0, hits: 0 };
-  const srv = await startHttpServer(host, (req, res) => {
-    ctl.hits += 1;
-    ctl.inFlight += 1;
-    ctl.maxInFlight = Math.max(ctl.maxInFlight, ctl.inFlight);
-    setTimeout(() => {
-      ctl.inFlight -= 1;
-      res.statusCode = ctl.healthy ? 200 : 503;
-      res.end(ctl.healthy ? 'OK' : 'down');
-    }, ctl.delayMs);
-  });
-  open.push(srv);
-  return { srv, ctl };
+  const h = await startHealthServer(host);
+  open.push(h.srv);
+  return h;
 }
 
 function oneGroup(address: string, port: number, extra: Record<string, unknown> = {}, timers: Record<string, unknown> = {}) {

@@ -7,7 +7,7 @@ import { workspaceSchema, type WorkspaceInput } from '../../../shared/model/sche
 import { HealthChecker } from '../../../main/services/health';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { FakeClock } from '../../helpers/fake-clock';
-import { startHttpServer, type Running } from '../../helpers/servers';
+import { startHealthServer, type Running } from '../../helpers/servers';
 
 const open: Running[] = [];
 const engines: HealthChecker[] = [];
@@ -18,21 +18,11 @@ afterEach(async () => {
 
 const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'px-clock', ...input });
 
-/** An HTTP server whose /health answers 200 "OK" or 503, after `delayMs` of real time. */
+/** The health page (test/helpers/servers), closed after each test. */
 async function healthServer(host: string) {
-  const ctl = { healthy: true, delayMs: 0, inFlight: 0, maxInFlight: 0, hits: 0 };
-  const srv = await startHttpServer(host, (_req, res) => {
-    ctl.hits += 1;
-    ctl.inFlight += 1;
-    ctl.maxInFlight = Math.max(ctl.maxInFlight, ctl.inFlight);
-    setTimeout(() => {
-      ctl.inFlight -= 1;
-      res.statusCode = ctl.healthy ? 200 : 503;
-      res.end(ctl.healthy ? 'OK' : 'down');
-    }, ctl.delayMs);
-  });
-  open.push(srv);
-  return { port: srv.port, ctl };
+  const h = await startHealthServer(host);
+  open.push(h.srv);
+  return h;
 }
 
 interface Timers {
