@@ -166,9 +166,10 @@ export const useWorkspace = defineStore('workspace', () => {
   }
 
   /** Every request to the document worker, answered or not: the worker answers them in order. */
-  let idle: Promise<unknown> = Promise.resolve();
+  let idle: Promise<void> = Promise.resolve();
   function tracked<T>(p: Promise<T>): Promise<T> {
-    idle = Promise.allSettled([idle, p]);
+    // Settled to undefined: each link would otherwise keep every earlier answer (whole workspaces) alive.
+    idle = Promise.allSettled([idle, p]).then(() => undefined);
     return p;
   }
 
