@@ -1,6 +1,13 @@
 // Adds up Vitest's and Playwright's JSON reports into one closing line.
 import { readFileSync } from 'node:fs';
 
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300) ?? '';
 const read = (f) => {
   try {
     return JSON.parse(readFileSync(f, 'utf8'));
@@ -28,4 +35,30 @@ for (const [name, report] of [['vitest', v], ['playwright', p]]) {
   failed += 1;
   console.log(`${name} wrote no report`);
 }
+// The names of what failed, last: CI shows only the tail of the output.
+const failures = [];
+for (const [name, report] of [['vitest', v], ['vitest (Node 24)', v24]]) {
+  for (const file of report?.testResults ?? []) {
+    const tests = file.assertionResults ?? [];
+    for (const t of tests.filter((x) => x.status === 'failed')) {
+      failures.push(`${name}: ${file.name.replace(process.cwd() + '/', '')} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && !tests.some((x) => x.status === 'failed')) {
+      failures.push(`${name}: ${file.name.replace(process.cwd() + '/', '')}: ${firstLine(file.message)}`);
+    }
+  }
+}
+const walk = (suite, path) => {
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      if (t.status === 'unexpected' || t.status === 'flaky') {
+        const err = t.results?.find((r) => r.error)?.error?.message;
+        failures.push(`playwright: ${spec.file}:${spec.line} > ${[...path, spec.title].join(' > ')}: ${t.status} ${firstLine(err)}`);
+      }
+    }
+  }
+  for (const child of suite.suites ?? []) walk(child, suite.title && !suite.file ? [...path, suite.title] : path);
+};
+for (const suite of p?.suites ?? []) walk(suite, []);
+for (const f of failures) console.log(`FAILED ${f}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
