@@ -154,6 +154,9 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
     };
     client.on('ready', () => {
       settled = true;
+      // A CLI command and its prompt are one small packet each way: with Nagle's algorithm each
+      // would wait for a delayed ACK (~40 ms). OpenSSH sets TCP_NODELAY for the same reason.
+      client.setNoDelay(true);
       resolve(client);
     });
     client.on('error', (err: Error & { level?: string }) => {

@@ -305,6 +305,8 @@ export async function startFakeAppliance(opts: FakeOptions): Promise<FakeApplian
 
   const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
     connections.add(client);
+    // As sshd and dropbear do for interactive sessions: no Nagle delay on small packets.
+    client.setNoDelay(true);
     client.on('close', () => connections.delete(client));
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
