@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, TSX_LOADER, runCli } from '../helpers/cli';
+import { ROOT, lbdeskArgs, runCli } from '../helpers/cli';
 import { usageLine } from '../../main/cli/index';
 
 describe('lbdesk usage errors', () => {
@@ -51,7 +50,7 @@ describe('lbdesk usage errors', () => {
 
   it('a closed standard output ends quietly; a full one is one line, exit 2 (no Node stack trace)', async () => {
     const run = (stdout: 'pipe-closed' | number) => new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'render', 'assets/demo/lab-site-a.yaml', '--appliance', 'lab-haproxy'], {
+      const child = spawn(process.execPath, [...lbdeskArgs(), 'render', 'assets/demo/lab-site-a.yaml', '--appliance', 'lab-haproxy'], {
         cwd: ROOT, stdio: ['ignore', stdout === 'pipe-closed' ? 'pipe' : stdout, 'pipe'],
       });
       // The reader is gone before lbdesk writes a byte (`| head -0`).

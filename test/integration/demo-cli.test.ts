@@ -9,7 +9,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, TSX_LOADER, runCli, startCli } from '../helpers/cli';
+import { ROOT, lbdeskArgs, runCli, startCli } from '../helpers/cli';
 import { browserOpener } from '../../main/cli/open';
 import { findOnPath } from '../../main/services/secrets/keyring';
 import { skipBecause } from '../helpers/skip';
@@ -134,7 +134,7 @@ describe('lbdesk demo', () => {
     delete childEnv.WAYLAND_DISPLAY;
     // `exec`: without SHELL, script runs dash, which does not exec a lone command; the ^C below
     // would then kill the waiting dash (exit 130) whatever lbdesk does.
-    const child = spawn('script', ['-q', '-e', '-c', `exec ${process.execPath} --import ${TSX_LOADER} ${join(ROOT, 'main', 'cli', 'bin.ts')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-q', '-e', '-c', `exec ${process.execPath} ${lbdeskArgs().join(' ')} demo --ui-port 0`, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     running.push(child);
     let transcript = '';
     const url = await new Promise<string>((done, fail) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../shared/api/engine';
-import { ROOT, TSX_LOADER } from '../helpers/cli';
+import { ROOT, lbdeskArgs } from '../helpers/cli';
 import { sleep, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
 
 const TSA = '127.0.18.50';
@@ -58,7 +58,7 @@ describe('lab pair through serve --events', () => {
   beforeAll(async () => {
     backend = await startBackend('ds1', SERVER);
     writeFileSync(file, workspace(backend.port, false));
-    child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events'], {
+    child = spawn(process.execPath, [...lbdeskArgs(), 'serve', file, '--events'], {
       cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LBDESK_DATA_DIR: join(dir, 'data') },
     });
     let out = '';

@@ -14,7 +14,7 @@ import { ForwardingEngine } from '../../main/services/engine';
 import { runProbe } from '../../main/services/health';
 import { TCP_IO, TCP_IO_FALLBACK } from '../../main/services/health/probes/tcp';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
-import { ROOT, TSX_LOADER } from '../helpers/cli';
+import { ROOT, lbdeskArgs } from '../helpers/cli';
 import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from '../services/engine/helpers';
 
 const cleanups: (() => unknown)[] = [];
@@ -82,7 +82,7 @@ services: [ { name: vip, address: 127.0.11.3, port: ${port}, group: g } ]
     const env: NodeJS.ProcessEnv = { ...process.env, LBDESK_DATA_DIR: join(dir, 'data') };
     delete env.LBDESK_HEALTH_IO;
     delete env.LBDESK_ENGINE_IO;
-    const child = spawn(process.execPath, ['--require', preload, '--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', '--io', 'uv'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--require', preload, ...lbdeskArgs(), 'serve', file, '--events', '--io', 'uv'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
     const events: EngineEvent[] = [];
     let out = '';

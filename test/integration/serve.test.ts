@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../shared/api/engine';
 import { detectionTimes } from '../../shared/model/detection';
-import { TSX_LOADER, runCli } from '../helpers/cli';
+import { lbdeskArgs, runCli } from '../helpers/cli';
 import { startRadiusServer } from '../helpers/servers';
 import { expectRefused, freePort, hold, startBackend, until, whoAnswers, type Backend } from '../services/engine/helpers';
 
@@ -27,11 +27,11 @@ interface Serve {
   exit: Promise<number | null>;
 }
 
-/** Runs `lbdesk serve FILE --events` (node --import tsx: the tsx wrapper would not pass SIGHUP on). */
+/** Runs `lbdesk serve FILE --events` (node itself: the tsx wrapper would not pass SIGHUP on). */
 function serve(file: string, extra: string[] = [], env: Record<string, string> = {}): Serve {
   // A data folder of its own (secret bindings, recent files): never the user's.
   const data = { LBDESK_DATA_DIR: join(tempDir(), 'data') };
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...data, ...env } });
+  const child = spawn(process.execPath, [...lbdeskArgs(), 'serve', file, '--events', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...data, ...env } });
   const events: (EngineEvent & { at: number })[] = [];
   let out = '';
   let err = '';

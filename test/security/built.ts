@@ -5,8 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ROOT } from './helpers';
+import { join, resolve } from 'node:path';
+
+// Not from ./helpers: that loads the app's services, and the CLI test helper imports this file.
+const ROOT = resolve(__dirname, '../..');
 
 export const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs'];
 const SOURCES = ['main', 'shared', 'electron.vite.config.ts', 'scripts/build.mjs'];

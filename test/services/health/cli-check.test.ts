@@ -54,7 +54,7 @@ afterAll(async () => {
 
 describe('lbdesk check', () => {
   it('prints one row per member; JSON has the contract shape; exit 2 when some member is unavailable', async () => {
-    // Generous child timeouts: six tsx processes on a busy two-core machine are slow to start.
+    // Generous child timeouts: six CLI processes on a busy two-core machine are slow to start.
     const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env, timeoutMs: 150_000 });
     const [json, table, available] = await Promise.all([
       run(['check', file, '--json'], { LBDESK_SECRET_LAB_RADIUS: secret }),

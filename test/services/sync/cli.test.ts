@@ -13,7 +13,7 @@ import { skipBecause } from '../../helpers/skip';
 
 if (!haveSshd) console.warn('skipping sync CLI tests: /usr/sbin/sshd is not installed');
 
-// Every step spawns the CLI through tsx (a second or more each on a busy machine).
+// Every step spawns the CLI (a second or more each on a busy machine).
 describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbdesk push / diff / pull / confirm', { timeout: 180_000 }, () => {
   let sshd: Sshd;
   let dir: string;

@@ -305,8 +305,9 @@ export async function startFakeAppliance(opts: FakeOptions): Promise<FakeApplian
 
   const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
     connections.add(client);
-    // As sshd and dropbear do for interactive sessions: no Nagle delay on small packets.
-    client.setNoDelay(true);
+    // As sshd and dropbear do for interactive sessions: no Nagle delay on small packets
+    // (ssh2's server connection has setNoDelay; its type does not declare it).
+    (client as Connection & { setNoDelay(on: boolean): void }).setNoDelay(true);
     client.on('close', () => connections.delete(client));
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
