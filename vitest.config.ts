@@ -14,6 +14,7 @@ const serialNode = [
   'test/integration/pair-lab.test.ts',
   'test/integration/parity.test.ts',
   'test/services/drivers/vrrp-netns.test.ts',
+  'test/services/engine/thread.test.ts',
   'test/services/health/detection.test.ts',
 ];
 const serialRenderer = ['test/renderer/compare-panel.test.ts', 'test/renderer/lab-store.test.ts', 'test/renderer/pair-strip.test.ts'];

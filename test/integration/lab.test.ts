@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StateChange } from '../../shared/api/types';
 import type { MemberEvent } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
@@ -110,17 +110,18 @@ describe('lab over the contract', () => {
   it('says a configuration\'s notices once, and no more once a workspace without them is applied', async () => {
     // A target set with SCTP: the engine says SCTP is kept but only TCP is forwarded.
     const withSctp = TEXT.replace('services:\n', 'targetSets:\n  - { number: 9, address: 127.0.3.30, ports: [18099], protocols: both, healthCheck: { type: none }, servers: [{ address: 127.0.3.21 }] }\nservices:\n');
-    // The engine's notices come as events, just after the apply: read the status once they are in.
-    const sctpNotes = async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      return (await callDirect(svc.handlers, 'lab.status', {})).notes.filter((n) => /SCTP/.test(n));
-    };
+    // The engine's notices come as events, just after the apply: poll the status until they are in.
+    const sctpNotes = (count: number) => vi.waitFor(async () => {
+      const notes = (await callDirect(svc.handlers, 'lab.status', {})).notes.filter((n) => /SCTP/.test(n));
+      expect(notes).toHaveLength(count);
+    }, { timeout: 10_000, interval: 50 });
     await callDirect(svc.handlers, 'lab.start', { path, text: withSctp });
-    expect(await sctpNotes()).toHaveLength(1);
+    await sctpNotes(1);
     await callDirect(svc.handlers, 'lab.apply', { path, text: withSctp });
-    expect(await sctpNotes()).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300)); // proves a negative: no second copy comes after the apply
+    await sctpNotes(1);
     await callDirect(svc.handlers, 'lab.apply', { path, text: TEXT });
-    expect(await sctpNotes()).toEqual([]);
+    await sctpNotes(0);
     await callDirect(svc.handlers, 'lab.stop', {});
   });
 

@@ -162,6 +162,7 @@ describe('workspace store', () => {
   it('reports a file changed on disk, and a save over it as a conflict in words', async () => {
     const ws = useWorkspace();
     await ws.openDemo();
+    // The clock must move on: a write within 1 ms of what was read counts as the same file.
     await new Promise((r) => setTimeout(r, 20));
     await writeFile(ws.path, (await readFile(ws.path, 'utf8')).replace('lab-site-a', 'other'));
     ws.set(['description'], 'mine');
@@ -182,6 +183,7 @@ describe('workspace store', () => {
       real.services.events.emit('workspace.changed', { path: ws.path, mtimeMs });
     };
     const text = await readFile(ws.path, 'utf8');
+    // The clock must move on between writes: within 1 ms counts as the same file.
     await new Promise((r) => setTimeout(r, 20));
     await write(text.replace('name: lab-site-a', 'name: renamed-elsewhere'));
     await vi.waitFor(() => expect(ws.name).toBe('renamed-elsewhere'), { timeout: 2000, interval: 10 });

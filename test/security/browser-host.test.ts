@@ -1,7 +1,7 @@
 // Exploit regressions for browser mode (`serve --ui`, `demo`, the npm start fallback): real HTTP
 // and WebSocket requests to startUiHost on 127.0.0.1. Without the token → 401; with a foreign
 // Origin → 403; with a foreign Host (DNS rebinding) → 421; the page's own requests work.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -194,7 +194,7 @@ describe('browser mode over WebSocket', () => {
     const frames = ['null', '42', '"x"', '[1,2]', '{"id":1,"method":{"toString":1,"valueOf":1}}', '{"id":2,"method":null}'];
     for (const f of frames) ws!.send(f);
     ws!.send(JSON.stringify({ id: 9, method: 'app.info', args: {} }));
-    for (let i = 0; i < 100 && replies.length < frames.length + 1; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(replies.length).toBeGreaterThanOrEqual(frames.length + 1), { timeout: 10_000, interval: 20 });
     expect(replies.slice(0, frames.length).map((r) => r.ok)).toEqual(frames.map(() => false));
     expect(replies.slice(0, frames.length).every((r) => r.error?.code === 'bad-args' || r.error?.code === 'bad-method')).toBe(true);
     expect(replies.at(-1)).toMatchObject({ id: 9, ok: true });
@@ -227,7 +227,7 @@ describe('browser mode over WebSocket', () => {
     });
     // workspace.browse of a big folder takes a moment: 100 at once overlap.
     for (let id = 1; id <= 100; id++) ws!.send(JSON.stringify({ id, method: 'workspace.browse', args: { dir: '/usr/lib' } }));
-    for (let i = 0; i < 300 && replies.length < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(replies).toHaveLength(100), { timeout: 20_000, interval: 20 });
     const refused = replies.filter((r) => !r.ok);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]!.error).toEqual({ code: 'refused', message: 'too many calls at once on this connection (32): wait for the answers' });

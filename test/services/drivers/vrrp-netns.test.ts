@@ -169,7 +169,8 @@ describe.skipIf(skipBecause(why, 'VRRP between network namespaces'))('VRRP betwe
     await until(() => holds('b'), 10_000);
     boot('a');
     start('a', true);
-    // A returning master would take the address back within about one advert: give it four.
+    // Proves a negative: a returning master would take the address back within about one
+    // advert; four pass without it.
     await new Promise((r) => setTimeout(r, 4000));
     expect(holds('b')).toBe(true);
     expect(holds('a')).toBe(false);

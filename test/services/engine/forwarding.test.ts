@@ -6,7 +6,7 @@ import type { EngineEvent } from '../../../shared/api/engine';
 import { memberKey } from '../../../shared/api/types';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, expectRefused, freePort, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held } from './helpers';
+import { StaticHealth, expectRefused, freePort, healthSeen, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 
 const VIP = '127.0.5.100';
@@ -118,15 +118,15 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
     });
 
     it('health-weighted: available before degraded, never unavailable, more for a higher score', async () => {
-      const { port, health, key } = await setup([100, 100, 100], { algorithm: 'health-weighted' });
+      const { engine, port, health, key } = await setup([100, 100, 100], { algorithm: 'health-weighted' });
       health.set(key(0), 'available', 10);
       health.set(key(1), 'available', 5);
       health.set(key(2), 'degraded', 10);
-      await sleep(50);
+      await healthSeen(engine, health);
       expect(tally(await sequential(port, 30))).toEqual({ s0: 20, s1: 10 });
       health.set(key(0), 'unavailable');
       health.set(key(1), 'unavailable');
-      await sleep(50);
+      await healthSeen(engine, health);
       expect(tally(await sequential(port, 5))).toEqual({ s2: 5 });
     });
 
@@ -137,7 +137,8 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       const b = await sequential(port, 6, () => '127.0.5.121');
       expect(new Set(b).size).toBe(1);
       expect(b[0]).not.toBe(a[0]);
-      // After the timeout (counted from the last connection's end) the client is chosen anew.
+      // After the timeout (counted from the last connection's end) the client is chosen anew. A
+      // fixed wait: a poll from that client would renew its persistence.
       await sleep(1400);
       const c = await whoAnswers(VIP, port, '127.0.5.120');
       expect(c).not.toBe(a[0]);

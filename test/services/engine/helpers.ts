@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import type { MemberKey, MemberState, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { HealthEvents, HealthView } from '../../../main/services/health/types';
 import { Emitter } from '../../../main/services/emitter';
+import type { ForwardingEngine } from '../../../main/services/engine';
 import { workspaceSchema, type Workspace, type WorkspaceInput } from '../../../shared/model/schema';
 
 /** States set by the test: what a health engine would say, without probing. */
@@ -144,6 +145,15 @@ export async function until<T>(f: () => T | Promise<T>, ms = 5000, what = 'condi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+/** Waits until the data path's stats show every member in the state and score `health` holds. */
+export async function healthSeen(engine: ForwardingEngine, health: StaticHealth, ms = 5000): Promise<void> {
+  const same = (s: { key: string; state: MemberState; score: number }) => {
+    const h = health.status(s.key);
+    return !h || (h.state === s.state && h.score === s.score);
+  };
+  await until(async () => (await engine.refreshStats()).pools.every((p) => p.servers.every(same)), ms, 'the health states in the data path');
 }
 
 /** Sends `data`, half-closes, and collects everything until the server's EOF. */

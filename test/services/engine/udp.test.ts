@@ -5,7 +5,7 @@ import * as dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, sleep, until, ws } from './helpers';
+import { StaticHealth, freePort, healthSeen, sleep, until, ws } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 import { skipBecause } from '../../helpers/skip';
 
@@ -102,7 +102,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       await c.ask('hello');
       const active = async () => (await engine.refreshStats()).pools[0]!.active;
       expect(await active()).toBe(1);
-      await sleep(600);
+      await sleep(600); // proves the flow is NOT closed before its idle timeout
       expect(await active()).toBe(1);
       await until(async () => (await active()) === 0, 2000, 'flow to expire');
       const st = (await engine.refreshStats()).pools[0]!;
@@ -133,7 +133,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       const { engine, health, a, b } = await setup();
       health.set(memberKey({ group: 'g', server: 'a', port: a.port }), 'unavailable');
       health.set(memberKey({ group: 'g', server: 'b', port: b.port }), 'unavailable');
-      await sleep(100);
+      await healthSeen(engine, health);
       const sockets = await Promise.all(Array.from({ length: 20 }, () => new Promise<dgram.Socket>((done) => {
         const s = dgram.createSocket('udp4');
         s.bind(0, '127.0.5.153', () => done(s));
@@ -144,7 +144,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
         await sleep(50);
       }
       await until(async () => (await engine.refreshStats()).pools[0]!.refused >= 20, 2000, 'refusals');
-      await sleep(200);
+      await sleep(200); // proves no further refusals are counted
       expect((await engine.refreshStats()).pools[0]).toMatchObject({ total: 20, refused: 20, active: 0 });
     });
 

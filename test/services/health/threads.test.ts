@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CheckResult } from '../../../shared/api/types';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { HealthChecker } from '../../../main/services/health';
@@ -80,8 +80,7 @@ describe('probe threads', () => {
     expect(onThread.ok).toBe(true);
     expect(onThread.reason).toMatch(/^TCP handshake in .* closed with RST$/);
     expect(Object.keys(onThread.evidence)).toEqual(Object.keys(here.evidence));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(l.endings).toEqual(['reset', 'reset']);
+    await vi.waitFor(() => expect(l.endings).toEqual(['reset', 'reset']), { timeout: 5000, interval: 20 });
 
     expect(await tcpProbeVia('uv', ctx(closed, t))).toMatchObject({ ok: false, reason: 'connect ECONNREFUSED', evidence: { errno: 'ECONNREFUSED', syscall: 'connect' } });
     const timed = await tcpProbeVia('uv', { ...ctx(stuck, t, 300), address: '127.0.4.61' });

@@ -1,7 +1,7 @@
 // keyboard-interactive with `auth: password`: against a real sshd whose only method is
 // keyboard-interactive answered by PAM (pam_unix) for a local user the test creates, and
 // against ssh2's server for a second round (a one-time code) the user must answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,7 +154,7 @@ describe('keyboard-interactive on the terminal (CLI)', () => {
     output.on('data', (d) => (shown += d));
     const asked = askOnTerminal({ host: 'admin@lb1', name: 'Two-step', instructions: 'Open your app.', prompts: [{ prompt: 'Code: ', echo: true }, { prompt: 'PIN: ', echo: false }] }, input, output);
     input.write('12x\u007f3\r');
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(shown).toContain('PIN: '), { timeout: 5000, interval: 5 });
     input.write('9876\r');
     expect(await asked).toEqual(['123', '9876']);
     expect(shown).toContain('(admin@lb1) Two-step\nOpen your app.\nCode: 12x\b \b3');

@@ -103,7 +103,7 @@ describe.skipIf(skipBecause(noSshd, 'commit-confirmed'))('commit-confirmed', () 
     expect(await waitFor(() => timers(app).length === 0, 3000)).toBe(true);
     // Its sleep too (dash's kill refused "--", so only the shell died and sleep ran on).
     expect(await waitFor(() => sleepers.every((pid) => !alive(pid)), 3000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, 2000)); // proves a negative: past the window, no rollback
     expect(app.read()).toBe('ok v2\n');
     expect(app.reloads()).toBe(1);
     expect(app.extras().sort()).toEqual(['.app.cfg.lbdesk-lkg', '.app.cfg.lbdesk-lock']);
@@ -161,7 +161,7 @@ describe.skipIf(skipBecause(noSshd, 'commit-confirmed'))('commit-confirmed', () 
     expect(r.outcome).toBe('rolled-back');
     expect(timers(app)).toEqual([]);
     expect(existsSync(join(app.dir, '.app.cfg.lbdesk-pending'))).toBe(false);
-    await new Promise((r) => setTimeout(r, 1800));
+    await new Promise((r) => setTimeout(r, 1800)); // proves a negative: past the window, no timer fires
     expect(app.read()).toBe('ok v1\n');
     expect(app.reloads()).toBe(2);
   });
