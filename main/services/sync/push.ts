@@ -96,6 +96,8 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
   let temp: string | undefined;
   let armed = false;
   let live = false;
+  /** The rename was sent: once the connection is lost, the appliance may have done it or not. */
+  let renaming = false;
   let state: RemoteState | undefined;
   let ins: Inspection | undefined;
   let step: PushStep = 'connect';
@@ -230,6 +232,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
 
     begin('rename');
     await saveRemote({ hash: current, inflight: hash });
+    renaming = true;
     const how = await remote.rename(temp, paths.live);
     temp = undefined;
     live = true;
@@ -307,6 +310,12 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     return report('applied', `applied and reloaded${vips.length && !opts.skipVerify ? ', VIPs answer' : ''}${confirmNote}`, pending ? { pending } : {});
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
+    const lost = err instanceof SshError && err.kind === 'closed';
+    const heal = armed ? '; the appliance restores the previous config by itself unless confirmed' : '';
+    if (!live && renaming && lost) {
+      emit(step, 'fail', msg);
+      return report('failed', `connection lost while the new config was being put in place (${msg}); it may be live but not reloaded: run diff to see${heal}`);
+    }
     if (!live) {
       emit(step, 'fail', msg);
       if (remote && conn && !conn.isClosed) {
@@ -316,8 +325,6 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       return report('refused', msg);
     }
     emit(step, 'fail', msg);
-    const heal = armed ? '; the appliance restores the previous config by itself unless confirmed' : '';
-    const lost = err instanceof SshError && err.kind === 'closed';
     return report('failed', `${lost ? 'connection lost' : 'error'} after the new config went live (${msg}); it may not be reloaded${heal}`);
   } finally {
     await lock?.release().catch(() => undefined);

@@ -1,6 +1,6 @@
 // The connection is cut at random points during many pushes (a loopback TCP proxy drops it):
 // the live file must always be exactly the old or the new version, never partial.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -75,6 +75,10 @@ describe.skipIf(skipBecause(noSshd, 'connection cut during push'))('connection c
       if (process.env.CUT_DEBUG) console.log(i, at, r.outcome, r.durationMs, r.reason.slice(0, 100));
       seen[r.outcome] = (seen[r.outcome] ?? 0) + 1;
       expect(r.reason, `round ${i}`).not.toMatch(/changed on the appliance since/);
+      if (r.outcome === 'failed') {
+        // Cut while the rename was in flight: let the appliance finish it (or not) before looking.
+        await vi.waitFor(() => expect(app.extras().filter((f) => f.includes('tmp'))).toEqual([]), { timeout: 3000, interval: 20 }).catch(() => undefined);
+      }
       const now = readFileSync(app.live);
       const isOld = now.equals(live);
       const isNew = now.equals(next);
