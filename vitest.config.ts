@@ -1,11 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 
-// Two files at a time (LBDESK_TEST_WORKERS to change it): every file binds port 0 or loopback
-// addresses of its own. The files that bind the demo workspace's fixed ports, time against the
+// Three files at a time on 2 cores (LBDESK_TEST_WORKERS to change it): most files spend their
+// time waiting on servers, children and timers. Every file binds port 0 or loopback addresses
+// of its own. The files that bind the demo workspace's fixed ports, time against the
 // whole machine (load, detection bounds) or build network namespaces run after the rest, one at
 // a time. Plain Node for shared/ and main/, happy-dom for renderer components.
-const workers = Math.max(1, Number(process.env.LBDESK_TEST_WORKERS ?? 2));
+const workers = Math.max(1, Number(process.env.LBDESK_TEST_WORKERS ?? 3));
 const serialNode = [
   'test/electron/**/*.test.ts',
   'test/integration/compare.test.ts',
