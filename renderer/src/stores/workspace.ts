@@ -223,7 +223,7 @@ export const useWorkspace = defineStore('workspace', () => {
   function recheck(ops: EditOp[]): void {
     const m = new Map(quick.value);
     for (const op of ops) {
-      // Many new items at once (a paste, checked in its preview): the engine validates them all
+      // Many new items at once (a paste, checked in its preview): the document worker validates them all
       // together; one quick check each would compare every name with every other.
       if (op.op === 'addMany') continue;
       let root = itemRoot(op.op === 'add' || op.op === 'remove' ? op.list : op.path);
