@@ -37,7 +37,7 @@ interface Runner {
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('run the health-check and forwarding engines on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
+    .description('run the health checker and the forwarding engine on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
     .argument('<workspace>', 'workspace file')
     .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))

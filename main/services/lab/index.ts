@@ -90,7 +90,7 @@ export class Lab {
     const paired = result.ok ? await this.pairs!.apply(ws) : result;
     if (!paired.ok) {
       if (fresh) await this.stop();
-      throw new Error(paired.reason ?? 'the engine refused the workspace');
+      throw new Error(paired.reason ?? 'the forwarding engine refused the workspace');
     }
     this.health!.apply(ws);
     if (fresh) {
