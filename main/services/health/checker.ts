@@ -45,7 +45,7 @@ export interface HealthCheckerOptions {
   probeThreadsFrom?: number;
 }
 
-export interface EngineStats {
+export interface CheckerStats {
   members: number;
   /** Checks started, counted as each probe ends (when a probe thread has said when it started). */
   checksStarted: number;
@@ -248,7 +248,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
   }
 
-  stats(): EngineStats {
+  stats(): CheckerStats {
     const h = this.lateness;
     return {
       members: this.members.size,
