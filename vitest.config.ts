@@ -15,6 +15,7 @@ const serialNode = [
   'test/integration/pair-lab.test.ts',
   'test/integration/parity.test.ts',
   'test/services/drivers/vrrp-netns.test.ts',
+  'test/services/engine/native.test.ts',
   'test/services/engine/thread.test.ts',
   'test/services/health/detection.test.ts',
 ];
