@@ -57,6 +57,8 @@ typedef struct listener {
   uv_tcp_t tcp;
   uv_udp_t udp;
   int is_udp;
+  int fd;                /* the epoll loop's TCP listener */
+  int paused;            /* out of descriptors: accepting again at the next sweep */
   uint32_t id;
   pool_t *pool;          /* under engine.mu: a reload points it elsewhere */
   int secondary;
