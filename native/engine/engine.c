@@ -350,6 +350,7 @@ int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp,
 
   listener_t *l = calloc(1, sizeof *l);
   l->id = id;
+  l->fd = fd;
   l->is_udp = udp;
   l->port = *bound;
   uv_mutex_lock(&e->mu);
@@ -377,6 +378,13 @@ void engine_set_listener(engine_t *e, uint32_t id, uint32_t pool, int secondary)
 }
 
 void engine_unlisten(engine_t *e, uint32_t id) {
+  /* A TCP listener stops accepting at once (shutdown on a listening socket, Linux), so whoever
+   * removed it finds the port closed; the loop thread closes the descriptor, under this lock.
+   * Not on libuv's handles: its accept loop would retry the failing accept forever. */
+  uv_mutex_lock(&e->mu);
+  for (listener_t *l = e->listeners; l && e->ep >= 0; l = l->next)
+    if (l->id == id && !l->is_udp) shutdown(l->fd, SHUT_RDWR);
+  uv_mutex_unlock(&e->mu);
   cmd_t *c = calloc(1, sizeof *c);
   c->type = C_UNLISTEN;
   c->id = id;
