@@ -413,3 +413,5 @@ int engine_live(engine_t *e, int64_t *sessions, int64_t *flows) {
   *flows = LOAD(e->live_flows);
   return 0;
 }
+
+const char *engine_loop_name(engine_t *e) { return e->ep >= 0 ? "epoll" : "libuv"; }
