@@ -330,11 +330,11 @@ void ep_run(engine_t *e) {
   }
 }
 
-void sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
+int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
   k->fd = fd;
   k->peer = *peer;
   k->have_peer = 1;
-  if (watch(k) != 0) k->hup = k->can_read = 1; /* reads will fail and end the connection */
+  return watch(k);
 }
 #else
 int ep_init(engine_t *e) {
@@ -345,7 +345,7 @@ void ep_run(engine_t *e) { (void)e; }
 void ep_forget(engine_t *e, int fd) { (void)e, (void)fd; }
 void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg) { (void)e, (void)fn, (void)arg; }
 int ep_watch_listener(engine_t *e, listener_t *l, int on) { return (void)e, (void)l, (void)on, UV_ENOSYS; }
-void sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) { (void)k, (void)fd, (void)peer; }
+int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) { return (void)k, (void)fd, (void)peer, UV_ENOSYS; }
 #endif
 
 /* ---- the calls tcp.c makes, on either path ---- */

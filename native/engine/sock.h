@@ -40,7 +40,7 @@ struct sock {
 /* The socket of an accepted connection (epoll: fd from accept4 with the peer's address). */
 void sock_init(engine_t *e, sock_t *k, void *data);
 int sock_accept(sock_t *k, uv_stream_t *server);
-void sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer);
+int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer);
 int sock_connect(sock_t *k, const struct sockaddr *addr, sock_cb cb);
 void sock_read_start(sock_t *k, sock_alloc_cb alloc, sock_read_cb cb);
 void sock_read_stop(sock_t *k);

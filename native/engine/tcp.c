@@ -588,7 +588,11 @@ void tcp_accept_ready(engine_t *e, listener_t *l) {
     sock_init(e, &s->client, s);
     s->l = l;
     l->refs += 1;
-    sock_adopt(&s->client, fd, &ss);
+    if (sock_adopt(&s->client, fd, &ss) != 0) {
+      s->phase = P_CLOSED;
+      close_client(s, 1);
+      continue;
+    }
     accepted(e, s);
   }
 }
