@@ -18,7 +18,7 @@ static const double BUCKETS_MS[NBUCKETS - 1] = {0.25, 0.5, 1, 2, 5, 10, 20, 50, 
 #define KEEP_FREE 1024
 
 typedef struct sconn {
-  sock_t h;
+  sock_t h; /* first: owner() tells a server socket by it */
   session_t *s;
 } sconn_t;
 
@@ -207,16 +207,15 @@ static void keep(session_t *s, const char *data, size_t n) {
 
 /* ---- relay ---- */
 
-static void on_write_up(sock_t *k, int status);
-static void on_write_down(sock_t *k, int status);
+static void on_write(sock_t *k, int status);
 
 /* Writes what `from` read to `to`: at once when the socket takes it, else queued with reading stopped. */
-static int relay(session_t *s, dir_t *d, sock_t *from, sock_t *to, const char *data, size_t n) {
+static int relay(dir_t *d, sock_t *from, sock_t *to, const char *data, size_t n) {
   int r = sock_try_write(to, data, n);
   if (r == (int)n) return 0;
   if (r == UV_EAGAIN) r = 0;
   if (r < 0) return r;
-  int err = sock_write(to, data + r, n - (size_t)r, d == &s->up ? on_write_up : on_write_down);
+  int err = sock_write(to, data + r, n - (size_t)r, on_write);
   if (err) return err;
   d->writing = 1;
   if (from) sock_read_stop(from);
@@ -235,14 +234,26 @@ static void wrote(session_t *s, dir_t *d, int current, int status) {
   else sock_read_start(&s->server->h, alloc_down, on_server_read);
 }
 
-static void on_write_up(sock_t *k, int status) {
-  sconn_t *c = k->data;
-  wrote(c->s, &c->s->up, c->s->server == c, status);
+/* A socket's session and the direction that writes to it; a server socket's data is its sconn
+ * (which begins with the socket), and `current` says it is not a server given up. */
+static session_t *owner(sock_t *k, dir_t **to, int *current) {
+  if (k->data == (void *)k) {
+    sconn_t *c = k->data;
+    *to = &c->s->up;
+    *current = c->s->server == c;
+    return c->s;
+  }
+  session_t *s = k->data;
+  *to = &s->down;
+  *current = 1;
+  return s;
 }
 
-static void on_write_down(sock_t *k, int status) {
-  session_t *s = k->data;
-  wrote(s, &s->down, 1, status);
+static void on_write(sock_t *k, int status) {
+  dir_t *d;
+  int current;
+  session_t *s = owner(k, &d, &current);
+  wrote(s, d, current, status);
 }
 
 static void shut_done(session_t *s, dir_t *d, int current, int status) {
@@ -254,18 +265,15 @@ static void shut_done(session_t *s, dir_t *d, int current, int status) {
   if (s->up.shut && s->down.shut) finish(s, 0, 0, 0);
 }
 
-static void on_shut_up(sock_t *k, int status) {
-  sconn_t *c = k->data;
-  shut_done(c->s, &c->s->up, c->s->server == c, status);
-}
-
-static void on_shut_down(sock_t *k, int status) {
-  session_t *s = k->data;
-  shut_done(s, &s->down, 1, status);
+static void on_shut(sock_t *k, int status) {
+  dir_t *d;
+  int current;
+  session_t *s = owner(k, &d, &current);
+  shut_done(s, d, current, status);
 }
 
 static void shut(session_t *s, dir_t *d, sock_t *to) {
-  int err = sock_shutdown(to, d == &s->up ? on_shut_up : on_shut_down);
+  int err = sock_shutdown(to, on_shut);
   if (err) finish(s, err == UV_ENOTCONN ? UV_ECONNRESET : err, d == &s->up, 1);
 }
 
@@ -310,7 +318,7 @@ static void on_client_read(sock_t *h, ssize_t n) {
       if (s->pre_len + (size_t)n > REPLAY_LIMIT) s->replay = 0;
       else keep(s, s->up.buf, (size_t)n);
     }
-    int err = relay(s, &s->up, h, &s->server->h, s->up.buf, (size_t)n);
+    int err = relay(&s->up, h, &s->server->h, s->up.buf, (size_t)n);
     if (err) return finish(s, err, 1, 1);
     if (!s->up.writing) maybe_grow(&s->up, (size_t)n);
   } else if (n == UV_EOF) {
@@ -326,7 +334,7 @@ static void on_server_read(sock_t *h, ssize_t n) {
     s->replay = 0;
     BUMP(s->m->bytes_out, n);
     s->last_active = uv_now(&s->e->loop);
-    int err = relay(s, &s->down, h, &s->client, s->down.buf, (size_t)n);
+    int err = relay(&s->down, h, &s->client, s->down.buf, (size_t)n);
     if (err) return finish(s, err, 0, 1);
     if (!s->down.writing) maybe_grow(&s->down, (size_t)n);
   } else if (n == UV_EOF) {
@@ -446,7 +454,7 @@ static void on_connect(sock_t *k, int status) {
   s->phase = P_RELAYING;
   s->last_active = uv_now(&s->e->loop);
   if (s->pre_len > 0) {
-    int err = relay(s, &s->up, s->client_stopped ? NULL : &s->client, &c->h, s->pre, s->pre_len);
+    int err = relay(&s->up, s->client_stopped ? NULL : &s->client, &c->h, s->pre, s->pre_len);
     if (err) return finish(s, err, 1, 1);
     if (s->pre_len > REPLAY_LIMIT) s->replay = 0;
     if (s->up.writing) s->client_stopped = 0; /* on_write restarts reading */
