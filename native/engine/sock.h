@@ -20,6 +20,7 @@ struct sock {
   uv_connect_t cr;
   engine_t *e;
   void *data;
+  int server;             /* tcp.c: a socket to a server (its data is an sconn_t, else a session) */
   sock_alloc_cb alloc;
   sock_read_cb on_read;
   sock_cb on_connect, on_write, on_shut;

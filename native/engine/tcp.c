@@ -18,7 +18,7 @@ static const double BUCKETS_MS[NBUCKETS - 1] = {0.25, 0.5, 1, 2, 5, 10, 20, 50, 
 #define KEEP_FREE 1024
 
 typedef struct sconn {
-  sock_t h; /* first: owner() tells a server socket by it */
+  sock_t h;
   session_t *s;
 } sconn_t;
 
@@ -234,10 +234,9 @@ static void wrote(session_t *s, dir_t *d, int current, int status) {
   else sock_read_start(&s->server->h, alloc_down, on_server_read);
 }
 
-/* A socket's session and the direction that writes to it; a server socket's data is its sconn
- * (which begins with the socket), and `current` says it is not a server given up. */
+/* A socket's session and the direction that writes to it; `current`: not a server given up. */
 static session_t *owner(sock_t *k, dir_t **to, int *current) {
-  if (k->data == (void *)k) {
+  if (k->server) {
     sconn_t *c = k->data;
     *to = &c->s->up;
     *current = c->s->server == c;
@@ -383,6 +382,7 @@ static void start_connect(session_t *s, member_t *m, const struct sockaddr_stora
   sconn_t *c = malloc(sizeof *c);
   c->s = s;
   sock_init(e, &c->h, c);
+  c->h.server = 1;
   s->server = c;
   int err = sock_connect(&c->h, (const struct sockaddr *)addr, on_connect);
   if (err == 0) {
