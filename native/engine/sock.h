@@ -29,7 +29,9 @@ struct sock {
   int fd;
   uint64_t id;            /* its epoll event data */
   unsigned reading : 1, can_read : 1, hup : 1, eof : 1, connecting : 1, writing : 1;
-  unsigned shut_wanted : 1, shut_done : 1, closed : 1, queued : 1;
+  unsigned shut_wanted : 1, shut_done : 1, closed : 1, queued : 1, probe : 1;
+  sock_alloc_cb first;    /* what a connecting socket may send at once (sock_speculate) */
+  size_t early;           /* bytes of it sent before the connect was reported */
   int shut_status;
   const char *wbuf;
   size_t wlen;
@@ -43,6 +45,8 @@ void sock_init(engine_t *e, sock_t *k, void *data);
 int sock_accept(sock_t *k, uv_stream_t *server);
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer);
 int sock_connect(sock_t *k, const struct sockaddr *addr, sock_cb cb);
+void sock_speculate(sock_t *k, sock_alloc_cb first);
+size_t sock_take_early(sock_t *k);
 void sock_read_start(sock_t *k, sock_alloc_cb alloc, sock_read_cb cb);
 void sock_read_stop(sock_t *k);
 int sock_try_write(sock_t *k, const char *data, size_t n);

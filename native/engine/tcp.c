@@ -372,6 +372,14 @@ static void refuse(session_t *s, const char *reason) {
 static void on_connect(sock_t *k, int status);
 static void connect_failed(session_t *s, const char *reason);
 
+/* What a server may be sent the moment it is connected: what the client sent meanwhile. */
+static void first_bytes(sock_t *k, uv_buf_t *b) {
+  sconn_t *c = k->data;
+  session_t *s = c->s;
+  int ok = s->server == c && s->phase == P_CONNECTING;
+  *b = uv_buf_init(s->pre, ok ? (unsigned)s->pre_len : 0);
+}
+
 static void start_connect(session_t *s, member_t *m, const struct sockaddr_storage *addr, uint32_t connect_ms) {
   engine_t *e = s->e;
   BUMP(m->active, 1);
@@ -388,6 +396,7 @@ static void start_connect(session_t *s, member_t *m, const struct sockaddr_stora
   if (err == 0) {
     /* Reading starts with the connect: the socket joins epoll once for both. */
     sock_read_start(&c->h, alloc_down, on_server_read);
+    sock_speculate(&c->h, first_bytes);
     return;
   }
   /* Refused at once (no route...): a failed connect like any other. */
@@ -453,10 +462,11 @@ static void on_connect(sock_t *k, int status) {
   s->pending_in = s->pending_chunks = 0;
   s->phase = P_RELAYING;
   s->last_active = uv_now(&s->e->loop);
-  if (s->pre_len > 0) {
-    int err = relay(&s->up, s->client_stopped ? NULL : &s->client, &c->h, s->pre, s->pre_len);
+  size_t sent = sock_take_early(&c->h);
+  if (s->pre_len > REPLAY_LIMIT) s->replay = 0;
+  if (s->pre_len > sent) {
+    int err = relay(&s->up, s->client_stopped ? NULL : &s->client, &c->h, s->pre + sent, s->pre_len - sent);
     if (err) return finish(s, err, 1, 1);
-    if (s->pre_len > REPLAY_LIMIT) s->replay = 0;
     if (s->up.writing) s->client_stopped = 0; /* on_write restarts reading */
   }
   if (s->up.eof) {
