@@ -255,7 +255,8 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       await sequential(s.port, 10);
       const held = await hold(VIP, s.port);
       held.socket.write('12345');
-      await until(async () => (await s.engine.refreshStats()).pools[0]!.servers.some((x) => x.bytesIn === 5), 5000, 'the 5 bytes counted');
+      // The echo comes back after the 5 bytes went in: wait for both counts.
+      await until(async () => (await s.engine.refreshStats()).pools[0]!.servers.some((x) => x.bytesIn === 5 && x.bytesOut === 6 * 3 + 5), 5000, 'the 5 bytes and their echo counted');
       const st = await s.engine.refreshStats();
       expect(st.threadId).toBeGreaterThan(0);
       expect(st.listeners).toEqual([{ address: VIP, port: s.port, protocol: 'tcp', service: 'vip' }]);
