@@ -382,6 +382,16 @@ static napi_value js_stop_all(napi_env env, napi_callback_info info) {
 }
 
 /* close(): ends the loop thread (its connections are closed first). */
+/* loop() -> "epoll" (Linux: the engine's own set) or "libuv" (its handles: the portable loop) */
+static napi_value js_loop(napi_env env, napi_callback_info info) {
+  (void)info;
+  engine_t *e = need(env);
+  if (!e) return NULL;
+  napi_value v;
+  napi_create_string_utf8(env, engine_loop_name(e), NAPI_AUTO_LENGTH, &v);
+  return v;
+}
+
 static napi_value js_close(napi_env env, napi_callback_info info) {
   (void)info;
   state_t *st = get_state(env);
@@ -405,6 +415,7 @@ NAPI_MODULE_INIT() {
     {"live", NULL, js_live, NULL, NULL, NULL, napi_default, NULL},
     {"stopAll", NULL, js_stop_all, NULL, NULL, NULL, napi_default, NULL},
     {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+    {"loop", NULL, js_loop, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   napi_value v;

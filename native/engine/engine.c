@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "internal.h"
+#include "sock.h"
 
 void errname(char *out, size_t len, const char *prefix, int status) {
   snprintf(out, len, "%s%s", prefix, uv_err_name(status));
@@ -128,9 +129,22 @@ void listener_release(engine_t *e, listener_t *l) {
   (void)e;
 }
 
+static void listener_closed_later(engine_t *e, void *arg) {
+  listener_t *l = arg;
+  l->closed = 2;
+  listener_release(e, l);
+}
+
 static void close_listener(engine_t *e, listener_t *l) {
   if (l->closed) return;
   l->closed = 1;
+  if (!l->is_udp && e->ep >= 0) {
+    /* Closing the descriptor takes it out of the epoll set. */
+    ep_forget(e, l->fd);
+    close(l->fd);
+    ep_later(e, listener_closed_later, l);
+    return;
+  }
   if (l->is_udp) udp_close_listener(e, l);
   uv_handle_t *h = l->is_udp ? (uv_handle_t *)&l->udp : (uv_handle_t *)&l->tcp;
   h->data = l;
@@ -157,6 +171,9 @@ static void start_listener(engine_t *e, listener_t *l, int fd) {
     l->udp.data = l;
     err = uv_udp_open(&l->udp, fd);
     if (err == 0) udp_start(e, l);
+  } else if (e->ep >= 0) {
+    l->fd = fd;
+    err = ep_watch_listener(e, l, 1);
   } else {
     uv_tcp_init(&e->loop, &l->tcp);
     l->tcp.data = l;
@@ -190,6 +207,7 @@ static void on_wake(uv_async_t *a) {
         udp_stop_all(e);
         break;
       case C_QUIT:
+        e->quitting = 1;
         for (;;) {
           uv_mutex_lock(&e->mu);
           listener_t *l = e->listeners;
@@ -228,7 +246,8 @@ static void run(void *arg) {
 #ifdef __linux__
   pthread_setname_np(pthread_self(), "lbdesk-engine");
 #endif
-  uv_run(&e->loop, UV_RUN_DEFAULT);
+  if (e->ep >= 0) ep_run(e);
+  else uv_run(&e->loop, UV_RUN_DEFAULT);
 }
 
 engine_t *engine_new(void) {
@@ -238,6 +257,10 @@ engine_t *engine_new(void) {
     return NULL;
   }
   e->loop.data = e;
+  e->ep = -1;
+  /* Linux: TCP on the engine's own epoll set, unless the portable path is asked for (tests). */
+  const char *loop = getenv("LBDESK_NATIVE_LOOP");
+  if (!loop || strcmp(loop, "uv") != 0) ep_init(e);
   uv_mutex_init(&e->mu);
   uv_mutex_init(&e->qmu);
   uv_async_init(&e->loop, &e->wake, on_wake);
@@ -262,6 +285,10 @@ void engine_free(engine_t *e) {
   tcp_free_all(e);
   udp_free_all(e);
   uv_loop_close(&e->loop);
+  if (e->ep >= 0) close(e->ep);
+  free(e->later);
+  free(e->fds);
+  free(e->shuts);
   for (event_t *ev = engine_take_events(e); ev;) {
     event_t *n = ev->next;
     free(ev);
@@ -323,6 +350,7 @@ int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp,
 
   listener_t *l = calloc(1, sizeof *l);
   l->id = id;
+  l->fd = fd;
   l->is_udp = udp;
   l->port = *bound;
   uv_mutex_lock(&e->mu);
@@ -350,6 +378,13 @@ void engine_set_listener(engine_t *e, uint32_t id, uint32_t pool, int secondary)
 }
 
 void engine_unlisten(engine_t *e, uint32_t id) {
+  /* A TCP listener stops accepting at once (shutdown on a listening socket, Linux), so whoever
+   * removed it finds the port closed; the loop thread closes the descriptor, under this lock.
+   * Not on libuv's handles: its accept loop would retry the failing accept forever. */
+  uv_mutex_lock(&e->mu);
+  for (listener_t *l = e->listeners; l && e->ep >= 0; l = l->next)
+    if (l->id == id && !l->is_udp) shutdown(l->fd, SHUT_RDWR);
+  uv_mutex_unlock(&e->mu);
   cmd_t *c = calloc(1, sizeof *c);
   c->type = C_UNLISTEN;
   c->id = id;
@@ -378,3 +413,5 @@ int engine_live(engine_t *e, int64_t *sessions, int64_t *flows) {
   *flows = LOAD(e->live_flows);
   return 0;
 }
+
+const char *engine_loop_name(engine_t *e) { return e->ep >= 0 ? "epoll" : "libuv"; }

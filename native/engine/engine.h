@@ -57,6 +57,8 @@ typedef struct listener {
   uv_tcp_t tcp;
   uv_udp_t udp;
   int is_udp;
+  int fd;                /* the epoll loop's TCP listener */
+  int paused;            /* out of descriptors: accepting again at the next sweep */
   uint32_t id;
   pool_t *pool;          /* under engine.mu: a reload points it elsewhere */
   int secondary;
@@ -109,5 +111,6 @@ void engine_set_listener(engine_t *e, uint32_t id, uint32_t pool, int secondary)
 void engine_chosen(engine_t *e, int udp, uint32_t slot, uint32_t gen, uint32_t member, const char *reason);
 void engine_stop_all(engine_t *e);
 int engine_live(engine_t *e, int64_t *sessions, int64_t *flows);
+const char *engine_loop_name(engine_t *e);
 
 #endif

@@ -5,6 +5,7 @@
 #include "engine.h"
 
 typedef struct session session_t;
+typedef struct sock sock_t;
 typedef struct flow flow_t;
 
 enum cmd_type { C_LISTEN, C_UNLISTEN, C_CHOSEN, C_STOP_ALL, C_QUIT };
@@ -53,10 +54,23 @@ struct engine {
   flow_t *flows;
   int64_t refused_flows;
   char udp_buf[65536];
+  /* The epoll loop (Linux; -1 = libuv's handles for TCP too): ready sockets, deferred calls. */
+  int ep;
+  int quitting;
+  sock_t *ready, *ready_tail;
+  /* By descriptor: what an event names (a forked child can keep a closed fd's registration
+   * alive for a moment, so an event is trusted only if its generation matches). */
+  struct fdent { void *p; uint32_t gen; int listener; } *fds;
+  uint32_t nfds, gen;
+  uint64_t *shuts;    /* shutdowns due after the next wait, by event id */
+  uint32_t nshuts, capshuts;
+  struct later { void (*fn)(engine_t *, void *); void *arg; } *later;
+  uint32_t nlater, caplater;
 };
 
 /* tcp.c */
 void tcp_on_connection(uv_stream_t *server, int status);
+void tcp_accept_ready(engine_t *e, listener_t *l);
 void tcp_chosen(engine_t *e, cmd_t *c);
 void tcp_sweep(engine_t *e, uint64_t now);
 void tcp_stop_all(engine_t *e);

@@ -1,10 +1,16 @@
 /* TCP forwarding on the loop thread: accept, choose (from the published table, or one call to
  * JavaScript), connect with redispatch, relay both ways with half-close, idle and connect
  * timeouts. Reads start at accept and with the connect; writes try uv_try_write first. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "sock.h"
+#ifdef __linux__
+#include <sys/socket.h>
+#endif
 
 enum phase { P_CHOOSING, P_CONNECTING, P_RELAYING, P_CLOSED };
 
@@ -12,21 +18,18 @@ static const double BUCKETS_MS[NBUCKETS - 1] = {0.25, 0.5, 1, 2, 5, 10, 20, 50, 
 #define KEEP_FREE 1024
 
 typedef struct sconn {
-  uv_tcp_t h;
-  uv_connect_t req;
+  sock_t h;
   session_t *s;
 } sconn_t;
 
 typedef struct dir {
-  uv_write_t w;
   char *buf;
   size_t cap;
   int eof, shut, writing;
-  uv_shutdown_t sh;
 } dir_t;
 
 struct session {
-  uv_tcp_t client;
+  sock_t client;
   sconn_t *server;
   engine_t *e;
   listener_t *l;
@@ -51,8 +54,8 @@ struct session {
   session_t *prev, *next;
 };
 
-static void on_client_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b);
-static void on_server_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b);
+static void on_client_read(sock_t *k, ssize_t n);
+static void on_server_read(sock_t *k, ssize_t n);
 static void dispatch(session_t *s);
 static void finish(session_t *s, int status, int server_side, int reset);
 
@@ -129,13 +132,13 @@ static void session_put(session_t *s) {
   e->nfree += 1;
 }
 
-static void on_closed(uv_handle_t *h) {
-  session_t *s = h->data;
+static void on_closed(sock_t *k) {
+  session_t *s = k->data;
   if (--s->closes == 0 && s->phase == P_CLOSED) session_put(s);
 }
 
-static void on_server_closed(uv_handle_t *h) {
-  sconn_t *c = h->data;
+static void on_server_closed(sock_t *k) {
+  sconn_t *c = k->data;
   session_t *s = c->s;
   free(c);
   /* A server given up while the client stays (redispatch) does not end the session. */
@@ -147,42 +150,37 @@ static void close_server(session_t *s, int reset) {
   if (!c) return;
   s->server = NULL;
   s->closes += 1;
-  c->h.data = c;
-  if (!reset || uv_tcp_close_reset(&c->h, on_server_closed) != 0) uv_close((uv_handle_t *)&c->h, on_server_closed);
+  sock_close(&c->h, reset, on_server_closed);
 }
 
 static void close_client(session_t *s, int reset) {
   s->closes += 1;
-  s->client.data = s;
-  if (!reset || uv_tcp_close_reset(&s->client, on_closed) != 0) uv_close((uv_handle_t *)&s->client, on_closed);
+  sock_close(&s->client, reset, on_closed);
 }
 
 static const char *client_name(session_t *s) {
   if (!s->have_peer) {
     struct sockaddr_storage ss;
-    int len = sizeof ss;
     s->have_peer = 1;
     s->peer[0] = 0;
     s->peer_port = 0;
-    if (uv_tcp_getpeername(&s->client, (struct sockaddr *)&ss, &len) == 0) peer_name(&ss, s->peer, sizeof s->peer, &s->peer_port);
+    if (sock_peer(&s->client, &ss) == 0) peer_name(&ss, s->peer, sizeof s->peer, &s->peer_port);
   }
   return s->peer[0] ? s->peer : NULL;
 }
 
 /* ---- buffers ---- */
 
-static void alloc_up(uv_handle_t *h, size_t hint, uv_buf_t *b) {
-  session_t *s = h->data;
+static void alloc_up(sock_t *k, uv_buf_t *b) {
+  session_t *s = k->data;
   size_t n = s->up.cap;
-  (void)hint;
   /* Before a server is connected, what is read is kept whole for it: never past the replay limit. */
   if ((s->phase == P_CHOOSING || s->phase == P_CONNECTING) && REPLAY_LIMIT - s->pre_len < n) n = REPLAY_LIMIT - s->pre_len;
   *b = uv_buf_init(s->up.buf, (unsigned)n);
 }
 
-static void alloc_down(uv_handle_t *h, size_t hint, uv_buf_t *b) {
-  sconn_t *c = h->data;
-  (void)hint;
+static void alloc_down(sock_t *k, uv_buf_t *b) {
+  sconn_t *c = k->data;
   *b = uv_buf_init(c->s->down.buf, (unsigned)c->s->down.cap);
 }
 
@@ -209,87 +207,102 @@ static void keep(session_t *s, const char *data, size_t n) {
 
 /* ---- relay ---- */
 
-static void on_write(uv_write_t *w, int status);
+static void on_write(sock_t *k, int status);
 
 /* Writes what `from` read to `to`: at once when the socket takes it, else queued with reading stopped. */
-static int relay(session_t *s, dir_t *d, uv_stream_t *from, uv_stream_t *to, const char *data, size_t n) {
-  uv_buf_t b = uv_buf_init((char *)data, (unsigned)n);
-  int r = uv_try_write(to, &b, 1);
+static int relay(dir_t *d, sock_t *from, sock_t *to, const char *data, size_t n) {
+  int r = sock_try_write(to, data, n);
   if (r == (int)n) return 0;
-  if (r == UV_EAGAIN || r == UV_ENOSYS) r = 0;
+  if (r == UV_EAGAIN) r = 0;
   if (r < 0) return r;
-  b.base += r;
-  b.len -= r;
-  d->w.data = s;
-  int err = uv_write(&d->w, to, &b, 1, on_write);
+  int err = sock_write(to, data + r, n - (size_t)r, on_write);
   if (err) return err;
   d->writing = 1;
-  if (from) uv_read_stop(from);
+  if (from) sock_read_stop(from);
   return 0;
 }
 
-static void shut(session_t *s, dir_t *d, uv_stream_t *to);
-
-static void on_write(uv_write_t *w, int status) {
-  session_t *s = w->data;
-  dir_t *d = w == &s->up.w ? &s->up : &s->down;
+/* `current`: the write went to the session's server of now, not to one given up. */
+static void wrote(session_t *s, dir_t *d, int current, int status) {
+  if (!current) return;
   d->writing = 0;
   if (s->phase != P_RELAYING) return;
   int up = d == &s->up;
-  if (up && (!s->server || (uv_stream_t *)w->handle != (uv_stream_t *)&s->server->h)) return; /* to a server given up */
   if (status < 0) return finish(s, status, up, 1);
   if (d->eof) return;
-  if (up) uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
-  else uv_read_start((uv_stream_t *)&s->server->h, alloc_down, on_server_read);
+  if (up) sock_read_start(&s->client, alloc_up, on_client_read);
+  else sock_read_start(&s->server->h, alloc_down, on_server_read);
 }
 
-static void on_shutdown(uv_shutdown_t *r, int status) {
-  session_t *s = r->data;
-  if (s->phase != P_RELAYING) return;
-  dir_t *d = r == &s->up.sh ? &s->up : &s->down;
+/* A socket's session and the direction that writes to it; `current`: not a server given up. */
+static session_t *owner(sock_t *k, dir_t **to, int *current) {
+  if (k->server) {
+    sconn_t *c = k->data;
+    *to = &c->s->up;
+    *current = c->s->server == c;
+    return c->s;
+  }
+  session_t *s = k->data;
+  *to = &s->down;
+  *current = 1;
+  return s;
+}
+
+static void on_write(sock_t *k, int status) {
+  dir_t *d;
+  int current;
+  session_t *s = owner(k, &d, &current);
+  wrote(s, d, current, status);
+}
+
+static void shut_done(session_t *s, dir_t *d, int current, int status) {
+  if (s->phase != P_RELAYING || !current) return;
   int up = d == &s->up;
-  if (up && (!s->server || (uv_stream_t *)r->handle != (uv_stream_t *)&s->server->h)) return;
   /* A failed shutdown means the peer is gone (reset); ENOTCONN is how the socket says it. */
   if (status < 0) return finish(s, status == UV_ENOTCONN ? UV_ECONNRESET : status, up, 1);
   d->shut = 1;
   if (s->up.shut && s->down.shut) finish(s, 0, 0, 0);
 }
 
-static void shut(session_t *s, dir_t *d, uv_stream_t *to) {
-  d->sh.data = s;
-  int err = uv_shutdown(&d->sh, to, on_shutdown);
+static void on_shut(sock_t *k, int status) {
+  dir_t *d;
+  int current;
+  session_t *s = owner(k, &d, &current);
+  shut_done(s, d, current, status);
+}
+
+static void shut(session_t *s, dir_t *d, sock_t *to) {
+  int err = sock_shutdown(to, on_shut);
   if (err) finish(s, err == UV_ENOTCONN ? UV_ECONNRESET : err, d == &s->up, 1);
 }
 
 /* One side ended: both ended with nothing in flight = close both (the close sends the FINs). */
-static void ended(session_t *s, dir_t *d, uv_stream_t *from, uv_stream_t *to) {
+static void ended(session_t *s, dir_t *d, sock_t *from, sock_t *to) {
   d->eof = 1;
-  uv_read_stop(from);
+  sock_read_stop(from);
   dir_t *o = d == &s->up ? &s->down : &s->up;
   if (o->eof && !d->writing && !o->writing) return finish(s, 0, 0, 0);
   shut(s, d, to);
 }
 
-static void on_client_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b) {
+static void on_client_read(sock_t *h, ssize_t n) {
   session_t *s = h->data;
-  (void)b;
-  if (n == 0) return;
   if (s->phase == P_CHOOSING || s->phase == P_CONNECTING) {
     /* Before a server is connected: kept for it (bounded; reading stops past the limit). */
     if (n > 0) {
       keep(s, s->up.buf, (size_t)n);
-      s->last_active = uv_now(h->loop);
+      s->last_active = uv_now(&s->e->loop);
       s->pending_in += n;
       s->pending_chunks += 1;
       if (s->pre_len >= REPLAY_LIMIT) {
-        uv_read_stop(h);
+        sock_read_stop(h);
         s->client_stopped = 1;
       }
     } else if (n == UV_EOF) {
       s->up.eof = 1;
-      uv_read_stop(h);
+      sock_read_stop(h);
     } else if (n == UV_ENOBUFS) {
-      uv_read_stop(h); /* the kept bytes reached the limit: wait for the server */
+      sock_read_stop(h); /* the kept bytes reached the limit: wait for the server */
       s->client_stopped = 1;
     } else finish(s, (int)n, 0, 1);
     return;
@@ -299,33 +312,32 @@ static void on_client_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b) {
     member_t *m = s->m;
     BUMP(m->bytes_in, n);
     BUMP(m->chunks_in, 1);
-    s->last_active = uv_now(h->loop);
+    s->last_active = uv_now(&s->e->loop);
     if (s->replay) {
       if (s->pre_len + (size_t)n > REPLAY_LIMIT) s->replay = 0;
       else keep(s, s->up.buf, (size_t)n);
     }
-    int err = relay(s, &s->up, h, (uv_stream_t *)&s->server->h, s->up.buf, (size_t)n);
+    int err = relay(&s->up, h, &s->server->h, s->up.buf, (size_t)n);
     if (err) return finish(s, err, 1, 1);
     if (!s->up.writing) maybe_grow(&s->up, (size_t)n);
   } else if (n == UV_EOF) {
-    ended(s, &s->up, h, (uv_stream_t *)&s->server->h);
+    ended(s, &s->up, h, &s->server->h);
   } else finish(s, (int)n, 0, 1);
 }
 
-static void on_server_read(uv_stream_t *h, ssize_t n, const uv_buf_t *b) {
+static void on_server_read(sock_t *h, ssize_t n) {
   sconn_t *c = h->data;
   session_t *s = c->s;
-  (void)b;
-  if (n == 0 || s->server != c || s->phase != P_RELAYING) return;
+  if (s->server != c || s->phase != P_RELAYING) return;
   if (n > 0) {
     s->replay = 0;
     BUMP(s->m->bytes_out, n);
-    s->last_active = uv_now(h->loop);
-    int err = relay(s, &s->down, h, (uv_stream_t *)&s->client, s->down.buf, (size_t)n);
+    s->last_active = uv_now(&s->e->loop);
+    int err = relay(&s->down, h, &s->client, s->down.buf, (size_t)n);
     if (err) return finish(s, err, 0, 1);
     if (!s->down.writing) maybe_grow(&s->down, (size_t)n);
   } else if (n == UV_EOF) {
-    ended(s, &s->down, h, (uv_stream_t *)&s->client);
+    ended(s, &s->down, h, &s->client);
   } else finish(s, (int)n, 1, 1);
 }
 
@@ -357,8 +369,16 @@ static void refuse(session_t *s, const char *reason) {
   close_client(s, 1);
 }
 
-static void on_connect(uv_connect_t *req, int status);
+static void on_connect(sock_t *k, int status);
 static void connect_failed(session_t *s, const char *reason);
+
+/* What a server may be sent the moment it is connected: what the client sent meanwhile. */
+static void first_bytes(sock_t *k, uv_buf_t *b) {
+  sconn_t *c = k->data;
+  session_t *s = c->s;
+  int ok = s->server == c && s->phase == P_CONNECTING;
+  *b = uv_buf_init(s->pre, ok ? (unsigned)s->pre_len : 0);
+}
 
 static void start_connect(session_t *s, member_t *m, const struct sockaddr_storage *addr, uint32_t connect_ms) {
   engine_t *e = s->e;
@@ -369,15 +389,14 @@ static void start_connect(session_t *s, member_t *m, const struct sockaddr_stora
   s->connect_start = uv_hrtime();
   sconn_t *c = malloc(sizeof *c);
   c->s = s;
-  c->req.data = c;
-  uv_tcp_init(&e->loop, &c->h);
-  c->h.data = c;
+  sock_init(e, &c->h, c);
+  c->h.server = 1;
   s->server = c;
-  uv_tcp_nodelay(&c->h, 1);
-  int err = uv_tcp_connect(&c->req, &c->h, (const struct sockaddr *)addr, on_connect);
+  int err = sock_connect(&c->h, (const struct sockaddr *)addr, on_connect);
   if (err == 0) {
     /* Reading starts with the connect: the socket joins epoll once for both. */
-    uv_read_start((uv_stream_t *)&c->h, alloc_down, on_server_read);
+    sock_read_start(&c->h, alloc_down, on_server_read);
+    sock_speculate(&c->h, first_bytes);
     return;
   }
   /* Refused at once (no route...): a failed connect like any other. */
@@ -423,8 +442,8 @@ static void connect_failed(session_t *s, const char *reason) {
   engine_emit(s->e, ev);
 }
 
-static void on_connect(uv_connect_t *req, int status) {
-  sconn_t *c = req->data;
+static void on_connect(sock_t *k, int status) {
+  sconn_t *c = k->data;
   session_t *s = c->s;
   if (s->server != c || s->phase != P_CONNECTING) return; /* given up (timeout, client gone) */
   if (status < 0) {
@@ -443,19 +462,20 @@ static void on_connect(uv_connect_t *req, int status) {
   s->pending_in = s->pending_chunks = 0;
   s->phase = P_RELAYING;
   s->last_active = uv_now(&s->e->loop);
-  if (s->pre_len > 0) {
-    int err = relay(s, &s->up, s->client_stopped ? NULL : (uv_stream_t *)&s->client, (uv_stream_t *)&c->h, s->pre, s->pre_len);
+  size_t sent = sock_take_early(&c->h);
+  if (s->pre_len > REPLAY_LIMIT) s->replay = 0;
+  if (s->pre_len > sent) {
+    int err = relay(&s->up, s->client_stopped ? NULL : &s->client, &c->h, s->pre + sent, s->pre_len - sent);
     if (err) return finish(s, err, 1, 1);
-    if (s->pre_len > REPLAY_LIMIT) s->replay = 0;
     if (s->up.writing) s->client_stopped = 0; /* on_write restarts reading */
   }
   if (s->up.eof) {
-    shut(s, &s->up, (uv_stream_t *)&c->h);
+    shut(s, &s->up, &c->h);
     return;
   }
   if (s->client_stopped && !s->up.writing) {
     s->client_stopped = 0;
-    uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
+    sock_read_start(&s->client, alloc_up, on_client_read);
   }
 }
 
@@ -541,29 +561,60 @@ void tcp_chosen(engine_t *e, cmd_t *cmd) {
   connect_to(s, c);
 }
 
+/* A connection accepted on either loop: count it, start reading, choose its server. */
+static void accepted(engine_t *e, session_t *s) {
+  uv_mutex_lock(&e->mu);
+  s->pool = s->l->pool;
+  uv_mutex_unlock(&e->mu);
+  BUMP(s->pool->accepted, 1);
+  /* Reading starts at accept: what the client sends first waits for the server in `pre`. */
+  sock_read_start(&s->client, alloc_up, on_client_read);
+  s->last_active = uv_now(&e->loop);
+  dispatch(s);
+}
+
 void tcp_on_connection(uv_stream_t *server, int status) {
   listener_t *l = server->data;
   engine_t *e = server->loop->data;
   if (status < 0) return;
   session_t *s = session_get(e);
-  uv_tcp_init(&e->loop, &s->client);
-  s->client.data = s;
+  sock_init(e, &s->client, s);
   s->l = l;
   l->refs += 1;
-  if (uv_accept(server, (uv_stream_t *)&s->client) != 0) {
+  if (sock_accept(&s->client, server) != 0) {
     s->phase = P_CLOSED;
     close_client(s, 0);
     return;
   }
-  uv_mutex_lock(&e->mu);
-  s->pool = l->pool;
-  uv_mutex_unlock(&e->mu);
-  BUMP(s->pool->accepted, 1);
-  /* Reading starts at accept: what the client sends first waits for the server in `pre`. */
-  uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
-  s->last_active = uv_now(&e->loop);
-  dispatch(s);
+  accepted(e, s);
 }
+
+#ifdef __linux__
+/* The epoll loop's listener: a bounded batch per event (it is level-triggered). Out of
+ * descriptors, it rests until the next sweep instead of waking the loop for nothing. */
+void tcp_accept_ready(engine_t *e, listener_t *l) {
+  for (int i = 0; i < 64 && !l->closed; i++) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    int fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if ((errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) && ep_watch_listener(e, l, 0) == 0) l->paused = 1;
+      return;
+    }
+    session_t *s = session_get(e);
+    sock_init(e, &s->client, s);
+    s->l = l;
+    l->refs += 1;
+    if (sock_adopt(&s->client, fd, &ss) != 0) {
+      s->phase = P_CLOSED;
+      close_client(s, 1);
+      continue;
+    }
+    accepted(e, s);
+  }
+}
+#endif
 
 /* ---- ends ---- */
 
@@ -574,9 +625,9 @@ static void rescue(session_t *s, int status) {
   s->up.writing = 0;
   s->up.shut = 0;
   /* Until the next server is connected, reads are kept for it, within the replay limit. */
-  uv_read_stop((uv_stream_t *)&s->client);
+  sock_read_stop(&s->client);
   s->client_stopped = 0;
-  if (!s->up.eof && s->pre_len < REPLAY_LIMIT) uv_read_start((uv_stream_t *)&s->client, alloc_up, on_client_read);
+  if (!s->up.eof && s->pre_len < REPLAY_LIMIT) sock_read_start(&s->client, alloc_up, on_client_read);
   else if (!s->up.eof) s->client_stopped = 1;
   connect_failed(s, reason);
 }
@@ -600,6 +651,8 @@ static void finish(session_t *s, int status, int server_side, int reset) {
 
 void tcp_sweep(engine_t *e, uint64_t now) {
   uv_mutex_lock(&e->mu);
+  for (listener_t *l = e->listeners; l; l = l->next)
+    if (l->paused && !l->closed && ep_watch_listener(e, l, 1) == 0) l->paused = 0;
   for (session_t *s = e->live; s; s = s->next)
     s->idle = s->phase == P_RELAYING && now - s->last_active >= s->l->pool->idle_ms;
   uv_mutex_unlock(&e->mu);

@@ -38,6 +38,8 @@ export interface Addon {
   members(ids: Uint32Array): Float64Array;
   pools(ids: Uint32Array): Float64Array;
   live(): [number, number];
+  /** Which loop moves TCP: `epoll` (Linux) or `libuv` (its handles; LBDESK_NATIVE_LOOP=uv forces it). */
+  loop(): 'epoll' | 'libuv';
   stopAll(): void;
   close(): void;
 }

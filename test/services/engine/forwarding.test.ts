@@ -6,7 +6,7 @@ import type { EngineEvent } from '../../../shared/api/engine';
 import { memberKey } from '../../../shared/api/types';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, expectRefused, freePort, healthSeen, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held } from './helpers';
+import { StaticHealth, expectRefused, freePort, healthSeen, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 
 const VIP = '127.0.5.100';
@@ -41,14 +41,14 @@ async function setup(weights: number[], service: Record<string, unknown> = {}, s
     ...over,
   }) as WorkspaceInput;
   if (state === 'available') backends.forEach((_, i) => health.set(key(i), 'available'));
-  const engine = new ForwardingEngine({ health, io: dataPath, statsIntervalMs: 0 });
+  const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
   const events: EngineEvent[] = [];
   engine.on('event', (e) => events.push(e));
   cleanups.push(() => engine.stop());
   const r = await engine.apply(ws(input()));
   expect(r.ok).toBe(true);
   // The path asked for is the one that runs (no silent fall back).
-  expect((await engine.refreshStats()).io).toBe(dataPath);
+  expect((await engine.refreshStats()).io).toBe(ioOf(dataPath));
   return { engine, health, backends, port, events, input, key };
 }
 
@@ -256,7 +256,8 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       await sequential(s.port, 10);
       const held = await hold(VIP, s.port);
       held.socket.write('12345');
-      await until(async () => (await s.engine.refreshStats()).pools[0]!.servers.some((x) => x.bytesIn === 5), 5000, 'the 5 bytes counted');
+      // The echo comes back after the 5 bytes went in: wait for both counts.
+      await until(async () => (await s.engine.refreshStats()).pools[0]!.servers.some((x) => x.bytesIn === 5 && x.bytesOut === 6 * 3 + 5), 5000, 'the 5 bytes and their echo counted');
       const st = await s.engine.refreshStats();
       expect(st.threadId).toBeGreaterThan(0);
       expect(st.listeners).toEqual([{ address: VIP, port: s.port, protocol: 'tcp', service: 'vip' }]);

@@ -181,6 +181,22 @@ export function expectRefused(address: string, port: number): Promise<string> {
   });
 }
 
-/** The data paths every forwarding test runs on: the C addon and the JavaScript one (uv). */
-export const DATA_PATHS = ['native', 'uv'] as const;
+/**
+ * The data paths every forwarding test runs on: the C addon (on Linux its own epoll loop), the
+ * C addon on libuv's TCP handles (its portable loop, the one macOS and Windows run) and the
+ * JavaScript one (uv).
+ */
+export const DATA_PATHS = ['native', 'native-libuv', 'uv'] as const;
 export type DataPath = (typeof DATA_PATHS)[number];
+
+/** The engine's `io` for a test data path (what `stats().io` then says). */
+export function ioOf(path: DataPath | 'net'): 'native' | 'uv' | 'net' {
+  return path === 'native-libuv' ? 'native' : path;
+}
+
+/** The same, and the addon's loop chosen through the environment it reads when it starts. */
+export function engineIo(path: DataPath | 'net'): 'native' | 'uv' | 'net' {
+  if (path === 'native-libuv') process.env.LBDESK_NATIVE_LOOP = 'uv';
+  else delete process.env.LBDESK_NATIVE_LOOP;
+  return ioOf(path);
+}

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../../shared/api/engine';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
+import { loadAddon } from '../../../main/services/engine/native';
 import { TSX_LOADER } from '../../helpers/cli';
 import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from './helpers';
 import { skipBecause } from '../../helpers/skip';
@@ -38,6 +39,24 @@ async function engineOn(backend: { name: string; address: string; port: number }
 }
 
 describe('native data path', () => {
+  it.runIf(process.platform === 'linux')('moves TCP on its own epoll loop on Linux, on libuv\'s handles when LBDESK_NATIVE_LOOP=uv', () => {
+    const loaded = loadAddon();
+    if ('error' in loaded) throw new Error(loaded.error);
+    const { addon } = loaded;
+    const loops: string[] = [];
+    try {
+      for (const env of [undefined, 'uv']) {
+        if (env) process.env.LBDESK_NATIVE_LOOP = env;
+        addon.start(() => {});
+        loops.push(addon.loop());
+        addon.close();
+      }
+    } finally {
+      delete process.env.LBDESK_NATIVE_LOOP;
+    }
+    expect(loops).toEqual(['epoll', 'libuv']);
+  });
+
   it('falls back to the JavaScript path when the addon cannot load, and says so', async () => {
     const b = await startBackend('s0', '127.0.5.191');
     cleanups.push(() => b.close());
@@ -126,12 +145,15 @@ describe.skipIf(skipBecause(!libasan && 'no libasan/libubsan from cc (apt-get in
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-native.mjs'), '--asan', '--quiet', '--strict'], { cwd: ROOT, stdio: 'inherit' });
   }, 60_000);
 
-  it('forwards, redispatches, replays, reloads, relays UDP and stops with no memory error', async () => {
+  // Both loops: Linux's epoll loop, and libuv's handles (the portable one).
+  it.each(['epoll', 'uv'])('forwards, redispatches, replays, reloads, relays UDP and stops with no memory error (loop %s)', async (loop) => {
     // libasan must come first in the process: node is started with it preloaded. Leak checking
     // is off because node itself does not free everything at exit (V8's heap, its own threads).
     const child = spawn(process.execPath, ['--import', TSX_LOADER, join(__dirname, 'native-asan-run.ts')], {
       cwd: ROOT,
-      env: { ...process.env, LD_PRELOAD: libasan!, LBDESK_ENGINE_ADDON: addon, ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1', UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1' },
+      env: {
+        ...process.env, LD_PRELOAD: libasan!, LBDESK_ENGINE_ADDON: addon, LBDESK_NATIVE_LOOP: loop, ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1', UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -5,7 +5,7 @@ import * as dgram from 'node:dgram';
 import { memberKey } from '../../../shared/api/types';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held } from './helpers';
+import { StaticHealth, freePort, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 
 const TSA = '127.0.5.130';
@@ -34,7 +34,7 @@ async function targetSet(n: number, ts: Record<string, unknown>, weights: number
   const { port, backends } = await backendsOnOnePort(n);
   const health = new StaticHealth();
   backends.forEach((b) => health.set(memberKey({ targetSet: 1, address: b.address }), 'available'));
-  const engine = new ForwardingEngine({ health, io: dataPath, statsIntervalMs: 0 });
+  const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
   cleanups.push(() => engine.stop());
   const input = {
     lbdesk: 1,
@@ -44,7 +44,7 @@ async function targetSet(n: number, ts: Record<string, unknown>, weights: number
   const r = await engine.apply(ws(input));
   expect(r).toMatchObject({ ok: true });
   // The path asked for is the one that runs (no silent fall back).
-  expect((await engine.refreshStats()).io).toBe(dataPath);
+  expect((await engine.refreshStats()).io).toBe(ioOf(dataPath));
   return { engine, health, port, backends };
 }
 
@@ -152,7 +152,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       cleanups.push(() => second.close());
       const health = new StaticHealth();
       backends.forEach((b) => health.set(memberKey({ targetSet: 1, address: b.address }), 'available'));
-      const engine = new ForwardingEngine({ health, io: dataPath, statsIntervalMs: 0 });
+      const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
       cleanups.push(() => engine.stop());
       const r = await engine.apply(ws({
         targetSets: [{

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { DATA_PATHS, StaticHealth, freePort, sleep, ws } from './helpers';
+import { DATA_PATHS, StaticHealth, engineIo, freePort, ioOf, sleep, ws } from './helpers';
 
 const VIP = '127.0.5.170';
 const SINK = '127.0.5.171';
@@ -81,7 +81,7 @@ describe.each(DATA_PATHS)('the data path (%s) off the controlling thread', (io) 
 
     const health = new StaticHealth();
     health.set(memberKey({ group: 'g', server: 'sink', port: sinkPort }), 'available');
-    const engine = new ForwardingEngine({ health, io, statsIntervalMs: 0 });
+    const engine = new ForwardingEngine({ health, io: engineIo(io), statsIntervalMs: 0 });
     cleanups.push(() => engine.stop());
     expect((await engine.apply(ws({
       servers: [{ name: 'sink', address: SINK }],
@@ -122,7 +122,7 @@ describe.each(DATA_PATHS)('the data path (%s) off the controlling thread', (io) 
     // ...on another thread: the busiest thread is not this one, which stayed mostly idle...
     expect(used[0]![0], JSON.stringify(info)).not.toBe(String(process.pid));
     // The JavaScript path works in the worker's event loop; the native one in its own thread.
-    if (io === 'native') expect(threadName(used[0]![0]), JSON.stringify(info)).toBe('lbdesk-engine');
+    if (ioOf(io) === 'native') expect(threadName(used[0]![0]), JSON.stringify(info)).toBe('lbdesk-engine');
     else expect(workerElu.utilization, JSON.stringify(info)).toBeGreaterThan(mainElu.utilization);
     expect(mainElu.utilization, JSON.stringify(info)).toBeLessThan(0.3);
     // ...and answered every question promptly.

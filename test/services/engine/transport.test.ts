@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import { memberKey } from '../../../shared/api/types';
 import type { EngineEvent } from '../../../shared/api/engine';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, expectRefused, freePort, roundTrip, startBackend, tally, until, whoAnswers, ws, type Backend } from './helpers';
+import { StaticHealth, engineIo, expectRefused, freePort, ioOf, roundTrip, startBackend, tally, until, whoAnswers, ws, type Backend, type DataPath } from './helpers';
 
 const VIP = '127.0.5.160';
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -16,11 +16,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(io: 'native' | 'uv' | 'net', backends: { name: string; address: string; port: number }[], timeout = '5s') {
+async function setup(io: DataPath | 'net', backends: { name: string; address: string; port: number }[], timeout = '5s') {
   const port = await freePort(VIP);
   const health = new StaticHealth();
   backends.forEach((b) => health.set(memberKey({ group: 'g', server: b.name, port: b.port }), 'available'));
-  const engine = new ForwardingEngine({ health, io, statsIntervalMs: 0 });
+  const engine = new ForwardingEngine({ health, io: engineIo(io), statsIntervalMs: 0 });
   const events: EngineEvent[] = [];
   engine.on('event', (e) => events.push(e));
   cleanups.push(() => engine.stop());
@@ -39,11 +39,11 @@ async function backend(name: string, address: string): Promise<Backend> {
   return b;
 }
 
-describe.each(['native', 'uv', 'net'] as const)('data path %s', (io) => {
+describe.each(['native', 'native-libuv', 'uv', 'net'] as const)('data path %s', (io) => {
   it('keeps half-close: the client ends its side and still gets every byte back', async () => {
     const b = await backend('s0', '127.0.5.161');
     const { port, engine } = await setup(io, [b]);
-    expect((await engine.refreshStats()).io).toBe(io);
+    expect((await engine.refreshStats()).io).toBe(ioOf(io));
     const data = randomBytes(200_000);
     const got = await roundTrip(VIP, port, data);
     expect(got.subarray(0, 3).toString()).toBe('s0\n');

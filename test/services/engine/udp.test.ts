@@ -5,7 +5,7 @@ import * as dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, healthSeen, sleep, until, ws } from './helpers';
+import { StaticHealth, freePort, healthSeen, sleep, until, ws, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 import { skipBecause } from '../../helpers/skip';
 
@@ -62,7 +62,7 @@ async function setup(idleTimeout = '60s') {
   const health = new StaticHealth();
   health.set(memberKey({ group: 'g', server: 'a', port: a.port }), 'available');
   health.set(memberKey({ group: 'g', server: 'b', port: b.port }), 'available');
-  const engine = new ForwardingEngine({ health, io: dataPath, statsIntervalMs: 0 });
+  const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
   cleanups.push(() => engine.stop());
   const r = await engine.apply(ws({
     servers: [{ name: 'a', address: '127.0.5.151' }, { name: 'b', address: '127.0.5.152' }],
@@ -70,7 +70,7 @@ async function setup(idleTimeout = '60s') {
     services: [{ name: 'dns', address: VIP, port, protocol: 'udp', group: 'g', algorithm: 'round-robin', idleTimeout }],
   }));
   expect(r.ok).toBe(true);
-  expect((await engine.refreshStats()).io).toBe(dataPath);
+  expect((await engine.refreshStats()).io).toBe(ioOf(dataPath));
   return { engine, health, a, b };
 }
 
