@@ -71,7 +71,7 @@ describe('where the runtime lacks the libuv handles (process.binding removed)', 
     const b = await startBackend('b', '127.0.11.4');
     cleanups.push(() => b.close());
     const port = await freePort('127.0.11.3');
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: no-uv
 healthTimers: { interval: 1s, timeout: 2s }

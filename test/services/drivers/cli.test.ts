@@ -95,8 +95,8 @@ describe('lbdesk render', () => {
   });
 
   it('an unreadable workspace: exit 2', async () => {
-    const r = await runCli(['render', '/nonexistent/ws.yaml', '--appliance', 'x']);
+    const r = await runCli(['render', '/nonexistent/workspace.yaml', '--appliance', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('/nonexistent/ws.yaml');
+    expect(r.stderr).toContain('/nonexistent/workspace.yaml');
   });
 });

@@ -83,7 +83,7 @@ describe.skipIf(skipBecause(why, 'VRRP between network namespaces'))('VRRP betwe
 
   function start(side: 'a' | 'b', nopreempt: boolean): void {
     const site = pairWorkspace(nopreempt);
-    const r = renderForAppliance(site, site.appliances[side === 'a' ? 0 : 1]!, { workspacePath: join(dir, 'ws.yaml') });
+    const r = renderForAppliance(site, site.appliances[side === 'a' ? 0 : 1]!, { workspacePath: join(dir, 'workspace.yaml') });
     expect(r.errors).toEqual([]);
     const file = join(dir, `${side}.conf`);
     writeFileSync(file, r.text);

@@ -82,7 +82,7 @@ describe('template problems', () => {
   function renderWith(template: string, cli?: Record<string, unknown>) {
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
     writeFileSync(join(dir, 'box.liquid'), template);
-    const workspacePath = join(dir, 'ws.yaml');
+    const workspacePath = join(dir, 'workspace.yaml');
     const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 't',
       servers: [{ name: 's1', address: '192.0.2.1' }],
@@ -118,10 +118,10 @@ describe('template problems', () => {
     expect(noRollback.warnings[0]!.message).toMatch(/no rollback commands/);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
     const workspace = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'missing.liquid' }] });
-    const missing = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+    const missing = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') });
     expect(missing.errors[0]!.message).toBe('cannot read template missing.liquid (ENOENT)');
     const none = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli' }] });
-    expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
+    expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
   });
 
   it('a template is code the page cannot reach: no constructor, prototype or getter tricks', () => {
@@ -188,7 +188,7 @@ describe('template problems', () => {
       ['host.liquid', /^template host\.liquid: links to \/etc\/hostname, which is not a \.liquid file$/],
     ] as const) {
       const workspace = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template }] });
-      const r = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+      const r = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') });
       expect(r.errors.map((e) => e.message), template).toEqual([expect.stringMatching(why)]);
       expect(r.text).toBe('');
     }

@@ -52,7 +52,7 @@ describe('pairs: rules', () => {
     const p = one(edit(obj(), ['pairs', 1, 'instances', 0, 'id'], 51), 'pairs[1].instances[0].id', /VRRP id 51 on eth0 is already used by pair ipfe-a instances\[0\]/);
     // Another interface: fine.
     expect(errorsOf(problemsOf(edit(edit(obj(), ['pairs', 1, 'instances', 0, 'id'], 51), ['pairs', 1, 'interface'], 'eth2')))).toEqual([]);
-    expect(p.file).toBe('ws.yaml');
+    expect(p.file).toBe('workspace.yaml');
   });
 
   it('the master priority above the backup', () => {
