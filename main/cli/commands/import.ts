@@ -123,7 +123,7 @@ export function register(program: Command): void {
     .description("read a config an appliance runs into a new workspace (CONFIG --driver), or into WS from appliance NAME over SSH (WS --appliance)")
     .argument('<config-or-workspace>', 'haproxy.cfg / keepalived.conf (- for stdin), or the workspace to add to')
     .option('--driver <driver>', 'haproxy or keepalived: CONFIG is a file of that format')
-    .option('--out <ws>', 'write the new workspace here (atomically; an existing file is refused)');
+    .option('--out <workspace>', 'write the new workspace here (atomically; an existing file is refused)');
   withSshOptions(cmd, false)
     .option('--json', 'the report as one JSON document on stdout')
     .action(async (arg: string, o: ImportOptions) => {
