@@ -1,11 +1,11 @@
-// Health-engine benchmark: many members on loopback, TCP Layer 4 checks at a fixed interval.
+// Health-checker benchmark: many members on loopback, TCP Layer 4 checks at a fixed interval.
 // Goal: 20,000 members at 2 s (10,000 checks/s), no false transitions, p99 lateness < 100 ms.
 //
 //   npx tsx bench/health.ts [--members 20000] [--interval 2000] [--seconds 20] [--strict]
 //                           [--probe-threads N] [--max-in-flight N]
 //
 // Members spread over 500 addresses in 127.4.0.0/16 and five ports: four with listeners (in a
-// child process, so the engine gets a core of its own) and one closed, whose 5 % of members
+// child process, so the checker gets a core of its own) and one closed, whose 5 % of members
 // must stay down. Every member's state is known in advance, so any transition after its first
 // result is false. Loopback only, bounded in time: the run stops after --seconds.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -33,7 +33,7 @@ const INTERVAL = arg('interval', 2000);
 const SECONDS = Math.min(arg('seconds', 20), 120);
 const WARMUP_MS = Math.min(4000, SECONDS * 250); // first round and settling, not measured
 const STRICT = process.argv.includes('--strict');
-// The engine's defaults unless given: checks in flight (1000), probe threads (2 on 2+ cores).
+// The checker's defaults unless given: checks in flight (1000), probe threads (2 on 2+ cores).
 const MAX_IN_FLIGHT = arg('max-in-flight', 0);
 const PROBE_THREADS = process.argv.includes('--probe-threads') ? arg('probe-threads', 0) : undefined;
 const ADDRESSES = 500;
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const memberCount = groups.reduce((n, g) => n + g.members.length, 0);
   const downExpected = groups.filter((g) => g.name.startsWith('closed')).reduce((n, g) => n + g.members.length, 0);
 
-  const engine = new HealthChecker({
+  const checker = new HealthChecker({
     secrets: new MemorySecretStore(),
     ...(MAX_IN_FLIGHT ? { maxInFlight: MAX_IN_FLIGHT } : {}),
     ...(PROBE_THREADS !== undefined ? { probeThreads: PROBE_THREADS } : {}),
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const firstSeen = new Set<string>();
   let falseTransitions = 0;
   const falseExamples: string[] = [];
-  engine.on('change', (c) => {
+  checker.on('change', (c) => {
     if (c.from === 'unknown' && !firstSeen.has(c.key)) {
       firstSeen.add(c.key);
       const want = c.key.startsWith('g:closed') ? 'unavailable' : 'available';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   let results = 0;
   const rtts: number[] = [];
   let wrongResults = 0;
-  engine.on('result', ({ key, result: r }) => {
+  checker.on('result', ({ key, result: r }) => {
     results += 1;
     const shouldPass = key.startsWith('g:open');
     if (r.ok !== shouldPass) wrongResults += 1;
@@ -164,19 +164,19 @@ async function main(): Promise<void> {
   loop.enable();
 
   const t0 = Date.now();
-  engine.apply(workspace);
-  engine.start();
+  checker.apply(workspace);
+  checker.start();
   let firstRoundMs = 0;
   // Checks in flight, sampled: how far behind the probes' answers are.
   let inFlightMax = 0;
   let measuring = false;
   const firstRound = setInterval(() => {
     if (!firstRoundMs && firstSeen.size >= memberCount) firstRoundMs = Date.now() - t0;
-    if (measuring) inFlightMax = Math.max(inFlightMax, engine.stats().inFlight);
+    if (measuring) inFlightMax = Math.max(inFlightMax, checker.stats().inFlight);
   }, 10);
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  const startupLateness = engine.stats().lateness;
-  engine.resetStats();
+  const startupLateness = checker.stats().lateness;
+  checker.resetStats();
   loop.reset();
   const childCpu0 = (await ask<{ cpu: NodeJS.CpuUsage }>(child, 'stats', 'cpu')).cpu;
   const cpu0 = process.cpuUsage();
@@ -188,19 +188,19 @@ async function main(): Promise<void> {
   const checks = results - results0;
   const cpu = process.cpuUsage(cpu0);
   const childStats = await ask<{ cpu: NodeJS.CpuUsage; accepted: number }>(child, 'stats', 'cpu');
-  const stats = engine.stats();
-  const probeThreads = engine.probeThreads;
-  const inFlightCap = engine.maxInFlight;
+  const stats = checker.stats();
+  const probeThreads = checker.probeThreads;
+  const inFlightCap = checker.maxInFlight;
   measuring = false;
   rtts.sort((a, b) => a - b);
   const q = (f: number) => rtts[Math.floor(rtts.length * f)] ?? 0;
   clearInterval(firstRound);
   loop.disable();
-  await engine.stop();
+  await checker.stop();
   child.send('stop');
   rmSync(dir, { recursive: true, force: true });
 
-  const states = engine.all().reduce<Record<string, number>>((acc, s) => ((acc[s.state] = (acc[s.state] ?? 0) + 1), acc), {});
+  const states = checker.all().reduce<Record<string, number>>((acc, s) => ((acc[s.state] = (acc[s.state] ?? 0) + 1), acc), {});
   const pct = (u: NodeJS.CpuUsage) => Math.round(((u.user + u.system) / 1000 / windowMs) * 1000) / 10;
   const childCpu = { user: childStats.cpu.user - childCpu0.user, system: childStats.cpu.system - childCpu0.system };
   const rate = Math.round((checks / windowMs) * 1000);
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
     measuredSeconds: Math.round(windowMs / 100) / 10,
     checksPerSecond: rate,
     nominalChecksPerSecond: target,
-    engineCpuPercent: pct(cpu),
+    checkerCpuPercent: pct(cpu),
     listenerCpuPercent: pct(childCpu),
     latenessMs: stats.lateness,
     eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
   line('interval', `${INTERVAL} ms (retry ${INTERVAL} ms), TCP Layer 4 (${TCP_IO} sockets), jitter 0.1`);
   line('measured', `${report.measuredSeconds} s after ${WARMUP_MS / 1000} s warm-up`);
   line('checks/s', `${rate} (nominal ${target}) ${goals.rate ? 'ok' : 'BELOW GOAL'}`);
-  line('CPU', `engine ${report.engineCpuPercent} % of one core, listeners ${report.listenerCpuPercent} %`);
+  line('CPU', `checker ${report.checkerCpuPercent} % of one core, listeners ${report.listenerCpuPercent} %`);
   line('lateness vs schedule', `(due → connect call) p50 ${stats.lateness.p50} ms, p99 ${stats.lateness.p99} ms, max ${stats.lateness.max} ms ${goals.p99 ? 'ok' : 'ABOVE GOAL'}`);
   line('event-loop delay p99', `${report.eventLoopDelayP99Ms} ms`);
   line('handshake time', `p50 ${report.handshakeMs.p50} ms, p99 ${report.handshakeMs.p99} ms, max ${report.handshakeMs.max} ms (as the probes measured it)`);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 
 const firstLine = (text) =>
   String(text ?? '')
+    // eslint-disable-next-line no-control-regex -- colour codes (ESC [ … m) are not part of the message
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .find((l) => l.trim())

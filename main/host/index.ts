@@ -88,8 +88,8 @@ export async function startUiHost(opts: UiHostOptions): Promise<UiHost> {
 
   const serveSocket = (ws: WebSocket) => {
     const unsubscribe = opts.events.subscribe((e) => {
-      // A page that stops reading would grow this process without bound: drop it (a page
-      // reconnects on its next call).
+      // A page that stops reading would grow this process without bound: drop it (the page's
+      // client reconnects by itself).
       if (ws.bufferedAmount > MAX_BUFFERED) return ws.terminate();
       ws.send(JSON.stringify(e));
     });

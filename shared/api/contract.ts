@@ -52,7 +52,7 @@ export interface LabStatus {
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
- * One member's news: its status as the health engine holds it (state, score, counters, RTT),
+ * One member's news: its status as the health checker holds it (state, score, counters, RTT),
  * with the check result or the state change that made it. The page shows `member` as it is.
  */
 export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange }

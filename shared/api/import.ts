@@ -22,7 +22,7 @@ export interface ImportReport {
   sources: { file: string; text: string }[];
 }
 
-/** An edit in the document engine's terms: `add` an item to a list, `set` a field. */
+/** An edit in the document helpers' terms: `add` an item to a list, `set` a field. */
 export type ImportEdit = { op: 'add'; list: string[]; item: unknown } | { op: 'set'; path: (string | number)[]; value: unknown };
 
 export interface ImportFileResult extends ImportReport {

@@ -1,7 +1,7 @@
-// How long the health engine can take to notice a failure or a recovery (Px seed 004), from
+// How long the health checker can take to notice a failure or a recovery (Px seed 004), from
 // resolved timers. Pure, so the renderer can show it next to the timers it comes from.
 //
-// The engine's rules this follows (docs/health.md):
+// The health checker's rules this follows (docs/health.md):
 //  - up: a check every `interval`; after a failure, a retry every `retryInterval` until
 //    `failAfter` consecutive failures take the member out;
 //  - down: a check every `retryInterval` until `restoreAfter` consecutive passes restore it;
@@ -70,7 +70,7 @@ export function detectionTimes(timers: DetectionTimers, jitter = 0): DetectionTi
 /**
  * A failed forwarded connection (passive detection) brings a member's next check forward, at
  * most one early check per min(retryInterval, this) since the last one started. The health
- * engine schedules by it; the bounds below follow from it.
+ * checker schedules by it; the bounds below follow from it.
  */
 export const PASSIVE_MIN_GAP_MS = 1000;
 

@@ -1,5 +1,5 @@
 // The workspace schema: every field, range and default of ../shared/spec/workspace.example.yaml.
-// Types are inferred from it (z.input = what the file holds, z.output = what engines use).
+// Types are inferred from it (z.input = what the file holds, z.output = what the services use).
 import { z } from 'zod';
 import { parseDuration, formatDuration } from './duration';
 import { DEFAULT_FACTOR, ipfeMate, normaliseFactorValues } from './ipfe';
@@ -197,7 +197,7 @@ export const targetSetSchema = z.strictObject({
   healthTimers: healthTimersSchema.optional(),
 });
 
-/** A target set as engines see it: the standby is always the active IPFE's mate (seed 003). */
+/** A target set as the services see it: the standby is always the active IPFE's mate (seed 003). */
 export const targetSetResolvedSchema = targetSetSchema.transform((t) => ({
   ...t,
   // What the target set means is what a save writes (Fm + Fc normalised to 100, seed 003): the

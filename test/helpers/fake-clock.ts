@@ -1,4 +1,4 @@
-// A fake clock for the health engine's timer source: time moves only when the test says so,
+// A fake clock for the health checker's timer source: time moves only when the test says so,
 // firing due timers in order, so check times can be asserted to the millisecond.
 import type { Clock, TimerHandle } from '../../main/services/health';
 

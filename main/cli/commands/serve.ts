@@ -1,5 +1,5 @@
-// `lbdesk serve WS [--events] [--stats N] [--ui [--ui-port P]]`: the health-check and forwarding
-// engines on the workspace's services and target sets until SIGINT/SIGTERM (exit 0). SIGHUP
+// `lbdesk serve WS [--events] [--stats N] [--ui [--ui-port P]]`: the health checker and the
+// forwarding engine on the workspace's services and target sets until SIGINT/SIGTERM (exit 0). SIGHUP
 // re-reads WS and applies it without dropping established connections; an invalid file keeps
 // the running config (a `reload` event with ok false says why).
 import type { Command } from 'commander';
@@ -37,7 +37,7 @@ interface Runner {
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('run the health-check and forwarding engines on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
+    .description('run the health checker and the forwarding engine on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
     .argument('<workspace>', 'workspace file')
     .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))

@@ -64,7 +64,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
   const toResult = (r: PushReport, diff: string): PushResult => ({
     appliance: r.appliance,
     outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
-    // Sentences, each ended: the notes ran into the reason ("…the previous config the commit-…").
+    // Sentences, each ended with a full stop, so a note never runs on from the reason before it.
     reason: [r.reason, ...r.notes].map((t) => t.trim().replace(/[.\s]*$/, '.')).join(' '),
     diff,
     confirmBy: r.pending?.deadline,

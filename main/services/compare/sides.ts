@@ -1,4 +1,4 @@
-// The two things compared: lbdesk's lab (health + forwarding engines, in this process) and the
+// The two things compared: lbdesk's lab (health checker and forwarding engine, in this process) and the
 // appliance's own software (HAProxy in master-worker mode) running the rendered config. Both
 // answer one question the same way: is this member in service right now?
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -67,7 +67,7 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
     const path = hc.http?.path;
     lines.push(`option httpchk ${path ? `GET ${haproxyWord(httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
     if (hc.http?.host) lines.push(`http-check send hdr Host ${haproxyWord(hc.http.host)}`);
-    // Px (and lbdesk's engine): with an object, it must be returned (2xx) before any string
+    // Px (and lbdesk's health checker): with an object, it must be returned (2xx) before any string
     // is looked for; HAProxy alone would pass a 500 page or a redirect.
     if (path) lines.push('http-check expect status 200-299');
     if (hc.http?.expect) {
@@ -100,7 +100,7 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
 
   const timeouts = [...new Set(members.map((m) => m.timers.timeout))].sort((a, b) => a - b);
   const timeout = timeouts[timeouts.length - 1];
-  // The check timeout is the connect timeout too, as in lbdesk's engine (for traffic and checks:
+  // The check timeout is the connect timeout too, as in lbdesk (for traffic and checks:
   // HAProxy connects a check within min(timeout connect, inter), then reads for timeout check).
   if (timeout !== undefined) lines.push(`timeout connect ${haproxyTime(timeout)}`, `timeout check ${haproxyTime(timeout)}`);
   if (timeouts.length > 1) {
@@ -115,7 +115,7 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
       const t = m.timers;
       const port = m.port === undefined ? ` port ${servicePort}` : '';
       const inter = `inter ${haproxyTime(t.interval)} fastinter ${haproxyTime(t.retryInterval)} downinter ${haproxyTime(t.retryInterval)}`;
-      // Passive to active, as lbdesk's engine: a failed connection brings the next check
+      // Passive to active, as in lbdesk: a failed connection brings the next check
       // forward (to within fastinter; the check, not the error, decides the state).
       return `check${extra ? ` ${extra}` : ''}${port} ${inter} rise ${t.restoreAfter} fall ${t.failAfter} ${PASSIVE}`;
     },

@@ -23,7 +23,7 @@ function toFileForm(value: unknown, key?: string): unknown {
 }
 
 /**
- * A target set as written in a file: without the fields engines derive (standbyIpfe, …), nor
+ * A target set as written in a file: without the fields parsing derives (standbyIpfe, …), nor
  * the least-load settings a hash set ignores (the appliance's validate would warn of them).
  */
 function targetSetFileForm(t: TargetSet): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // The data path, in its own worker thread so forwarding never stalls the UI or the health
-// engine: listeners, connections, flows and heartbeats. The controller (engine.ts) sends
+// checker: listeners, connections, flows and heartbeats. The controller (engine.ts) sends
 // configs and health states; this thread answers with results, events, stats and failed
 // connects (which the controller reports to the health checker).
 import * as dgram from 'node:dgram';

@@ -1,7 +1,7 @@
 // UDP forwarding: one flow per client address and port, each with its own socket connected to
 // the chosen server so replies find their way back; flows close after the pool's idle
 // timeout. An ICMP "port unreachable" from the server (ECONNREFUSED) is reported to the health
-// engine and the flow moves to another server, resending its last datagram.
+// checker and the flow moves to another server, resending its last datagram.
 import * as dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { PoolRef } from '../../../shared/api/engine';

@@ -30,7 +30,7 @@ const FIELDS = 4; // at, status, ms, timeoutMs
  * A member's last results. A TCP Layer 4 result is kept as four numbers, since its words and
  * evidence are a function of them (tcpOutcome), and rebuilt when read; any other result is kept
  * as it is. 20,000 members with 30 results each would otherwise keep 600,000 small objects
- * alive, and marking them takes the engine's loop away from its schedule for whole seconds.
+ * alive, and marking them takes the health checker's loop away from its schedule for whole seconds.
  */
 export class ResultRing {
   private readonly nums: Float64Array;

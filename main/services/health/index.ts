@@ -1,5 +1,5 @@
 // The health checker: public surface for the app, the CLI and the forwarding engine.
-export { HealthChecker, type HealthCheckerOptions, type EngineStats } from './engine';
+export { HealthChecker, type HealthCheckerOptions, type CheckerStats } from './checker';
 export { realClock, type Clock, type TimerHandle } from './clock';
 export { detectionTimes, type DetectionTimes, type DetectionRange, type DetectionTimers } from '../../../shared/model/detection';
 export { membersOf, type MemberSpec } from './members';

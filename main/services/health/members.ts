@@ -34,7 +34,7 @@ type Where = Pick<MemberSpec, 'key' | 'group' | 'targetSet' | 'server' | 'addres
 
 /**
  * Which member: key, group or target set, server, address, port, copied by assignment. Objects
- * made by spreading conditional parts each got a hidden class of their own from V8 (40,000 of
+ * made by spreading conditional parts each get a hidden class of their own from V8 (40,000 of
  * them for 20,000 members); assigned in a fixed order, members of one kind share one.
  */
 export function copyWhere<T extends Where>(from: Where, to: T): T {

@@ -1,7 +1,7 @@
 // Due-time scheduling for many members: one min-heap, one timer armed for the earliest due
-// check, and a cap on checks in flight so a burst (engine start, 20,000 members) queues in due
+// check, and a cap on checks in flight so a burst (start-up, 20,000 members) queues in due
 // order instead of opening every socket at once. Lateness (start − due) is recorded because
-// the Px manual warns that "if the CPU is swamped ... the times may stretch": the engine says by how much.
+// the Px manual warns that "if the CPU is swamped ... the times may stretch": the checker says by how much.
 import type { Clock, TimerHandle } from './clock';
 
 /** Checks started per tick: the loop then handles I/O (completions) before starting more. */
@@ -116,7 +116,7 @@ export class Scheduler {
       this.pop();
       this.live.delete(top.key);
       this.inFlight += 1;
-      // Starting a probe takes time too: the engine measures lateness at each start.
+      // Starting a probe takes time too: the health checker measures lateness at each start.
       now = this.clock.now();
       const { key, due } = top;
       this.release(top);

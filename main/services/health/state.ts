@@ -1,6 +1,6 @@
 // The Px health-check procedure (seed 004) as a pure step function, plus the
 // available/degraded hysteresis of the LDAP proxy (seed 002):
-//  - first check (engine start, server enabled, check changed): pass = up at once, fail = down;
+//  - first check (start-up, server enabled, check changed): pass = up at once, fail = down;
 //  - up: checked every interval; a failure starts retries every retryInterval, and failAfter
 //    consecutive failures take it out of service; a pass in between resets the count;
 //  - down: checked every retryInterval; restoreAfter consecutive passes restore it;

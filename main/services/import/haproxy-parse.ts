@@ -13,8 +13,8 @@ export interface Word {
 
 /**
  * One line of the file. Its words are split when first asked for: most lines are only looked
- * at by their first word, and 20,000 server lines' words kept alive through an import were
- * most of what the garbage collector had to copy.
+ * at by their first word, and 20,000 server lines' words kept alive through an import would be
+ * most of what the garbage collector has to copy.
  */
 export class CfgLine {
   private split?: Word[];
@@ -79,7 +79,7 @@ const blank = (c: number): boolean => c === 32 || c === 9 || c === 13;
 
 export function splitWords(line: string): Word[] {
   // Most lines have no quotes, escapes or comments: split on blanks, by hand (a regex match
-  // object per word was most of the garbage a 20,000-server file made).
+  // object per word would be most of the garbage a 20,000-server file makes).
   if (PLAIN.test(line)) {
     const out: Word[] = [];
     const n = line.length;

@@ -99,7 +99,7 @@ export interface MergeResult {
   skipped: ReportItem[];
 }
 
-/** One edit of a merge, in the document engine's terms (the app applies them as one undo step). */
+/** One edit of a merge, in the document helpers' terms (the app applies them as one undo step). */
 export type MergeEdit = { op: 'add'; list: string[]; item: unknown } | { op: 'set'; path: (string | number)[]; value: unknown };
 
 export interface MergePlan {

@@ -79,7 +79,7 @@ export class Lab {
           const member = health.status(change.key);
           if (member) this.deps.emit('lab.member', { member, change });
         }),
-        // The engine sets the state before it tells about the result: `member` is already the new one.
+        // The health checker sets the state before it tells about the result: `member` is already the new one.
         health.on('result', ({ key, result }) => {
           const member = health.status(key);
           if (member) this.deps.emit('lab.member', { member, result });
@@ -90,7 +90,7 @@ export class Lab {
     const paired = result.ok ? await this.pairs!.apply(workspace) : result;
     if (!paired.ok) {
       if (fresh) await this.stop();
-      throw new Error(paired.reason ?? 'the engine refused the workspace');
+      throw new Error(paired.reason ?? 'the forwarding engine refused the workspace');
     }
     this.health!.apply(workspace);
     if (fresh) {

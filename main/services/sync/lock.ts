@@ -75,7 +75,7 @@ export async function acquireLock(conn: SshConnection, paths: RemotePaths, holde
 
 /**
  * Waits for the lock channel to close, at most `ms`. The timer is cleared when the channel
- * closes first: a pending one kept the CLI alive for the whole wait after every push.
+ * closes first: a pending one would keep the CLI alive for the whole wait after every push.
  */
 async function closedWithin(closed: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -9,7 +9,7 @@ export type WeightChange = { mode: 'set'; value: number } | { mode: 'percent'; v
 export type BulkAction = { kind: 'enable' } | { kind: 'disable' } | { kind: 'drain' } | { kind: 'weight'; change: WeightChange };
 export type Bulk = { label: string; ops: EditOp[] } | { error: string };
 type Obj = Record<string, unknown>;
-/** The document edits a bulk action makes (a subset of the engine's, which lib/ does not import). */
+/** The document edits a bulk action makes (a subset of the document worker's, which lib/ does not import). */
 type EditOp = { op: 'set'; path: (string | number)[]; value: unknown } | { op: 'delete'; path: (string | number)[] };
 
 const RANGE = `${WEIGHT_RANGE.min}-${WEIGHT_RANGE.max}`;

@@ -43,7 +43,7 @@ export function serverByName(raw: Obj): Map<string, { server: Obj; index: number
   return m;
 }
 
-/** TCP unless every service using the group is UDP (same rule as the engine's). */
+/** TCP unless every service using the group is UDP (the rule of shared/model's groupTransport). */
 export function transportOf(raw: Obj, group: string): 'tcp' | 'udp' {
   const protos = list(raw.services).filter((s) => s.group === group).map((s) => (s.protocol === 'udp' ? 'udp' : 'tcp'));
   return protos.length > 0 && protos.every((p) => p === 'udp') ? 'udp' : 'tcp';

@@ -90,7 +90,7 @@ type Op = { op: 'addMany'; list: (string | number)[]; items: unknown[] };
 
 /**
  * The edits that add the rows as servers, and as members of group number `group` when given:
- * one list edit each (the document engine appends them in one go), one undo step.
+ * one list edit each (the document worker appends them in one go), one undo step.
  */
 export function addOps(rows: PastedServer[], group?: number): Op[] {
   const ops: Op[] = [{ op: 'addMany', list: ['servers'], items: rows.map((r) => ({ name: r.name, address: r.address, ...(r.description ? { description: r.description } : {}) })) }];

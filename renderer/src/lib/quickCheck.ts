@@ -1,5 +1,5 @@
 // Instant feedback for the item being edited: its own schema and rules from shared/model, run on
-// the spot while the full validation (cross-references, positions) catches up in the engine.
+// the spot while the full validation (cross-references, positions) catches up in the document worker.
 // A 10,000-server file takes seconds to re-validate whole; one server takes microseconds.
 import type { z } from 'zod';
 import { applianceSchema, groupSchema, healthTimersSchema, serverSchema, serviceSchema, targetSetResolvedSchema, type TargetSet } from '../../../shared/model/schema';
@@ -34,7 +34,7 @@ export function quickCheck(raw: Record<string, unknown>, root: Path, file: strin
     issues = zodIssues(r.error.issues, item, schema).map((i) => ({ ...i, path: [...root, ...i.path] }));
   }
   if (typeof list === 'string' && typeof index === 'number') issues.push(...nameClash(raw, list, index));
-  // Line 0: the position is known again once the engine has validated the whole file.
+  // Line 0: the position is known again once the document worker has validated the whole file.
   return issues.map((i) => ({ severity: i.severity, file, line: 0, col: 0, path: formatPath(i.path), message: i.message, segments: i.path }));
 }
 

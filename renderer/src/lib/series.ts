@@ -65,7 +65,7 @@ export function checkPoints(ring: NumRing): CheckPoint[] {
   return out;
 }
 
-/** Check points from two sources (the engine's history, what arrived live), one per time, in order. */
+/** Check points from two sources (the health checker's history, what arrived live), one per time, in order. */
 export function mergeChecks(a: readonly CheckPoint[], b: readonly CheckPoint[]): CheckPoint[] {
   const seen = new Set(a.map((p) => p.at));
   return [...a, ...b.filter((p) => !seen.has(p.at))].sort((x, y) => x.at - y.at);

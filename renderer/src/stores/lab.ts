@@ -1,5 +1,5 @@
-// The local lab: the health-check and forwarding engine run on the open workspace, and what it
-// reports (member states, each check's result, state changes).
+// The local lab: the health checker and the forwarding engine run on the open workspace, and
+// what they report (member states, each check's result, state changes).
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
 import type { LabSession, LabStatusEvent, MemberEvent } from '../../../shared/api/contract';
@@ -84,7 +84,7 @@ export const useLab = defineStore('lab', () => {
     for (const k of [...members.keys()]) if (!seen.has(k)) members.delete(k);
   }
 
-  /** A member's news: its status exactly as the engine holds it, and what made it. */
+  /** A member's news: its status exactly as the health checker holds it, and what made it. */
   function onMember(e: MemberEvent): void {
     members.set(e.member.key, e.member);
     if (e.result) {
@@ -218,7 +218,7 @@ export const useLab = defineStore('lab', () => {
     events.value = all.length > KEEP_EVENTS ? all.slice(-KEEP_EVENTS) : all;
   }
 
-  /** Full history of one member from the engine (results and changes), merged with what we saw. */
+  /** Full history of one member from the health checker (results and changes), merged with what we saw. */
   async function history(key: string): Promise<{ results: CheckResult[]; changes: StateChange[]; error?: string }> {
     try {
       const h = await api.call('lab.history', { key });

@@ -11,7 +11,7 @@ import { CHECK_FIELDS, TRAFFIC_FIELDS, checkPoints, checkRow, memberSeriesId, po
 
 /** Traffic rows per series: 30 min at the lab's one stats snapshot a second. */
 export const TRAFFIC_ROWS = 1800;
-/** Check results per member (30 min at a 3 s interval; the engine's own history is shorter). */
+/** Check results per member (30 min at a 3 s interval; the health checker's own history is shorter). */
 export const CHECK_ROWS = 600;
 /**
  * Members with a traffic series of their own, and members with a check series: a 10,000-member

@@ -82,8 +82,8 @@ export const useWorkspace = defineStore('workspace', () => {
   const recent = ref<string[]>([]);
 
   const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
-  // Edits on their way to the document worker count too: the marker went off while a batch was in flight
-  // (and a Save that waited for it to go off read the file before the write).
+  // Edits on their way to the document worker count too: the marker stays on while a batch is in
+  // flight, so a Save that waits for it to go off reads the file after the write.
   const dirty = computed(() => loaded.value && (pendingCount.value > 0 || inFlight.value > 0 || state.value.dirty));
   const validating = computed(() => pendingCount.value > 0 || inFlight.value > 0);
   const canUndo = computed(() => state.value.canUndo || pendingCount.value > 0);
@@ -223,7 +223,7 @@ export const useWorkspace = defineStore('workspace', () => {
   function recheck(ops: EditOp[]): void {
     const m = new Map(quick.value);
     for (const op of ops) {
-      // Many new items at once (a paste, checked in its preview): the engine validates them all
+      // Many new items at once (a paste, checked in its preview): the document worker validates them all
       // together; one quick check each would compare every name with every other.
       if (op.op === 'addMany') continue;
       let root = itemRoot(op.op === 'add' || op.op === 'remove' ? op.list : op.path);

@@ -1,5 +1,5 @@
 // The probe for each resolved check type. A probe never throws: any surprise is a failed
-// check with the error as its reason, so one odd server cannot stop the engine.
+// check with the error as its reason, so one odd server cannot stop the health checker.
 import type { CheckType } from '../../../../shared/model/schema';
 import { bannerProbe, rtspProbe, telnetProbe } from './banners';
 import { dnsProbe } from './dns';

@@ -1,8 +1,8 @@
-// What the engine's thread and a probe thread say to each other: numbers in typed arrays,
+// What the health checker's thread and a probe thread say to each other: numbers in typed arrays,
 // which cross threads as one copy (a plain array is serialised value by value). Addresses
 // travel once, as strings, and are numbers after that.
 
-/** Engine → thread: new addresses (appended to the thread's table), then requests. */
+/** Checker → thread: new addresses (appended to the thread's table), then requests. */
 export interface ProbeBatch {
   /** Hand-off time (performance.timeOrigin + performance.now()), to measure each probe's wait. */
   at: number;
@@ -14,7 +14,7 @@ export interface ProbeBatch {
 /** id, address index, port, timeout ms. */
 export const REQ = 4;
 
-/** Thread → engine: RES fields per probe; or 'ready' once, at start. */
+/** Thread → checker: RES fields per probe; or 'ready' once, at start. */
 export type ProbeReply = Float64Array | 'ready';
 /** id, status, handshake ms, wait ms. */
 export const RES = 4;

@@ -1,6 +1,6 @@
 // The probe thread: TCP Layer 4 handshakes for the health checker's thread, in batches. Most
 // of a handshake's cost is the kernel's (socket, connect, the loopback SYN/SYN-ACK run in the
-// caller, the RST on close): here it runs beside the engine instead of on its loop.
+// caller, the RST on close): here it runs beside the health checker instead of on its loop.
 // Messages: tcp-protocol.ts.
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';

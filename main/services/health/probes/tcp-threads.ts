@@ -1,4 +1,4 @@
-// TCP Layer 4 handshakes on probe threads (tcp-thread.ts): the engine's loop keeps the
+// TCP Layer 4 handshakes on probe threads (tcp-thread.ts): the health checker's loop keeps the
 // scheduling, the states and the evidence; the threads pay for the sockets. Requests and
 // results travel in one message per loop turn each way (tcp-protocol.ts). Until a thread is ready, and if one
 // fails, its probes run on the calling thread instead: a probe is never lost or failed for

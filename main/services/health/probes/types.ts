@@ -15,11 +15,11 @@ export interface ProbeContext {
   secrets: SecretStore;
   /** argv prefix for ICMP echo (default ['ping']); the address and options are appended. */
   pingCommand?: string[];
-  /** Threads for TCP Layer 4 handshakes (the engine's, when it runs many members). */
+  /** Threads for TCP Layer 4 handshakes (the health checker's, when it runs many members). */
   tcpThreads?: TcpThreads;
 }
 
-/** One probe's outcome; the engine adds the start time to make a CheckResult. */
+/** One probe's outcome; the health checker adds the start time to make a CheckResult. */
 export interface ProbeOutcome {
   ok: boolean;
   /** Time to the deciding answer in ms, when there is one. */
@@ -32,7 +32,7 @@ export interface ProbeOutcome {
   evidence: Evidence;
   /** A TCP Layer 4 outcome's numbers: reason and evidence follow from them (history keeps only these). */
   tcp?: { status: number; ms: number; timeoutMs: number };
-  /** Time the probe waited for a probe thread before it started: the engine counts it as lateness. */
+  /** Time the probe waited for a probe thread before it started: the health checker counts it as lateness. */
   waitMs?: number;
 }
 

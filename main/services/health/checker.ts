@@ -36,7 +36,7 @@ export interface HealthCheckerOptions {
   /** argv prefix for ping (default ['ping']). */
   pingCommand?: string[];
   /**
-   * Threads that run TCP Layer 4 handshakes beside the engine's loop (default 2 with two or
+   * Threads that run TCP Layer 4 handshakes beside the checker's loop (default 2 with two or
    * more cores, else 0: two answer sooner than one under load, even on two cores). They start
    * once `probeThreadsFrom` members (default 1000) are checked by TCP L4: for fewer, a thread
    * costs more than it saves.
@@ -45,7 +45,7 @@ export interface HealthCheckerOptions {
   probeThreadsFrom?: number;
 }
 
-export interface EngineStats {
+export interface CheckerStats {
   members: number;
   /** Checks started, counted as each probe ends (when a probe thread has said when it started). */
   checksStarted: number;
@@ -248,7 +248,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
   }
 
-  stats(): EngineStats {
+  stats(): CheckerStats {
     const h = this.lateness;
     return {
       members: this.members.size,
@@ -376,7 +376,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     this.runCheck(m, due).then(end, end);
   }
 
-  /** Runs a one-off check when no other check of its server is in progress (the engine's included). */
+  /** Runs a one-off check when no other check of its server is in progress (the scheduled ones included). */
   private async exclusive<T>(target: string, run: () => Promise<T>): Promise<T> {
     while (this.busy.has(target)) {
       await new Promise<void>((resolve) => {
@@ -462,7 +462,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
 
   /**
    * Runs the member's probe; one that outlives its deadline by HUNG_GRACE_MS is abandoned as
-   * failed. The running engine sweeps for those; a one-off check (`own`) gets its own timer.
+   * failed. The running checker sweeps for those; a one-off check (`own`) gets its own timer.
    */
   private probe(spec: MemberSpec, own = false): Promise<ProbeOutcome> {
     const type = spec.check.type as ProbeType;
