@@ -7,6 +7,13 @@ import globals from 'globals';
 const NODE_BUILTINS = ['fs', 'path', 'os', 'net', 'dgram', 'http', 'https', 'tls', 'child_process', 'crypto', 'worker_threads', 'stream', 'url', 'util', 'events', 'dns', 'zlib', 'readline', 'module', 'process', 'buffer', 'timers', 'perf_hooks', 'assert'];
 const nodeBuiltins = [...NODE_BUILTINS, ...NODE_BUILTINS.map((m) => `node:${m}`), ...NODE_BUILTINS.map((m) => `node:${m}/*`)];
 
+// `ws` names only a WebSocket: a workspace is `workspace`, its store `workspaceStore`, its file `workspaceFile`.
+const WS_NAME = {
+  selector: 'Identifier[name=/^ws$|^ws[A-Z0-9_]|Ws([A-Z0-9_]|$)/]',
+  message: '`ws` names only a WebSocket: call a workspace `workspace`, its store `workspaceStore`, its file `workspaceFile`.',
+};
+const SOCKET_FILES = ['main/host/**', 'shared/api/client.ts', 'test/security/browser-host*.ts', 'test/e2e/reconnect.spec.ts', 'test/integration/parity.test.ts'];
+
 const restrict = (patterns, paths = []) => ['error', { paths, patterns }];
 const electron = [{ name: 'electron', message: 'Only main/app and main/preload may import electron.' }];
 
@@ -32,8 +39,11 @@ export default tseslint.config(
       'vue/max-attributes-per-line': 'off',
       'vue/singleline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
+      'no-restricted-syntax': ['error', WS_NAME],
     },
   },
+  { files: ['**/*.vue'], rules: { 'vue/no-restricted-syntax': ['error', WS_NAME] } },
+  { files: SOCKET_FILES, rules: { 'no-restricted-syntax': 'off' } },
   // shared/: pure TypeScript — nothing from main/ or renderer/, no Node built-ins, no electron.
   {
     files: ['shared/**/*.ts'],

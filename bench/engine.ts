@@ -204,7 +204,7 @@ backend be
     contestants.push({ name: 'nginx-stream', ...STREAM, proc: st });
     for (const path of PATHS) {
       const at = LBDESK[path]!;
-      writeFileSync(join(dir, `ws-${path}.yaml`), `lbdesk: 1
+      writeFileSync(join(dir, `workspace-${path}.yaml`), `lbdesk: 1
 name: bench
 servers:
   - { name: nginx, address: ${NGINX.address} }
@@ -215,7 +215,7 @@ groups:
 services:
   - { name: bench-vip, address: ${at.address}, port: ${at.port}, group: web, algorithm: round-robin }
 `);
-      const serveArgs = ['serve', join(dir, `ws-${path}.yaml`), '--io', path];
+      const serveArgs = ['serve', join(dir, `workspace-${path}.yaml`), '--io', path];
       const lb = BUNDLE
         ? spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
         : spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), ...serveArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });

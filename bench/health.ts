@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     const count = Math.min(SERVERS_PER_GROUP, MEMBERS - g * SERVERS_PER_GROUP);
     return { name: `${closed ? 'closed' : 'open'}-${g}`, members: Array.from({ length: count }, (_, i) => ({ server: `s${i}`, port })), healthCheck: { type: 'tcp' as const } };
   });
-  const ws = workspaceSchema.parse({
+  const workspace = workspaceSchema.parse({
     lbdesk: 1,
     name: 'bench',
     healthTimers: { interval: `${INTERVAL}ms`, retryInterval: `${INTERVAL}ms`, failAfter: 2, restoreAfter: 2, timeout: '1s' },
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   loop.enable();
 
   const t0 = Date.now();
-  checker.apply(ws);
+  checker.apply(workspace);
   checker.start();
   let firstRoundMs = 0;
   // Checks in flight, sampled: how far behind the probes' answers are.

@@ -22,11 +22,11 @@ export function secretVariable(name: string): string {
 }
 
 /** The shared secrets the workspace's checks name (only that group's with `group`). */
-function checkSecretNames(ws: Workspace, group?: string): string[] {
+function checkSecretNames(workspace: Workspace, group?: string): string[] {
   const names = new Set<string>();
   const checks = group === undefined
-    ? [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)]
-    : [...ws.groups.filter((g) => g.name === group).map((g) => g.healthCheck), ...ws.targetSets.filter((t) => `ts${t.number}` === group).map((t) => t.healthCheck)];
+    ? [...workspace.groups.map((g) => g.healthCheck), ...workspace.targetSets.map((t) => t.healthCheck)]
+    : [...workspace.groups.filter((g) => g.name === group).map((g) => g.healthCheck), ...workspace.targetSets.filter((t) => `ts${t.number}` === group).map((t) => t.healthCheck)];
   for (const hc of checks) {
     for (const name of [hc?.radius?.secret, hc?.ldap?.bindSecret]) if (name) names.add(name);
   }
@@ -34,8 +34,8 @@ function checkSecretNames(ws: Workspace, group?: string): string[] {
 }
 
 /** Adds the value of every secret the workspace's checks name and the environment has (again on a reload). */
-export async function addSecretsFromEnv(ws: Workspace, store: MemorySecretStore): Promise<MemorySecretStore> {
-  for (const name of checkSecretNames(ws)) {
+export async function addSecretsFromEnv(workspace: Workspace, store: MemorySecretStore): Promise<MemorySecretStore> {
+  for (const name of checkSecretNames(workspace)) {
     const value = process.env[secretVariable(name)];
     if (value !== undefined) await store.set(secretName.named(name), value);
   }
@@ -64,10 +64,10 @@ export function cliSecretStore(): SecretStore {
  * A secret that cannot be had is returned in `missing` (the words say how to store it, for the
  * caller to print once); the probes needing it fail saying it is not in the secret store.
  */
-export async function secretsForChecks(ws: Workspace, group?: string, from: SecretStore = cliSecretStore()): Promise<{ store: MemorySecretStore; missing: string[] }> {
+export async function secretsForChecks(workspace: Workspace, group?: string, from: SecretStore = cliSecretStore()): Promise<{ store: MemorySecretStore; missing: string[] }> {
   const store = new MemorySecretStore();
   const missing: string[] = [];
-  for (const name of checkSecretNames(ws, group)) {
+  for (const name of checkSecretNames(workspace, group)) {
     const key = secretName.named(name);
     try {
       const value = await from.get(key);

@@ -18,7 +18,7 @@ export function reportProblems(refused: LoadRefused): void {
 }
 
 /** The valid workspace `file` names (warnings printed), or a CliError after its problems. */
-export async function readWorkspace(file: string, exits: ExitCodes): Promise<{ ws: Workspace; path: string }> {
+export async function readWorkspace(file: string, exits: ExitCodes): Promise<{ workspace: Workspace; path: string }> {
   const path = resolve(file);
   const loaded = await loadWorkspace(path, { shown: file });
   if (!loaded.ok) {
@@ -26,5 +26,5 @@ export async function readWorkspace(file: string, exits: ExitCodes): Promise<{ w
     throw new CliError(loaded.message, loaded.unreadable ? exits.unreadable : exits.invalid);
   }
   for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
-  return { ws: loaded.workspace, path };
+  return { workspace: loaded.workspace, path };
 }

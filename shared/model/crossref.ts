@@ -48,7 +48,7 @@ function broken(raw: unknown, kind: string): boolean {
   return v !== undefined && v !== null && !Array.isArray(v);
 }
 
-export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
+export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
   const issues: Issue[] = [];
   const err = (path: PathSegment[], message: string) => issues.push({ severity: 'error', path, message });
   const warn = (path: PathSegment[], message: string) => issues.push({ severity: 'warning', path, message });
@@ -95,16 +95,16 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
   });
 
   const servers = new Map<string, Server>();
-  for (const s of ws.servers) if (s && !servers.has(s.name)) servers.set(s.name, s);
+  for (const s of workspace.servers) if (s && !servers.has(s.name)) servers.set(s.name, s);
   const users = new Map<string, Users>();
-  for (const svc of ws.services) {
+  for (const svc of workspace.services) {
     if (!svc) continue;
     const u = users.get(svc.group) ?? { subject: `group ${svc.group}`, tcp: [], udp: [] };
     u[svc.protocol].push(svc.name);
     users.set(svc.group, u);
   }
 
-  ws.groups.forEach((g, gi) => {
+  workspace.groups.forEach((g, gi) => {
     if (!g) return;
     const base: PathSegment[] = ['groups', gi];
     const seen = new Map<string, number>();
@@ -122,7 +122,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     if (g.members.length === 0 && use.tcp.length + use.udp.length > 0) {
       warn([...base, 'members'], `no members: ${[...use.tcp, ...use.udp].join(', ')} ha${use.tcp.length + use.udp.length > 1 ? 've' : 's'} nowhere to send connections`);
     }
-    const timeout = resolveTimers({ group: g.healthTimers, global: ws.healthTimers }).timeout;
+    const timeout = resolveTimers({ group: g.healthTimers, global: workspace.healthTimers }).timeout;
     const report = checkHealthCheck(g.healthCheck, [...base, 'healthCheck'], g.members, use, timeout);
     issues.push(...report.issues);
     report.resolved.forEach((r, mi) => {
@@ -134,8 +134,8 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
 
   const bindings = new Bindings();
   const groups = new Map<string, Group>();
-  for (const g of ws.groups) if (g && !groups.has(g.name)) groups.set(g.name, g);
-  ws.services.forEach((svc, i) => {
+  for (const g of workspace.groups) if (g && !groups.has(g.name)) groups.set(g.name, g);
+  workspace.services.forEach((svc, i) => {
     if (!svc) return;
     const base: PathSegment[] = ['services', i];
     if (!names.groups.has(svc.group) && !broken(raw, 'groups')) err([...base, 'group'], `unknown group "${svc.group}"${hint(svc.group, () => names.groups.keys())}`);
@@ -151,7 +151,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     }
   });
 
-  ws.targetSets.forEach((t, i) => {
+  workspace.targetSets.forEach((t, i) => {
     if (!t) return;
     const base: PathSegment[] = ['targetSets', i];
     issues.push(...checkTargetSet(t, i, raw));
@@ -165,7 +165,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
       if (t.heartbeat) bindings.add(t.address, t.heartbeat.port, 'udp', `${label} heartbeats`, [...base, 'heartbeat', 'port']);
     }
     if (t.healthCheck) {
-      const timeout = resolveTimers({ group: t.healthTimers, global: ws.healthTimers }).timeout;
+      const timeout = resolveTimers({ group: t.healthTimers, global: workspace.healthTimers }).timeout;
       const ports = t.ports.length ? t.ports.map((port) => ({ port })) : [{}];
       const use: Users = { subject: `target set ${t.number}`, tcp: [`target set ${t.number}`], udp: [] };
       issues.push(...checkHealthCheck(t.healthCheck, [...base, 'healthCheck'], ports, use, timeout).issues);
@@ -173,7 +173,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
   });
   issues.push(...bindings.issues);
 
-  ws.appliances.forEach((a, i) => {
+  workspace.appliances.forEach((a, i) => {
     if (!a) return;
     const base: PathSegment[] = ['appliances', i];
     const listed = new Map<string, number>();
@@ -201,7 +201,7 @@ export function crossCheck(ws: LooseWorkspace, raw: unknown): Issue[] {
     if (a.manage === 'sections' && a.driver !== 'haproxy' && a.driver !== 'keepalived') err([...base, 'manage'], `sections is for drivers haproxy and keepalived, whose files lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
-  if (ws.pairs?.length) issues.push(...checkPairs({ ...ws, pairs: ws.pairs, hint }));
-  issues.push(...timerIssues(ws));
+  if (workspace.pairs?.length) issues.push(...checkPairs({ ...workspace, pairs: workspace.pairs, hint }));
+  issues.push(...timerIssues(workspace));
   return issues;
 }

@@ -17,19 +17,19 @@ export interface PairInputs {
   hint(word: string, names: () => Iterable<string>): string;
 }
 
-export function checkPairs(ws: PairInputs): Issue[] {
+export function checkPairs(workspace: PairInputs): Issue[] {
   const issues: Issue[] = [];
   const err = (path: PathSegment[], message: string) => issues.push({ severity: 'error', path, message });
   const warn = (path: PathSegment[], message: string) => issues.push({ severity: 'warning', path, message });
   const appliances = new Map<string, Appliance>();
-  for (const a of ws.appliances) if (a && !appliances.has(a.name)) appliances.set(a.name, a);
+  for (const a of workspace.appliances) if (a && !appliances.has(a.name)) appliances.set(a.name, a);
   const pairNames = new Map<string, number>();
   const inPair = new Map<string, string>();
   const ipfeIn = new Map<string, string>();
   const idsOn = new Map<string, string>();
   const carried = new Map<string, string>();
 
-  ws.pairs.forEach((pair, p) => {
+  workspace.pairs.forEach((pair, p) => {
     if (!pair) return;
     const base: PathSegment[] = ['pairs', p];
     const first = pairNames.get(pair.name);
@@ -40,7 +40,7 @@ export function checkPairs(ws: PairInputs): Issue[] {
     pair.members.forEach((m, j) => {
       const at: PathSegment[] = [...base, 'members', j];
       const a = appliances.get(m.appliance);
-      if (!a) err([...at, 'appliance'], `unknown appliance "${m.appliance}"${ws.hint(m.appliance, () => appliances.keys())}`);
+      if (!a) err([...at, 'appliance'], `unknown appliance "${m.appliance}"${workspace.hint(m.appliance, () => appliances.keys())}`);
       const other = inPair.get(m.appliance);
       if (other !== undefined) err([...at, 'appliance'], `appliance ${m.appliance} is already a member of pair ${other}: a box is in one pair`);
       else inPair.set(m.appliance, pair.name);
@@ -51,7 +51,7 @@ export function checkPairs(ws: PairInputs): Issue[] {
       }
       if (m.keepalived !== undefined) {
         const k = appliances.get(m.keepalived);
-        if (!k) err([...at, 'keepalived'], `unknown appliance "${m.keepalived}"${ws.hint(m.keepalived, () => appliances.keys())}`);
+        if (!k) err([...at, 'keepalived'], `unknown appliance "${m.keepalived}"${workspace.hint(m.keepalived, () => appliances.keys())}`);
         else if (k.driver !== 'keepalived') err([...at, 'keepalived'], `appliance ${k.name} has driver ${k.driver}: the VRRP of a pair is rendered by a keepalived appliance`);
         else if (a && k.host !== a.host) warn([...at, 'keepalived'], `appliance ${k.name} is on host ${k.host}, not ${a.host}: VRRP must run on the box that serves the addresses`);
         if (a?.driver === 'keepalived') warn([...at, 'keepalived'], 'has no effect: this member is a keepalived appliance and carries the VRRP itself');
@@ -81,7 +81,7 @@ export function checkPairs(ws: PairInputs): Issue[] {
     if (pair.trackScript?.command.includes('"')) err([...base, 'trackScript', 'command'], "keepalived's syntax cannot carry a double quote in a script: put the command in a script file");
     if (pair.instances.length === 0) warn([...base, 'instances'], 'no VRRP instance: the pair moves no address');
 
-    const plan = planInstances(pair, ws.services, ws.targetSets);
+    const plan = planInstances(pair, workspace.services, workspace.targetSets);
     pair.instances.forEach((inst, k) => {
       const at: PathSegment[] = [...base, 'instances', k];
       const key = `${pair.interface}/${inst.id}`;
@@ -91,11 +91,11 @@ export function checkPairs(ws: PairInputs): Issue[] {
       const master = memberByRef(pair, inst.master);
       if (!master) {
         const refs = () => pair.members.flatMap((m) => (m.ipfe ? [m.appliance, m.ipfe] : [m.appliance]));
-        err([...at, 'master'], `"${inst.master}" is not a member of pair ${pair.name} (its appliance or IPFE name)${ws.hint(inst.master, refs)}`);
+        err([...at, 'master'], `"${inst.master}" is not a member of pair ${pair.name} (its appliance or IPFE name)${workspace.hint(inst.master, refs)}`);
       }
       inst.services.forEach((name, j) => {
-        const svc = ws.services.find((s) => s?.name === name);
-        if (!svc) err([...at, 'services', j], `unknown service "${name}"${ws.hint(name, () => ws.services.flatMap((s) => (s ? [s.name] : [])))}`);
+        const svc = workspace.services.find((s) => s?.name === name);
+        if (!svc) err([...at, 'services', j], `unknown service "${name}"${workspace.hint(name, () => workspace.services.flatMap((s) => (s ? [s.name] : [])))}`);
         else for (const m of pair.members) {
           if (appliances.has(m.appliance) && !serves(appliances.get(m.appliance), name)) err([...at, 'services', j], `appliance ${m.appliance} does not serve ${name} (its include list leaves it out): the address would move to a box that cannot serve it`);
         }
@@ -113,15 +113,15 @@ export function checkPairs(ws: PairInputs): Issue[] {
     });
   });
 
-  checkTargetSetMates(ws, appliances, issues);
+  checkTargetSetMates(workspace, appliances, issues);
   return issues;
 }
 
 /** Seed 003: a target set's address is carried by its active IPFE, and the mate takes over. */
-function checkTargetSetMates(ws: PairInputs, appliances: Map<string, Appliance>, issues: Issue[]): void {
-  const pairs = ws.pairs.filter((p): p is Pair => p !== undefined);
+function checkTargetSetMates(workspace: PairInputs, appliances: Map<string, Appliance>, issues: Issue[]): void {
+  const pairs = workspace.pairs.filter((p): p is Pair => p !== undefined);
   if (!pairs.some((p) => p.members.some((m) => m.ipfe !== undefined))) return;
-  ws.targetSets.forEach((t, i) => {
+  workspace.targetSets.forEach((t, i) => {
     if (!t || t.disabled) return;
     const sides: [('activeIpfe' | 'secondaryActiveIpfe'), string | undefined][] = [['activeIpfe', t.activeIpfe]];
     if (t.secondaryAddress !== undefined) sides.push(['secondaryActiveIpfe', t.secondaryActiveIpfe ?? t.activeIpfe]);

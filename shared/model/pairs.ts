@@ -85,9 +85,9 @@ export function pairOf(pairs: readonly Pair[], appliance: string): { pair: Pair;
  * The box's own address where its pair carries `address` (a member with `address` set): an
  * HAProxy box binds it beside the virtual address, so each box can be checked directly.
  */
-export function ownAddress(ws: { pairs: readonly Pair[]; services: readonly Service[]; targetSets: readonly TargetSet[] }, appliance: string, address: string): string | undefined {
-  const found = pairOf(ws.pairs, appliance);
+export function ownAddress(workspace: { pairs: readonly Pair[]; services: readonly Service[]; targetSets: readonly TargetSet[] }, appliance: string, address: string): string | undefined {
+  const found = pairOf(workspace.pairs, appliance);
   if (!found?.member.address || found.member.appliance !== appliance) return undefined;
-  const carried = planInstances(found.pair, ws.services, ws.targetSets).some((i) => i.addresses.some((a) => a.address === address));
+  const carried = planInstances(found.pair, workspace.services, workspace.targetSets).some((i) => i.addresses.some((a) => a.address === address));
   return carried ? found.member.address : undefined;
 }

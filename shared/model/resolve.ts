@@ -77,7 +77,7 @@ export function resolveCheck(check: Pick<HealthCheck, 'type' | 'protocol' | 'lay
 }
 
 /** Transport a group's members are reached over: UDP only when every service using it is UDP. */
-export function groupTransport(ws: Pick<Workspace, 'services'>, group: string): Transport {
-  const protos = ws.services.filter((s) => s.group === group).map((s) => s.protocol);
+export function groupTransport(workspace: Pick<Workspace, 'services'>, group: string): Transport {
+  const protos = workspace.services.filter((s) => s.group === group).map((s) => s.protocol);
   return protos.length > 0 && protos.every((p) => p === 'udp') ? 'udp' : 'tcp';
 }

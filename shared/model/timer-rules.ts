@@ -18,19 +18,19 @@ function stretch(t: ResolvedTimers, at: PathSegment[]): Issue | undefined {
 }
 
 /** One warning per healthTimers block that sets the timeout or an interval (over the global ones). */
-export function timerIssues(ws: LooseWorkspace): Issue[] {
+export function timerIssues(workspace: LooseWorkspace): Issue[] {
   const out: Issue[] = [];
-  const global = ws.healthTimers;
+  const global = workspace.healthTimers;
   const add = (i: Issue | undefined) => i && out.push(i);
   if (global) add(stretch(resolveTimers({ global }), ['healthTimers']));
   const own = (t: { timeout?: number; interval?: number; retryInterval?: number } | undefined) => t && (t.timeout !== undefined || t.interval !== undefined || t.retryInterval !== undefined);
-  ws.servers.forEach((s, i) => {
+  workspace.servers.forEach((s, i) => {
     if (own(s?.healthTimers)) add(stretch(resolveTimers({ server: s!.healthTimers, global }), ['servers', i, 'healthTimers']));
   });
-  ws.groups.forEach((g, i) => {
+  workspace.groups.forEach((g, i) => {
     if (own(g?.healthTimers)) add(stretch(resolveTimers({ group: g!.healthTimers, global }), ['groups', i, 'healthTimers']));
   });
-  ws.targetSets.forEach((t, i) => {
+  workspace.targetSets.forEach((t, i) => {
     if (own(t?.healthTimers)) add(stretch(resolveTimers({ group: t!.healthTimers, global }), ['targetSets', i, 'healthTimers']));
   });
   return out;

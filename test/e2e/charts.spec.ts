@@ -12,7 +12,7 @@ import { freePort } from '../helpers/sshd';
 
 const HOST = '127.0.0.76';
 let backend: Server;
-let wsFile: string;
+let workspaceFile: string;
 let backendPort = 0;
 let vipPort = 0;
 /** The backend's health page says OK (else 503: the check fails). */
@@ -28,8 +28,8 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
   const dir = mkdtempSync(join(dataDir(), 'charts-'));
-  wsFile = join(dir, 'charts-e2e.yaml');
-  writeFileSync(wsFile, [
+  workspaceFile = join(dir, 'charts-e2e.yaml');
+  writeFileSync(workspaceFile, [
     '# e2e charts site: one backend this test runs',
     'lbdesk: 1',
     'name: charts-e2e',
@@ -87,7 +87,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
       test.setTimeout(120_000);
       const app = new LbdeskPage(page);
       await app.goto();
-      await app.open(wsFile, 'charts-e2e');
+      await app.open(workspaceFile, 'charts-e2e');
       await app.startLab();
       const key = `g:app/app1:${backendPort}`;
       await expect(app.member(key).getByTestId('state')).toHaveText('available', { timeout: 10_000 });

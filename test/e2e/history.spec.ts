@@ -41,7 +41,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await page.setViewportSize({ width, height });
     const app = new LbdeskPage(page);
     await app.goto();
-    await app.open(site!.wsFile, 'history-e2e');
+    await app.open(site!.workspaceFile, 'history-e2e');
     await page.keyboard.press('Control+6');
     await showDiff(page);
     if (!(await page.getByTestId('no-change').isVisible())) await pushNow(page);

@@ -94,7 +94,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await page.setViewportSize({ width, height });
     const app = new LbdeskPage(page);
     await app.goto();
-    await app.open(site.wsFile, 'import-e2e');
+    await app.open(site.workspaceFile, 'import-e2e');
     await page.keyboard.press('Control+6');
     await page.getByRole('row').filter({ hasText: 'e2e-sshd' }).click();
     await page.getByTestId('import-into').click();
@@ -120,7 +120,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await page.keyboard.press('Control+z');
     await expect(page.getByRole('row').filter({ hasText: /^\s*api/ })).toHaveCount(0);
     await expect(page.getByRole('grid', { name: 'Server groups' }).getByRole('row')).toHaveCount(2);
-    expect(readFileSync(site.wsFile, 'utf8')).not.toContain('manage: sections');
+    expect(readFileSync(site.workspaceFile, 'utf8')).not.toContain('manage: sections');
     app.expectNoErrors();
   });
 }

@@ -10,7 +10,7 @@ import { freePort } from '../helpers/sshd';
 
 const HOST = '127.0.0.74';
 let backend: Server;
-let wsFile: string;
+let workspaceFile: string;
 let backendPort = 0;
 
 test.beforeAll(async () => {
@@ -19,8 +19,8 @@ test.beforeAll(async () => {
   backend = createServer((req, res) => res.end(req.url === '/health' ? 'OK lab-e2e\n' : 'hello\n'));
   await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
   const dir = mkdtempSync(join(dataDir(), 'lab-'));
-  wsFile = join(dir, 'lab-e2e.yaml');
-  writeFileSync(wsFile, [
+  workspaceFile = join(dir, 'lab-e2e.yaml');
+  writeFileSync(workspaceFile, [
     '# e2e lab site: one backend this test starts and stops',
     'lbdesk: 1',
     'name: lab-e2e',
@@ -45,7 +45,7 @@ test.afterAll(async () => {
 test('start the lab and see a server go down when its backend is stopped', async ({ page }) => {
   const app = new LbdeskPage(page);
   await app.goto();
-  await app.open(wsFile, 'lab-e2e');
+  await app.open(workspaceFile, 'lab-e2e');
   await app.startLab();
 
   const key = `g:app/app1:${backendPort}`;

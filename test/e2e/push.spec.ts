@@ -9,7 +9,7 @@ import { haveSshd, noSshd, type Sshd } from '../helpers/sshd';
 
 let site: PushSite | undefined;
 let sshd: Sshd | undefined;
-let wsFile = '';
+let workspaceFile = '';
 let live = '';
 const VIP = '127.0.8.75';
 
@@ -17,7 +17,7 @@ test.skip(!haveSshd, noSshd);
 
 test.beforeAll(async () => {
   site = await startPushSite('push-e2e', '127.0.8.74', VIP);
-  ({ sshd, wsFile, live } = site);
+  ({ sshd, workspaceFile, live } = site);
 });
 
 test.afterAll(async () => {
@@ -27,7 +27,7 @@ test.afterAll(async () => {
 test('push to a loopback sshd: host key, diff, push, confirm, report', async ({ page }) => {
   const app = new LbdeskPage(page);
   await app.goto();
-  await app.open(wsFile, 'push-e2e');
+  await app.open(workspaceFile, 'push-e2e');
   await page.keyboard.press('Control+6');
   await expect(page.getByTestId('appliance-select')).toHaveValue('e2e-sshd');
 

@@ -10,7 +10,7 @@ import { freePort } from '../helpers/sshd';
 
 const HOST = '127.0.0.76';
 let backend: Server;
-let wsFile: string;
+let workspaceFile: string;
 let backendPort = 0;
 
 test.beforeAll(async () => {
@@ -18,8 +18,8 @@ test.beforeAll(async () => {
   const vipPort = await freePort(HOST);
   backend = createServer((req, res) => res.end(req.url === '/health' ? 'OK\n' : 'hello\n'));
   await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
-  wsFile = join(mkdtempSync(join(dataDir(), 'reconnect-')), 'reconnect.yaml');
-  writeFileSync(wsFile, [
+  workspaceFile = join(mkdtempSync(join(dataDir(), 'reconnect-')), 'reconnect.yaml');
+  writeFileSync(workspaceFile, [
     'lbdesk: 1',
     'name: reconnect-e2e',
     'healthTimers: { interval: 500ms, retryInterval: 250ms, failAfter: 2, restoreAfter: 1, timeout: 400ms }',
@@ -46,7 +46,7 @@ test('a dropped connection comes back by itself and the Overview resumes', async
   });
   const app = new LbdeskPage(page);
   await app.goto();
-  await app.open(wsFile, 'reconnect-e2e');
+  await app.open(workspaceFile, 'reconnect-e2e');
   await app.startLab();
   const row = app.member(`g:app/app1:${backendPort}`);
   await expect(row.getByTestId('state')).toHaveText('available', { timeout: 10_000 });

@@ -21,7 +21,7 @@ describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}
   let dir: string;
   let keyring: PrivateKeyring;
   let sshd: Sshd;
-  let ws: string;
+  let workspaceFile: string;
   let keyFile: string;
   const passphrase = randomBytes(12).toString('base64url');
   let env: NodeJS.ProcessEnv;
@@ -40,8 +40,8 @@ describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}
     writeFileSync(join(dir, 'known_hosts'), '');
     writeFileSync(join(dir, 'ssh_config'), '');
     writeFileSync(join(dir, 'live.cfg'), '# running config\n');
-    ws = join(dir, 'site.yaml');
-    writeFileSync(ws, [
+    workspaceFile = join(dir, 'site.yaml');
+    writeFileSync(workspaceFile, [
       'lbdesk: 1', 'name: secrets',
       'servers: [{ name: web1, address: 127.0.9.202 }]',
       'groups: [{ name: web, members: [{ server: web1, port: 8081 }] }]',
@@ -64,7 +64,7 @@ describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}
   const noLeak = (r: { stdout: string; stderr: string }) => expect(`${r.stdout}${r.stderr}`).not.toContain(passphrase);
 
   it('not stored, no terminal: exit at once naming the secret and the exact command; run as printed, the next diff logs in', async () => {
-    const refused = await runCli(['diff', ws, '--appliance', 'lab', ...ssh()], { env });
+    const refused = await runCli(['diff', workspaceFile, '--appliance', 'lab', ...ssh()], { env });
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     const command = `secret-tool store --label='lbdesk: ${name()}' application lbdesk secret ${name()}`;
@@ -73,7 +73,7 @@ describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}
 
     // The user runs the printed command; secret-tool reads the value on stdin.
     execFileSync('sh', ['-c', command], { env: keyring.env, input: passphrase });
-    const diff = await runCli(['diff', ws, '--appliance', 'lab', ...ssh()], { env });
+    const diff = await runCli(['diff', workspaceFile, '--appliance', 'lab', ...ssh()], { env });
     expect(diff.code, diff.stderr).toBe(1);
     expect(diff.stdout).toContain('-# running config');
     expect(diff.stdout).toMatch(/^\+frontend /m);
@@ -82,13 +82,13 @@ describe.skipIf(skipBecause(missing.length > 0 && `missing ${missing.join(', ')}
   });
 
   it('LBDESK_SECRET_<NAME> works without any keyring', async () => {
-    const r = await runCli(['diff', ws, '--appliance', 'lab', ...ssh()], { env: { ...env, LBDESK_KEYRING: 'off', [secretEnvVariable(name())]: passphrase } });
+    const r = await runCli(['diff', workspaceFile, '--appliance', 'lab', ...ssh()], { env: { ...env, LBDESK_KEYRING: 'off', [secretEnvVariable(name())]: passphrase } });
     expect(r.code, r.stderr).toBe(1);
     noLeak(r);
   });
 
   it('an appliance password not stored: the error says how to store it', async () => {
-    const r = await runCli(['pull', ws, '--appliance', 'pw', ...ssh()], { env });
+    const r = await runCli(['pull', workspaceFile, '--appliance', 'pw', ...ssh()], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("secret \"appliance/pw/password\" is needed but there is no terminal to ask for it; store it in the keyring first: secret-tool store --label='lbdesk: appliance/pw/password' application lbdesk secret appliance/pw/password (or set LBDESK_SECRET_APPLIANCE_PW_PASSWORD)");
   });

@@ -60,7 +60,7 @@ describe.skipIf(skipBecause(noHaproxy, 'compare against real HAProxy'))(`compare
   it('HAProxy times retries from the end of a check: a frozen server goes out later, explained by that warning', async () => {
     // Four failures needed and checks that time out at 400 ms: each HAProxy retry waits for the
     // timeout and then fastinter (700 ms), the lab's only for max(retryInterval, timeout) (400 ms).
-    const ws = workspaceSchema.parse({
+    const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 'timing',
       healthTimers: { interval: '100ms', retryInterval: '300ms', failAfter: 4, restoreAfter: 1, timeout: '400ms' },
       servers: [{ name: 'w1', address: '192.0.2.21' }, { name: 'w2', address: '192.0.2.22' }],
@@ -68,7 +68,7 @@ describe.skipIf(skipBecause(noHaproxy, 'compare against real HAProxy'))(`compare
       services: [{ name: 'web', address: '192.0.2.10', port: 80, group: 'web' }],
       appliances: [{ name: 'edge', host: '192.0.2.1', driver: 'haproxy' }],
     });
-    const report = await compareWithAppliance(ws, ws.appliances[0]!, { workspacePath: '/tmp/timing.yaml', faults: ['stopped'] });
+    const report = await compareWithAppliance(workspace, workspace.appliances[0]!, { workspacePath: '/tmp/timing.yaml', faults: ['stopped'] });
     console.log(`frozen server out: lab ${report.faults[0]!.lab.downMs} ms, HAProxy ${report.faults[0]!.appliance.downMs} ms`);
     expect(report.unexplained, summary(report)).toBe(0);
     const stopped = report.faults.find((f) => f.fault === 'stopped')!;

@@ -149,9 +149,9 @@ describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an
     const merged = applyMerge(text, r.edits as MergeEdit[]);
     expect(workspaceProblems(merged, path)).toEqual([]);
     expect(merged).toContain('name: site   # the site as it was before the import');
-    const ws = parseWorkspace(merged, path).workspace!;
-    expect(ws.groups.find((g) => g.name === 'web')!.members).toEqual([expect.objectContaining({ server: 'old1' })]);
-    expect(ws.groups.length).toBeGreaterThan(1);
+    const workspace = parseWorkspace(merged, path).workspace!;
+    expect(workspace.groups.find((g) => g.name === 'web')!.members).toEqual([expect.objectContaining({ server: 'old1' })]);
+    expect(workspace.groups.length).toBeGreaterThan(1);
   });
 
   it('reports a pulled config that is not the driver\'s format as one error row, with its source', async () => {

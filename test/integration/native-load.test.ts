@@ -86,9 +86,9 @@ http {
 }
 `);
     nginx = spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
-    writeFileSync(join(dir, 'ws.yaml'), workspace(false));
+    writeFileSync(join(dir, 'workspace.yaml'), workspace(false));
     // serve needs two descriptors per connection: raise its limit where we may (root).
-    serve = spawn('bash', ['-c', 'ulimit -n 30000 2>/dev/null; exec "$@"', 'serve', process.execPath, '--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', join(dir, 'ws.yaml'), '--events', '--io', 'native'], {
+    serve = spawn('bash', ['-c', 'ulimit -n 30000 2>/dev/null; exec "$@"', 'serve', process.execPath, '--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', join(dir, 'workspace.yaml'), '--events', '--io', 'native'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, LBDESK_DATA_DIR: join(dir, 'data') },
@@ -189,7 +189,7 @@ http {
     const keep = wrk(4, 20, false);
     for (let i = 0; i < 10; i++) {
       await sleep(300);
-      writeFileSync(join(dir, 'ws.yaml'), workspace(i % 2 === 0, 100 + i));
+      writeFileSync(join(dir, 'workspace.yaml'), workspace(i % 2 === 0, 100 + i));
       serve!.kill('SIGHUP');
     }
     const [closing, alive] = await Promise.all([load, keep]);
@@ -208,8 +208,8 @@ describe('lbdesk serve without the native data path', () => {
   it('says so in its first lines, before it listens', async () => {
     const d = mkdtempSync(join(tmpdir(), 'lbdesk-native-fallback-'));
     const port = await freePort('127.0.7.3');
-    writeFileSync(join(d, 'ws.yaml'), `lbdesk: 1\nname: fallback\nservers:\n  - { name: s, address: 127.0.7.4 }\ngroups:\n  - { name: g, members: [ { server: s, port: 9 } ] }\nservices:\n  - { name: vip, address: 127.0.7.3, port: ${port}, group: g }\n`);
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', join(d, 'ws.yaml')], {
+    writeFileSync(join(d, 'workspace.yaml'), `lbdesk: 1\nname: fallback\nservers:\n  - { name: s, address: 127.0.7.4 }\ngroups:\n  - { name: g, members: [ { server: s, port: 9 } ] }\nservices:\n  - { name: vip, address: 127.0.7.3, port: ${port}, group: g }\n`);
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'main/cli/bin.ts'), 'serve', join(d, 'workspace.yaml')], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LBDESK_DATA_DIR: join(d, 'data'), LBDESK_ENGINE_ADDON: join(d, 'missing.node') },

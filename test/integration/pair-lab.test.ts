@@ -44,7 +44,7 @@ pairs:
 
 describe('lab pair through serve --events', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-pair-'));
-  const file = join(dir, 'ws.yaml');
+  const file = join(dir, 'workspace.yaml');
   let backend: Backend;
   let child: ChildProcess;
   const events: (EngineEvent & { at: number })[] = [];

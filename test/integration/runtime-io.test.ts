@@ -15,7 +15,7 @@ import { runProbe } from '../../main/services/health';
 import { TCP_IO, TCP_IO_FALLBACK } from '../../main/services/health/probes/tcp';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { ROOT, lbdeskArgs } from '../helpers/cli';
-import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from '../services/engine/helpers';
+import { StaticHealth, freePort, startBackend, until, whoAnswers, workspace } from '../services/engine/helpers';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -50,7 +50,7 @@ describe(`socket layers under Node ${process.version}`, () => {
       const events: EngineEvent[] = [];
       engine.on('event', (e) => events.push(e));
       const port = await freePort('127.0.11.3');
-      const r = await engine.apply(ws({
+      const r = await engine.apply(workspace({
         lbdesk: 1, name: 'io', servers: [{ name: 'b', address: '127.0.11.2' }],
         groups: [{ name: 'g', members: [{ server: 'b', port: b.port }] }],
         services: [{ name: 'vip', address: '127.0.11.3', port, group: 'g' }],
@@ -71,7 +71,7 @@ describe('where the runtime lacks the libuv handles (process.binding removed)', 
     const b = await startBackend('b', '127.0.11.4');
     cleanups.push(() => b.close());
     const port = await freePort('127.0.11.3');
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: no-uv
 healthTimers: { interval: 1s, timeout: 2s }

@@ -93,7 +93,7 @@ describe('lbdesk serve --events', () => {
     const tsPort = await freePort('127.0.6.21');
     const da = await backend('da1', '127.0.6.21', tsPort);
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: serve-test
 servers:
@@ -133,7 +133,7 @@ targetSets:
     const b = await backend('web1', '127.0.6.31');
     const vport = await freePort('127.0.6.30');
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: timing
 healthTimers: { interval: ${timers.interval}ms, retryInterval: ${timers.retryInterval}ms, failAfter: ${timers.failAfter}, restoreAfter: ${timers.restoreAfter}, timeout: ${timers.timeout}ms }
@@ -177,7 +177,7 @@ services:
     const b2 = await backend('b2', '127.0.6.42');
     const vport = await freePort('127.0.6.40');
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: redispatch
 healthTimers: { interval: 30s, retryInterval: 200ms, failAfter: 2, restoreAfter: 2, timeout: 300ms }
@@ -219,7 +219,7 @@ services:
     const vport = await freePort('127.0.6.50');
     const vport2 = await freePort('127.0.6.50');
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     const write = (weights: [number, number], extra = '') => writeFileSync(file, `lbdesk: 1
 name: reload
 servers:
@@ -249,7 +249,7 @@ ${extra}`);
     writeFileSync(file, `lbdesk: 1\nname: broken\nservices:\n  - { name: vip, address: 127.0.6.50, port: nope, group: web }\n`);
     s.child.kill('SIGHUP');
     const bad = await s.wait('reload', (e) => !e.ok);
-    expect(bad.reason).toMatch(/ws\.yaml:4:\d+: .*port/);
+    expect(bad.reason).toMatch(/workspace\.yaml:4:\d+: .*port/);
     expect(bad.reason).toContain('the running config is kept');
     const kept = l.answers.length;
     await until(() => l.answers.length >= kept + 10, 10_000, 'ten answers after the refused reload');
@@ -279,7 +279,7 @@ ${extra}`);
     cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
     const taken = (blocker.address() as AddressInfo).port;
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     const write = (b2Enabled: boolean, extra = '') => writeFileSync(file, `lbdesk: 1
 name: refused-reload
 servers:
@@ -317,7 +317,7 @@ ${extra}`);
     const radius = await startRadiusServer('127.0.6.62', { secret: 'serve-ui-radius-secret', reply: 2 });
     cleanups.push(() => radius.close());
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, `lbdesk: 1
 name: ui
 servers:
@@ -370,7 +370,7 @@ services:
 
   it('--ui on a busy or bad port: one clear line, exit 2', async () => {
     const dir = tempDir();
-    const file = join(dir, 'ws.yaml');
+    const file = join(dir, 'workspace.yaml');
     writeFileSync(file, 'lbdesk: 1\nname: busy\n');
     // The UI binds 127.0.0.1 only, so the blocker must too; port 0 lets the kernel pick one.
     const blocker = createServer();

@@ -30,11 +30,11 @@ describe('App', () => {
   });
 
   it('Reload from disk with unsaved edits asks to discard them, never to save over the change on disk', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
 
-    ws.set(['name'], 'mine');
+    workspaceStore.set(['name'], 'mine');
     await settled();
-    writeFileSync(ws.path, readFileSync(ws.path, 'utf8').replace(/^name: .*$/m, 'name: theirs'));
+    writeFileSync(workspaceStore.path, readFileSync(workspaceStore.path, 'utf8').replace(/^name: .*$/m, 'name: theirs'));
     const app = useApp();
     const done = app.reload();
     await flushPromises();
@@ -46,8 +46,8 @@ describe('App', () => {
     await w.find('[data-testid="choice-reload"]').trigger('click');
     expect(await done).toBe(true);
     await settled();
-    expect(ws.name).toBe('theirs');
-    expect(ws.dirty).toBe(false);
+    expect(workspaceStore.name).toBe('theirs');
+    expect(workspaceStore.dirty).toBe(false);
   });
 
   it('Add member (and a target set\'s Add server) puts the focus on the new row', async () => {
@@ -76,13 +76,13 @@ describe('App', () => {
 
   it('with the lab running on older edits, the member\'s timers are said to be the edited ones', async () => {
     const nav = useNav();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     nav.go('overview');
     nav.member = 'g:web/web2:8081';
-    real.services.events.emit('lab.status', { running: true, path: ws.path, listening: [], members: [], notes: [] });
+    real.services.events.emit('lab.status', { running: true, path: workspaceStore.path, listening: [], members: [], notes: [] });
     await flushPromises();
     expect(w.find('[data-testid="timers-not-applied"]').exists()).toBe(false);
-    ws.set(['healthTimers', 'interval'], '6s');
+    workspaceStore.set(['healthTimers', 'interval'], '6s');
     await settled();
     expect(w.find('[data-testid="timers-not-applied"]').text()).toBe('As edited: the lab runs the timers it started with until you apply the edits (Shift+F5).');
   });
@@ -110,20 +110,20 @@ describe('App', () => {
 
   it('switches sections with Ctrl+1..8 and adds and undoes with the keyboard', async () => {
     const nav = useNav();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     key('2', { ctrlKey: true }, 'Digit2');
     await flushPromises();
     expect(nav.section).toBe('servers');
     expect(w.find('main').attributes('aria-label')).toBe('Real servers');
     key('n', { altKey: true }, 'KeyN');
     await flushPromises();
-    expect((ws.raw.servers as unknown[]).length).toBe(5);
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(5);
     expect(w.find('[data-testid="dirty"]').exists()).toBe(true);
     // The new server's address has the focus: type it at once.
     await vi.waitFor(() => expect(document.activeElement).toBe(w.find('[data-field="servers.4.address"] input').element));
     key('z', { ctrlKey: true }, 'KeyZ');
     await settled();
-    expect((ws.raw.servers as unknown[]).length).toBe(4);
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(4);
     expect(w.find('[data-testid="dirty"]').exists()).toBe(false);
     key('7', { ctrlKey: true }, 'Digit7');
     await flushPromises();
@@ -131,8 +131,8 @@ describe('App', () => {
   });
 
   it('jumps from a problem to its field and focuses it', async () => {
-    const ws = useWorkspace();
-    ws.set(['services', 1, 'port'], 99999);
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['services', 1, 'port'], 99999);
     await settled();
     expect(w.find('[data-testid="problem-count"]').text()).toBe('1');
     key('F8', {}, 'F8');
@@ -146,7 +146,7 @@ describe('App', () => {
 
   it('Alt+Delete on a server a group refers to asks first, naming the group; the undo tooltip names the server', async () => {
     const nav = useNav();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     key('2', { ctrlKey: true }, 'Digit2');
     await flushPromises();
     nav.select('servers', 0);
@@ -161,24 +161,24 @@ describe('App', () => {
     expect(document.activeElement).toBe(w.find('[data-testid="choice-cancel"]').element);
     await w.find('[data-testid="choice-cancel"]').trigger('click');
     await flushPromises();
-    expect((ws.raw.servers as unknown[]).length).toBe(4);
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(4);
     key('Delete', { altKey: true }, 'Delete');
     await flushPromises();
     await w.find('[data-testid="choice-remove"]').trigger('click');
     await settled();
-    expect((ws.raw.servers as { name: string }[]).map((s) => s.name)).toEqual(['web2', 'dir1', 'dns1']);
+    expect((workspaceStore.raw.servers as { name: string }[]).map((s) => s.name)).toEqual(['web2', 'dir1', 'dns1']);
     expect(w.find('button[aria-label="Undo (Ctrl+Z)"]').attributes('title')).toBe('Undo remove server web1 (Ctrl+Z)');
     key('z', { ctrlKey: true }, 'KeyZ');
     await settled();
-    expect((ws.raw.servers as { name: string }[])[0]!.name).toBe('web1');
+    expect((workspaceStore.raw.servers as { name: string }[])[0]!.name).toBe('web1');
     // A server nobody refers to goes at once.
-    ws.insert(['servers'], { name: 'spare', address: '127.0.0.99' });
+    workspaceStore.insert(['servers'], { name: 'spare', address: '127.0.0.99' });
     nav.select('servers', 4);
     await flushPromises();
     key('Delete', { altKey: true }, 'Delete');
     await flushPromises();
     expect(w.find('dialog').exists()).toBe(false);
-    expect((ws.raw.servers as unknown[]).length).toBe(4);
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(4);
   });
 
   it('toggles the theme and keeps the choice', async () => {
@@ -216,12 +216,12 @@ describe('new workspace', () => {
     expect(app.fileDialog?.suggested).toBe('new-site.yaml');
     app.fileDialog!.resolve(`${real.dataDir}/branch office.yaml`);
     expect(await done).toBe(true);
-    const ws = useWorkspace();
-    expect(ws.name).toBe('branch-office');
+    const workspaceStore = useWorkspace();
+    expect(workspaceStore.name).toBe('branch-office');
     await settled();
-    expect(ws.errors).toEqual([]);
-    ws.insert(['servers'], { name: 'web1', address: '127.0.0.21' });
-    expect(await ws.save()).toBe(true);
-    expect(await ws.text()).toMatch(/servers:\n\s+- name: web1\n\s+address: 127\.0\.0\.21/);
+    expect(workspaceStore.errors).toEqual([]);
+    workspaceStore.insert(['servers'], { name: 'web1', address: '127.0.0.21' });
+    expect(await workspaceStore.save()).toBe(true);
+    expect(await workspaceStore.text()).toMatch(/servers:\n\s+- name: web1\n\s+address: 127\.0\.0\.21/);
   });
 });

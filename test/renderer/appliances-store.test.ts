@@ -16,34 +16,34 @@ describe('appliances store', () => {
 
   it('selects the first appliance and follows renames', async () => {
     const apps = useAppliances();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     expect(apps.names).toEqual(['lab-haproxy']);
     expect(apps.selected).toBe('lab-haproxy');
-    ws.rename('appliance', 0, 'edge-1');
+    workspaceStore.rename('appliance', 0, 'edge-1');
     await flushPromises();
     expect(apps.selected).toBe('edge-1');
   });
 
   it('stays on the appliance being renamed when it is not the first', async () => {
     const apps = useAppliances();
-    const ws = useWorkspace();
-    ws.insert(['appliances'], { name: 'appliance-2', host: '', port: 22, user: 'lbdesk', auth: 'agent', driver: 'haproxy' });
+    const workspaceStore = useWorkspace();
+    workspaceStore.insert(['appliances'], { name: 'appliance-2', host: '', port: 22, user: 'lbdesk', auth: 'agent', driver: 'haproxy' });
     await flushPromises();
     apps.selected = 'appliance-2';
     for (const name of ['z', 'ze', 'zeb']) {
-      ws.rename('appliance', 1, name);
+      workspaceStore.rename('appliance', 1, name);
       await flushPromises();
       expect(apps.selected).toBe(name);
     }
-    ws.endRename();
+    workspaceStore.endRename();
     expect(apps.names).toEqual(['lab-haproxy', 'zeb']);
     // Through an empty name, and through another appliance's name, it stays on the second one.
     for (const name of ['', 'l', 'lab-haproxy', 'lab-haproxy-2']) {
-      ws.rename('appliance', 1, name);
+      workspaceStore.rename('appliance', 1, name);
       await flushPromises();
       expect(apps.selectedIndex).toBe(1);
     }
-    ws.endRename();
+    workspaceStore.endRename();
     expect(apps.selected).toBe('lab-haproxy-2');
     expect(apps.names).toEqual(['lab-haproxy', 'lab-haproxy-2']);
   });
@@ -84,12 +84,12 @@ describe('appliances store', () => {
 
   it('a failed dry run does not say "push"; errors go when the appliance settings change', async () => {
     const apps = useAppliances();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     await apps.loadDiff();
     expect(await apps.push({ dryRun: true })).toBeUndefined();
     expect(apps.pushError).toMatch(/^Could not try a dry run on lab-haproxy: /);
     expect(apps.diffError).not.toBe('');
-    ws.set(['appliances', 0, 'auth'], 'password');
+    workspaceStore.set(['appliances', 0, 'auth'], 'password');
     await flushPromises();
     expect([apps.diffError, apps.pushError]).toEqual(['', '']);
   });

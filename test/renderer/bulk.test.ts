@@ -48,78 +48,78 @@ describe('bulk actions on the workspace', () => {
   const members = (g: number) => (useWorkspace().raw.groups as { members: Record<string, unknown>[] }[])[g]!.members;
 
   it('disables and enables servers as one undo step and one redo step', async () => {
-    const ws = useWorkspace();
-    const r = serversBulk(ws.raw, [0, 1, 3], { kind: 'disable' });
+    const workspaceStore = useWorkspace();
+    const r = serversBulk(workspaceStore.raw, [0, 1, 3], { kind: 'disable' });
     if ('error' in r) throw new Error(r.error);
     expect(r.label).toBe('disable 3 servers');
     expect(r.ops).toHaveLength(2); // dns1 is disabled already
-    ws.transact(r.label, r.ops);
+    workspaceStore.transact(r.label, r.ops);
     await settled();
     expect(servers().map((s) => s.enabled)).toEqual([false, false, undefined, false]);
-    expect(ws.undoLabel).toBe('disable 3 servers');
-    await ws.undo();
+    expect(workspaceStore.undoLabel).toBe('disable 3 servers');
+    await workspaceStore.undo();
     expect(servers().map((s) => s.enabled)).toEqual([undefined, undefined, undefined, false]);
-    await ws.redo();
+    await workspaceStore.redo();
     expect(servers().map((s) => s.enabled)).toEqual([false, false, undefined, false]);
-    const on = serversBulk(ws.raw, [0, 1, 2, 3], { kind: 'enable' });
+    const on = serversBulk(workspaceStore.raw, [0, 1, 2, 3], { kind: 'enable' });
     if ('error' in on) throw new Error(on.error);
-    ws.transact(on.label, on.ops);
+    workspaceStore.transact(on.label, on.ops);
     await settled();
     // Enabled is the default: no `enabled: true` written.
     expect(servers().map((s) => s.enabled)).toEqual([undefined, undefined, undefined, undefined]);
-    const text = await ws.text();
+    const text = await workspaceStore.text();
     expect(text.slice(text.indexOf('\nservers:'), text.indexOf('\ngroups:'))).not.toMatch(/enabled:/);
   });
 
   it('drains a server in every group it is in, and sets or changes member weights in one step', async () => {
-    const ws = useWorkspace();
-    const d = serversBulk(ws.raw, [0, 2], { kind: 'drain' });
+    const workspaceStore = useWorkspace();
+    const d = serversBulk(workspaceStore.raw, [0, 2], { kind: 'drain' });
     if ('error' in d) throw new Error(d.error);
-    ws.transact(d.label, d.ops);
+    workspaceStore.transact(d.label, d.ops);
     await settled();
     expect(members(0).map((m) => m.weight)).toEqual([0, 200]);
     expect(members(1).map((m) => m.weight)).toEqual([0]); // dir1 had the default weight
-    await ws.undo();
+    await workspaceStore.undo();
     expect(members(0).map((m) => m.weight)).toEqual([100, 200]);
     expect(members(1).map((m) => m.weight)).toEqual([undefined]);
 
-    const up = membersBulk(ws.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'percent', value: 25 } });
+    const up = membersBulk(workspaceStore.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'percent', value: 25 } });
     if ('error' in up) throw new Error(up.error);
     expect(up.label).toBe('change weight +25 % on 2 members of group web');
-    ws.transact(up.label, up.ops);
+    workspaceStore.transact(up.label, up.ops);
     await settled();
     expect(members(0).map((m) => m.weight)).toEqual([125, 250]);
-    const set = membersBulk(ws.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'set', value: 7 } });
+    const set = membersBulk(workspaceStore.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'set', value: 7 } });
     if ('error' in set) throw new Error(set.error);
-    ws.transact(set.label, set.ops);
+    workspaceStore.transact(set.label, set.ops);
     await settled();
     expect(members(0).map((m) => m.weight)).toEqual([7, 7]);
-    await ws.undo();
+    await workspaceStore.undo();
     expect(members(0).map((m) => m.weight)).toEqual([125, 250]);
-    await ws.undo();
+    await workspaceStore.undo();
     expect(members(0).map((m) => m.weight)).toEqual([100, 200]);
-    await ws.redo();
+    await workspaceStore.redo();
     expect(members(0).map((m) => m.weight)).toEqual([125, 250]);
   });
 
   it('refuses a change that leaves the range for any member, changing nothing', async () => {
-    const ws = useWorkspace();
-    ws.set(['groups', 0, 'members', 1, 'weight'], 60000);
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['groups', 0, 'members', 1, 'weight'], 60000);
     await settled();
-    const r = membersBulk(ws.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'percent', value: 10 } });
+    const r = membersBulk(workspaceStore.raw, 0, [0, 1], { kind: 'weight', change: { mode: 'percent', value: 10 } });
     expect(r).toEqual({ error: 'web2 in group web: weight 60000 +10 % is 66000, outside 0-65535; nothing was changed' });
     expect(members(0).map((m) => m.weight)).toEqual([100, 60000]);
-    ws.insert(['servers'], { name: 'loose', address: '127.0.0.99' });
+    workspaceStore.insert(['servers'], { name: 'loose', address: '127.0.0.99' });
     await settled();
-    expect(serversBulk(ws.raw, [4], { kind: 'drain' })).toEqual({ error: 'this server is in no group: weights belong to group members' });
+    expect(serversBulk(workspaceStore.raw, [4], { kind: 'drain' })).toEqual({ error: 'this server is in no group: weights belong to group members' });
   });
 
   it('enables and disables the servers of picked members', async () => {
-    const ws = useWorkspace();
-    const r = membersBulk(ws.raw, 0, [1], { kind: 'disable' });
+    const workspaceStore = useWorkspace();
+    const r = membersBulk(workspaceStore.raw, 0, [1], { kind: 'disable' });
     if ('error' in r) throw new Error(r.error);
     expect(r.label).toBe('disable the servers of 1 member of group web');
-    ws.transact(r.label, r.ops);
+    workspaceStore.transact(r.label, r.ops);
     await settled();
     expect(servers().map((s) => s.enabled)).toEqual([undefined, false, undefined, false]);
   });

@@ -92,8 +92,8 @@ describe('editors', () => {
   });
 
   it('appliance: a password goes to the keychain, never into the file', async () => {
-    const ws = useWorkspace();
-    ws.set(['appliances', 0, 'auth'], 'password');
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['appliances', 0, 'auth'], 'password');
     const w = mountWith(ApplianceEditor, t.real.api, t.pinia, { index: 0 });
     await settled();
     const pw = w.find('input[type="password"]');
@@ -101,7 +101,7 @@ describe('editors', () => {
     await w.findAll('button').find((b) => b.text() === 'Store')!.trigger('click');
     await settled();
     expect(await t.real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
-    expect(await ws.text()).not.toContain('s3cret-value');
+    expect(await workspaceStore.text()).not.toContain('s3cret-value');
     w.unmount();
   });
 });
@@ -129,9 +129,9 @@ describe('Real servers table', () => {
 describe('Problems', () => {
   const t = withDemo();
   it('names places in words (server web2 address), the YAML path in the tooltip', async () => {
-    const ws = useWorkspace();
-    ws.set(['servers', 1, 'address'], '999.0.0.1');
-    ws.set(['servers', 2, 'name'], 'web1');
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['servers', 1, 'address'], '999.0.0.1');
+    workspaceStore.set(['servers', 2, 'name'], 'web1');
     await settled();
     const w = mountWith(ProblemsView, t.real.api, t.pinia);
     await flushPromises();

@@ -58,17 +58,17 @@ describe('lab store', () => {
 
   it('knows when the workspace was edited after the lab started', async () => {
     const lab = useLab();
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     // Start for real: the lab engine listens on loopback, on a port nobody else uses.
-    await ws.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.63' }));
+    await workspaceStore.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.63' }));
     const ok = await lab.start();
     expect(lab.message).toBe('');
     expect(ok).toBe(true);
     expect(lab.outOfDate).toBe(false);
     // A description changes nothing the lab does; a timer does.
-    ws.set(['description'], 'edited');
+    workspaceStore.set(['description'], 'edited');
     expect(lab.outOfDate).toBe(false);
-    ws.set(['healthTimers', 'failAfter'], 3);
+    workspaceStore.set(['healthTimers', 'failAfter'], 3);
     expect(lab.outOfDate).toBe(true);
     expect(await lab.apply()).toBe(true);
     expect(lab.outOfDate).toBe(false);
@@ -78,25 +78,25 @@ describe('lab store', () => {
 
   it('compares the workspace with what the lab runs: undoing back to it needs no apply', async () => {
     const lab = useLab();
-    const ws = useWorkspace();
-    await ws.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.64' }));
+    const workspaceStore = useWorkspace();
+    await workspaceStore.open(await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.64' }));
     expect(await lab.start()).toBe(true);
-    ws.set(['servers', 0, 'address'], '127.0.0.65');
+    workspaceStore.set(['servers', 0, 'address'], '127.0.0.65');
     expect(lab.outOfDate).toBe(true);
-    await ws.undo();
+    await workspaceStore.undo();
     expect(lab.outOfDate).toBe(false);
     // Typed away and back by hand: the same data again.
-    ws.set(['healthTimers', 'failAfter'], 3);
+    workspaceStore.set(['healthTimers', 'failAfter'], 3);
     expect(lab.outOfDate).toBe(true);
-    ws.set(['healthTimers', 'failAfter'], 2);
+    workspaceStore.set(['healthTimers', 'failAfter'], 2);
     expect(lab.outOfDate).toBe(false);
     expect(await lab.stop()).toBe(true);
   });
 
   it('knows about edits when the lab was started elsewhere (another window, serve --ui, a reload)', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     const file = await labWorkspace(real.dataDir, { backendPort: await freePort(), vipPort: await freePort(), host: '127.0.0.66' });
-    await ws.open(file);
+    await workspaceStore.open(file);
     // Started by someone else on the file: this window only learns it from lab.status.
     const started = await real.api.call('lab.start', { path: file });
     expect(started.running).toBe(true);
@@ -104,7 +104,7 @@ describe('lab store', () => {
     await lab.refresh();
     expect(lab.running).toBe(true);
     expect(lab.outOfDate).toBe(false);
-    ws.set(['servers', 0, 'address'], '127.0.0.67');
+    workspaceStore.set(['servers', 0, 'address'], '127.0.0.67');
     expect(lab.outOfDate).toBe(true);
     expect(await lab.apply()).toBe(true);
     expect(lab.outOfDate).toBe(false);
@@ -114,8 +114,8 @@ describe('lab store', () => {
 
   it('says in a sentence why the lab could not start', async () => {
     const lab = useLab();
-    const ws = useWorkspace();
-    ws.set(['services', 0, 'port'], 'eighty');
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['services', 0, 'port'], 'eighty');
     expect(await lab.start()).toBe(false);
     expect(lab.message).toMatch(/^Could not start the lab: .+\.$/);
     expect(lab.message).not.toMatch(/\n\s+at /);

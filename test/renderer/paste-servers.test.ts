@@ -57,10 +57,10 @@ describe('PasteServersDialog', () => {
 
   it('previews, refuses while there are errors, then adds servers and members as one undo step', async () => {
     const pinia = storeContext(real.api);
-    const ws = useWorkspace();
-    await ws.openDemo();
-    const servers = (ws.raw.servers as unknown[]).length;
-    const members = ((ws.raw.groups as { members: unknown[] }[])[0]!.members).length;
+    const workspaceStore = useWorkspace();
+    await workspaceStore.openDemo();
+    const servers = (workspaceStore.raw.servers as unknown[]).length;
+    const members = ((workspaceStore.raw.groups as { members: unknown[] }[])[0]!.members).length;
     const w = mountWith(PasteServersDialog, real.api, pinia, { group: 0 });
     const area = w.get('[data-testid="paste-text"]');
     await area.setValue('web7,127.0.0.27,8081,30\nweb8,not-an-ip');
@@ -72,24 +72,24 @@ describe('PasteServersDialog', () => {
     await flushPromises();
     expect(w.get('[data-testid="paste-add"]').text()).toBe('Add 2 servers');
     await w.get('[data-testid="paste-add"]').trigger('click');
-    expect((ws.raw.servers as unknown[]).length).toBe(servers + 2);
-    expect((ws.raw.groups as { members: unknown[] }[])[0]!.members.at(-1)).toEqual({ server: 'web8', port: 8081 });
-    expect((ws.raw.groups as { members: unknown[] }[])[0]!.members.at(-2)).toEqual({ server: 'web7', port: 8081, weight: 30 });
-    await ws.settle();
-    expect(ws.undoLabel).toBe('add 2 servers to group web');
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(servers + 2);
+    expect((workspaceStore.raw.groups as { members: unknown[] }[])[0]!.members.at(-1)).toEqual({ server: 'web8', port: 8081 });
+    expect((workspaceStore.raw.groups as { members: unknown[] }[])[0]!.members.at(-2)).toEqual({ server: 'web7', port: 8081, weight: 30 });
+    await workspaceStore.settle();
+    expect(workspaceStore.undoLabel).toBe('add 2 servers to group web');
     // Open or New right after Ctrl+Z asks "unsaved?" only once settled: the undo is waited for.
-    void ws.undo();
-    await ws.settle();
-    expect(ws.dirty).toBe(false);
-    expect((ws.raw.servers as unknown[]).length).toBe(servers);
-    expect((ws.raw.groups as { members: unknown[] }[])[0]!.members).toHaveLength(members);
+    void workspaceStore.undo();
+    await workspaceStore.settle();
+    expect(workspaceStore.dirty).toBe(false);
+    expect((workspaceStore.raw.servers as unknown[]).length).toBe(servers);
+    expect((workspaceStore.raw.groups as { members: unknown[] }[])[0]!.members).toHaveLength(members);
     w.unmount();
   });
 
   it('holds a 10,000-line paste out of the text box, previews it at once, and can edit it as text', async () => {
     const pinia = storeContext(real.api);
-    const ws = useWorkspace();
-    await ws.openDemo();
+    const workspaceStore = useWorkspace();
+    await workspaceStore.openDemo();
     const w = mountWith(PasteServersDialog, real.api, pinia, {});
     const lines = Array.from({ length: 10_000 }, (_, i) => `big${i},127.4.${i >> 8}.${i & 255},8081`);
     lines[4] = 'big4,127.4.0.300';

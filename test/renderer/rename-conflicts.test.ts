@@ -18,18 +18,18 @@ describe('renaming by typing and conflicts', () => {
   const t = withDemo();
 
   it('typing dir1 → web1b passes through web1 without taking web1’s references', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 2 });
     await type(w, '[data-field="servers.2.name"] input', 'web1b');
-    expect(ws.get(['servers', 2, 'name'])).toBe('web1b');
-    expect(ws.get(['groups', 0, 'members', 0, 'server'])).toBe('web1');
-    expect(ws.get(['groups', 1, 'members', 0, 'server'])).toBe('web1b');
-    expect(ws.errors).toEqual([]);
+    expect(workspaceStore.get(['servers', 2, 'name'])).toBe('web1b');
+    expect(workspaceStore.get(['groups', 0, 'members', 0, 'server'])).toBe('web1');
+    expect(workspaceStore.get(['groups', 1, 'members', 0, 'server'])).toBe('web1b');
+    expect(workspaceStore.errors).toEqual([]);
     w.unmount();
   });
 
   it('web1 → web2 → web1 by typing leaves web2’s member alone', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     const w = mountWith(ServerEditor, t.real.api, t.pinia, { index: 0 });
     const sel = '[data-field="servers.0.name"] input';
     await type(w, sel, 'web2');
@@ -37,14 +37,14 @@ describe('renaming by typing and conflicts', () => {
     const field = w.find('[data-field="servers.0.name"]');
     expect(field.find('[data-testid="field-message"]').text()).toMatch(/duplicate server name "web2" \(also defined at server web2 \(no\. 2\)\)/i);
     expect(field.find('input').attributes('aria-invalid')).toBe('true');
-    expect(ws.problemsAt('servers.1.name').map((p) => p.message).join()).toMatch(/servers\[0\]/);
-    expect(ws.get(['groups', 0, 'members', 1, 'server'])).toBe('web2');
+    expect(workspaceStore.problemsAt('servers.1.name').map((p) => p.message).join()).toMatch(/servers\[0\]/);
+    expect(workspaceStore.get(['groups', 0, 'members', 1, 'server'])).toBe('web2');
     await w.find(sel).setValue('web');
     await type(w, sel, 'web1');
-    expect(ws.get(['groups', 0, 'members', 0, 'server'])).toBe('web1');
-    expect(ws.get(['groups', 0, 'members', 1, 'server'])).toBe('web2');
-    expect(ws.errors).toEqual([]);
-    expect(ws.undoLabel).toBe('rename server web1');
+    expect(workspaceStore.get(['groups', 0, 'members', 0, 'server'])).toBe('web1');
+    expect(workspaceStore.get(['groups', 0, 'members', 1, 'server'])).toBe('web2');
+    expect(workspaceStore.errors).toEqual([]);
+    expect(workspaceStore.undoLabel).toBe('rename server web1');
     w.unmount();
   });
 
@@ -57,13 +57,13 @@ describe('renaming by typing and conflicts', () => {
   });
 
   it('a port that clashes shows under the port being edited', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     const w = mountWith(ServiceEditor, t.real.api, t.pinia, { index: 0 });
     await type(w, '[data-field="services.0.port"] input', '1389');
     const field = w.find('[data-field="services.0.port"]');
     expect(field.find('[data-testid="field-message"]').text()).toMatch(/127\.0\.0\.10:1389\/tcp is also used by service ldap-vip/i);
     expect(field.find('input').attributes('aria-invalid')).toBe('true');
-    expect(ws.problemsAt('services.1.port').map((p) => p.message).join()).toMatch(/service web-vip/);
+    expect(workspaceStore.problemsAt('services.1.port').map((p) => p.message).join()).toMatch(/service web-vip/);
     w.unmount();
   });
 });

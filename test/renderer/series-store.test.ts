@@ -122,10 +122,10 @@ describe('series store', () => {
     });
     await new Promise<void>((r) => backend.listen(backendPort, host, () => r()));
     try {
-      const ws = useWorkspace();
+      const workspaceStore = useWorkspace();
       const lab = useLab();
       const series = useSeries();
-      await ws.open(await labWorkspace(t.real.dataDir, { backendPort, vipPort, host }));
+      await workspaceStore.open(await labWorkspace(t.real.dataDir, { backendPort, vipPort, host }));
       expect(await lab.start()).toBe(true);
       const key = `g:g/b1:${backendPort}`;
       await expect.poll(() => lab.members.get(key)?.state, { timeout: 10_000 }).toBe('available');

@@ -27,8 +27,8 @@ describe('TargetSetEditor', () => {
   });
 
   it('says how a set without a check of its own is checked, and its timers\' precedence', async () => {
-    const ws = useWorkspace();
-    ws.set(['targetSets', 0, 'healthCheck'], undefined);
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['targetSets', 0, 'healthCheck'], undefined);
     await settled();
     expect(w.text()).toContain('No health check of its own: lbdesk checks the servers with TCP Layer 4 on the set\'s first port');
     expect(w.text()).not.toContain('not checked by lbdesk');
@@ -93,12 +93,12 @@ describe('TargetSetEditor', () => {
   });
 
   it('removing an optional value removes the key, and undo brings it back', async () => {
-    const ws = useWorkspace();
+    const workspaceStore = useWorkspace();
     await field('targetSets.0.deleteAge').find('input').setValue('');
-    expect(ws.get(['targetSets', 0, 'deleteAge'])).toBeUndefined();
+    expect(workspaceStore.get(['targetSets', 0, 'deleteAge'])).toBeUndefined();
     await settled();
-    expect(await ws.text()).not.toContain('deleteAge: 600');
-    await ws.undo();
+    expect(await workspaceStore.text()).not.toContain('deleteAge: 600');
+    await workspaceStore.undo();
     expect((field('targetSets.0.deleteAge').find('input').element as HTMLInputElement).value).toBe('600');
   });
 });

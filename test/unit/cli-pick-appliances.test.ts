@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pickAppliances } from '../../main/cli/commands/push';
 import { workspaceSchema } from '../../shared/model/schema';
 
-const ws = workspaceSchema.parse({
+const workspace = workspaceSchema.parse({
   lbdesk: 1,
   name: 'x',
   appliances: [
@@ -14,12 +14,12 @@ const ws = workspaceSchema.parse({
 
 describe('pickAppliances', () => {
   it('a name given twice is one appliance (the second push found the first one\'s lock)', () => {
-    expect(pickAppliances(ws, ['lb2', 'lb1', 'lb2'], false, true).map((a) => a.name)).toEqual(['lb2', 'lb1']);
-    expect(pickAppliances(ws, ['lb1', 'lb1'], false, false).map((a) => a.name)).toEqual(['lb1']);
-    expect(() => pickAppliances(ws, ['lb1', 'lb2'], false, false)).toThrow('one --appliance only for this command');
+    expect(pickAppliances(workspace, ['lb2', 'lb1', 'lb2'], false, true).map((a) => a.name)).toEqual(['lb2', 'lb1']);
+    expect(pickAppliances(workspace, ['lb1', 'lb1'], false, false).map((a) => a.name)).toEqual(['lb1']);
+    expect(() => pickAppliances(workspace, ['lb1', 'lb2'], false, false)).toThrow('one --appliance only for this command');
   });
   it('an unknown name is named before "one --appliance only" (lb1,LB1 is a typo)', () => {
-    expect(() => pickAppliances(ws, ['lb1', 'LB1'], false, false)).toThrow('unknown appliance "LB1" (known: lb1, lb2)');
-    expect(pickAppliances(ws, undefined, true, true).map((a) => a.name)).toEqual(['lb1', 'lb2']);
+    expect(() => pickAppliances(workspace, ['lb1', 'LB1'], false, false)).toThrow('unknown appliance "LB1" (known: lb1, lb2)');
+    expect(pickAppliances(workspace, undefined, true, true).map((a) => a.name)).toEqual(['lb1', 'lb2']);
   });
 });

@@ -26,11 +26,11 @@ export function register(program: Command): void {
     .option('--json', 'one JSON document on stdout: { "members": [...] }, or { "error": "...", "members": [] } when nothing could be checked')
     .addHelpText('after', `\n${CLI_SECRETS_HELP}`)
     .action(async (file: string, opts: CheckOptions) => {
-      let ws: Workspace;
+      let workspace: Workspace;
       try {
-        ({ ws } = await readWorkspace(file, { unreadable: EXIT_UNKNOWN, invalid: EXIT_UNKNOWN }));
-        if (opts.group !== undefined && !memberSelector(ws, opts.group)) {
-          const known = [...ws.groups.map((g) => g.name), ...ws.targetSets.map((t) => `ts${t.number}`)];
+        ({ workspace } = await readWorkspace(file, { unreadable: EXIT_UNKNOWN, invalid: EXIT_UNKNOWN }));
+        if (opts.group !== undefined && !memberSelector(workspace, opts.group)) {
+          const known = [...workspace.groups.map((g) => g.name), ...workspace.targetSets.map((t) => `ts${t.number}`)];
           throw new CliError(`unknown group "${opts.group}" (known: ${known.length ? known.join(', ') : 'none'})`, EXIT_UNKNOWN);
         }
       } catch (err) {
@@ -38,10 +38,10 @@ export function register(program: Command): void {
         if (opts.json && err instanceof CliError) process.stdout.write(`${JSON.stringify({ error: err.message, members: [] }, null, 2)}\n`);
         throw err;
       }
-      const secrets = await secretsForChecks(ws, opts.group);
+      const secrets = await secretsForChecks(workspace, opts.group);
       for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
       const checker = new HealthChecker({ secrets: secrets.store });
-      const members = (await checker.checkOnce(ws, opts.group)).map(forCli);
+      const members = (await checker.checkOnce(workspace, opts.group)).map(forCli);
       if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
       else process.stdout.write(table(members));
       process.exitCode = members.some((m) => m.state === 'unavailable') ? 2 : members.some((m) => m.state === 'degraded') ? 1 : 0;

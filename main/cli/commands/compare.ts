@@ -34,12 +34,12 @@ export function register(program: Command): void {
       }
       for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
       if (!loaded.workspace || hasErrors(loaded.problems)) throw new CliError(`${file} is not a valid workspace`, 2);
-      const ws = loaded.workspace;
-      const appliance = ws.appliances.find((a) => a.name === opts.appliance);
-      if (!appliance) throw new CliError(`unknown appliance "${opts.appliance}" (known: ${ws.appliances.map((a) => a.name).join(', ') || 'none'})`, 2);
+      const workspace = loaded.workspace;
+      const appliance = workspace.appliances.find((a) => a.name === opts.appliance);
+      if (!appliance) throw new CliError(`unknown appliance "${opts.appliance}" (known: ${workspace.appliances.map((a) => a.name).join(', ') || 'none'})`, 2);
       let report;
       try {
-        report = await compareWithAppliance(ws, appliance, { workspacePath: resolve(file), timeScale: scale });
+        report = await compareWithAppliance(workspace, appliance, { workspacePath: resolve(file), timeScale: scale });
       } catch (e) {
         if (e instanceof CompareUnavailableError) throw new CliError(`cannot compare with ${appliance.name}: ${e.message}`, 2);
         throw e;

@@ -73,8 +73,8 @@ async function fromFile(config: string, o: ImportOptions): Promise<void> {
   const realPath = config === '-' ? undefined : realpathSync(config);
   const r: Imported = run(() => importConfig({ bytes, file: shown, driver, realPath }));
   const name = o.appliance?.[0] ?? 'imported';
-  const wsName = o.out ? basename(o.out, extname(o.out)) : 'imported';
-  const text = newWorkspaceText(r, { name, driver, workspaceName: wsName, source: shown });
+  const workspaceName = o.out ? basename(o.out, extname(o.out)) : 'imported';
+  const text = newWorkspaceText(r, { name, driver, workspaceName, source: shown });
   const problems = workspaceProblems(text, o.out ?? 'imported.yaml');
   if (problems.length) {
     for (const p of problems) process.stderr.write(`lbdesk: ${p}\n`);
@@ -102,10 +102,10 @@ async function fromAppliance(file: string, o: ImportOptions): Promise<void> {
   // The one loader, again after the pull: the merge edits the text as it is now.
   const loaded = await loadWorkspace(path, { shown: file });
   if (!loaded.ok) throw new CliError(loaded.message, 1);
-  const ws = loaded.workspace;
+  const workspace = loaded.workspace;
   const text = loaded.text;
-  const r: Imported = run(() => importConfig({ bytes: data, file: shown, driver, existing: ws, includes: false }));
-  const merged = mergeIntoWorkspace(text, ws, r, p.appliance.name, shown);
+  const r: Imported = run(() => importConfig({ bytes: data, file: shown, driver, existing: workspace, includes: false }));
+  const merged = mergeIntoWorkspace(text, workspace, r, p.appliance.name, shown);
   const problems = workspaceProblems(merged.text, path);
   if (problems.length) {
     for (const x of problems) process.stderr.write(`lbdesk: ${x}\n`);
@@ -123,7 +123,7 @@ export function register(program: Command): void {
     .description("read a config an appliance runs into a new workspace (CONFIG --driver), or into WS from appliance NAME over SSH (WS --appliance)")
     .argument('<config-or-workspace>', 'haproxy.cfg / keepalived.conf (- for stdin), or the workspace to add to')
     .option('--driver <driver>', 'haproxy or keepalived: CONFIG is a file of that format')
-    .option('--out <ws>', 'write the new workspace here (atomically; an existing file is refused)');
+    .option('--out <workspace>', 'write the new workspace here (atomically; an existing file is refused)');
   withSshOptions(cmd, false)
     .option('--json', 'the report as one JSON document on stdout')
     .action(async (arg: string, o: ImportOptions) => {

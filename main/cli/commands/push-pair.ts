@@ -8,15 +8,15 @@ import { CliError, unprefixed } from '../errors';
 import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
 
 export async function pushPairCli(file: string, o: PushCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
-  const { ws, path, prepared } = await prepareForSync(file, o, true, true);
-  const pair = ws.pairs.find((p) => p.name === o.pair)!;
+  const { workspace, path, prepared } = await prepareForSync(file, o, true, true);
+  const pair = workspace.pairs.find((p) => p.name === o.pair)!;
   if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
   if (pair.members.length !== 2) throw new CliError(`pair ${pair.name} does not have two members`, 1);
-  const [standby, active] = pairOrder(ws, pair);
-  const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(ws, pair, active) } : undefined;
+  const [standby, active] = pairOrder(workspace, pair);
+  const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(workspace, pair, active) } : undefined;
   if (failover && failover.verify.length === 0) throw new CliError(`--failover-test: ${active} is master of no TCP address to check on ${standby}`, 2);
   if (!o.quiet && !o.json) process.stderr.write(`lbdesk: pair ${pair.name}: ${standby} (standby) first, then ${active} (active)\n`);
-  const report: PairReport = await pushPair(pair.name, pairBox(ws, pair, standby, path), pairBox(ws, pair, active, path), {
+  const report: PairReport = await pushPair(pair.name, pairBox(workspace, pair, standby, path), pairBox(workspace, pair, active, path), {
     ...sshOptionsFrom(o),
     dataDir: syncDataDir(),
     dryRun: o.dryRun,

@@ -63,19 +63,19 @@ export function sshOptionsFrom(o: SshCliOptions): SshOptions {
   };
 }
 
-export function pickAppliances(ws: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
+export function pickAppliances(workspace: Workspace, names: string[] | undefined, all: boolean | undefined, many: boolean): Appliance[] {
   if (all) {
-    if (ws.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
-    return ws.appliances;
+    if (workspace.appliances.length === 0) throw new CliError('the workspace has no appliances', 2);
+    return workspace.appliances;
   }
   if (!names || names.length === 0) throw new CliError(`--appliance is required${many ? ' (or --all)' : ''}`, 2);
   // `--appliance lb1,lb1` (or twice): each appliance once, or the second push finds the first's lock.
   const unique = [...new Set(names)];
   // An unknown name first: `lb1,LB1` is a typo to name, not "one --appliance only".
   const picked = unique.map((n) => {
-    const a = ws.appliances.find((x) => x.name === n);
+    const a = workspace.appliances.find((x) => x.name === n);
     if (!a) {
-      const known = ws.appliances.map((x) => x.name);
+      const known = workspace.appliances.map((x) => x.name);
       throw new CliError(`unknown appliance "${n}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
     }
     return a;
@@ -85,21 +85,21 @@ export function pickAppliances(ws: Workspace, names: string[] | undefined, all: 
 }
 
 /** Prepares (renders) every named appliance; `warn`: print the driver's warnings (push: what goes out is approximated). */
-export async function prepareForSync(file: string, o: SshCliOptions, many: boolean, warn = false): Promise<{ path: string; ws: Workspace; prepared: ApplianceLink[] }> {
+export async function prepareForSync(file: string, o: SshCliOptions, many: boolean, warn = false): Promise<{ path: string; workspace: Workspace; prepared: ApplianceLink[] }> {
   // A usage error is one before anything is read (an invalid workspace would otherwise exit 1).
   if (o.all && o.appliance?.length) throw new CliError('--all and --appliance name the appliances twice: give one of them', 2);
   if (o.pair !== undefined && (o.all || o.appliance?.length)) throw new CliError('--pair names the appliances itself: give --pair, --appliance or --all', 2);
-  const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
-  const names = o.pair !== undefined ? pairAppliances(ws, o.pair) : o.appliance;
-  const prepared = pickAppliances(ws, names, o.all, many).map((a) => openAppliance(ws, a, path));
+  const { workspace, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
+  const names = o.pair !== undefined ? pairAppliances(workspace, o.pair) : o.appliance;
+  const prepared = pickAppliances(workspace, names, o.all, many).map((a) => openAppliance(workspace, a, path));
   if (warn) for (const p of prepared) for (const w of p.render.warnings) process.stderr.write(`lbdesk: ${p.appliance.name}: warning: ${w.subject}: ${w.message}\n`);
-  return { path, ws, prepared };
+  return { path, workspace, prepared };
 }
 
 /** The appliances of a pair: each member and its keepalived, in member order. */
-export function pairAppliances(ws: Workspace, name: string): string[] {
-  const pair = ws.pairs.find((p) => p.name === name);
-  if (!pair) throw new CliError(`unknown pair "${name}" (known: ${ws.pairs.length ? ws.pairs.map((p) => p.name).join(', ') : 'none, the workspace has no pairs'})`, 2);
+export function pairAppliances(workspace: Workspace, name: string): string[] {
+  const pair = workspace.pairs.find((p) => p.name === name);
+  if (!pair) throw new CliError(`unknown pair "${name}" (known: ${workspace.pairs.length ? workspace.pairs.map((p) => p.name).join(', ') : 'none, the workspace has no pairs'})`, 2);
   return pair.members.flatMap((m) => (m.keepalived ? [m.appliance, m.keepalived] : [m.appliance]));
 }
 

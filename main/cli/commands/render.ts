@@ -25,15 +25,15 @@ export function register(program: Command): void {
     .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
     .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
     .action(async (file: string, opts: RenderOptions) => {
-      const { ws, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
-      const appliance = ws.appliances.find((a) => a.name === opts.appliance);
+      const { workspace, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
+      const appliance = workspace.appliances.find((a) => a.name === opts.appliance);
       if (!appliance) {
-        const known = ws.appliances.map((a) => a.name);
+        const known = workspace.appliances.map((a) => a.name);
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
       if (opts.out) await notTheWorkspace(path, opts.out);
-      const plain = renderForAppliance(ws, appliance, { workspacePath: path });
-      const result = opts.onto ? await renderOntoFile(ws, appliance, path, opts.onto, opts.force === true) : plain;
+      const plain = renderForAppliance(workspace, appliance, { workspacePath: path });
+      const result = opts.onto ? await renderOntoFile(workspace, appliance, path, opts.onto, opts.force === true) : plain;
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
         for (const line of grouped(result.errors)) process.stderr.write(`lbdesk: ${line}\n`);
@@ -50,7 +50,7 @@ export function register(program: Command): void {
 }
 
 /** `render --onto FILE`: conflicts printed one per line; the result as a plain render's. */
-async function renderOntoFile(ws: Workspace, appliance: Appliance, path: string, onto: string, force: boolean): Promise<RenderResult> {
+async function renderOntoFile(workspace: Workspace, appliance: Appliance, path: string, onto: string, force: boolean): Promise<RenderResult> {
   let current: string;
   try {
     current = await readFile(onto, 'utf8');
@@ -58,7 +58,7 @@ async function renderOntoFile(ws: Workspace, appliance: Appliance, path: string,
     throw new CliError(`cannot read ${onto}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
   }
   if (appliance.manage !== 'sections') process.stderr.write(`lbdesk: appliance ${appliance.name} has manage: file: the whole file is replaced\n`);
-  const r = renderOnto(ws, appliance, current, { workspacePath: path }, { file: onto, force });
+  const r = renderOnto(workspace, appliance, current, { workspacePath: path }, { file: onto, force });
   for (const c of r.conflicts) process.stderr.write(`lbdesk: conflict: ${c}\n`);
   return r;
 }

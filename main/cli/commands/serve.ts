@@ -27,7 +27,7 @@ interface ServeOptions {
 
 /** What serve drives: its own lab, or the one behind the browser UI. */
 interface Runner {
-  apply(ws: Workspace): Promise<{ ok: boolean; reason?: string }>;
+  apply(workspace: Workspace): Promise<{ ok: boolean; reason?: string }>;
   stats(): Promise<EngineStats | undefined>;
   stop(): Promise<void>;
   /** The HA fault (docs/ha.md): stop or start a box of a pair the lab runs. */
@@ -57,25 +57,25 @@ export function register(program: Command): void {
         const hint = loaded.unreadable && !existsSync(path) ? ' (to start a new site: lbdesk demo, then New workspace… in the app)' : '';
         throw new CliError(`${loaded.message}${hint}`, loaded.unreadable ? 2 : 1);
       }
-      const ws = loaded.workspace;
+      const workspace = loaded.workspace;
       const print = printer(opts.events === true);
-      const runner = opts.ui ? await uiRunner(path, ws, opts, print) : await directRunner(path, ws, opts, print);
+      const runner = opts.ui ? await uiRunner(path, workspace, opts, print) : await directRunner(path, workspace, opts, print);
       // Signals are taken from here on: one during start-up waits for the start to finish.
       const session = supervise(runner, path, file, opts, print);
-      const first = await session.run(() => runner.apply(ws));
+      const first = await session.run(() => runner.apply(workspace));
       if (!first.ok) {
         session.detach();
         await runner.stop();
         throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
       }
-      sayIfIdle(ws, file, print);
+      sayIfIdle(workspace, file, print);
       await session.stopped;
     });
 }
 
 /** Running with nothing to listen on looks like a hang: say so (at start and after a reload). */
-function sayIfIdle(ws: Workspace, file: string, print: (e: EngineEvent) => void): void {
-  if (ws.services.some((s) => s.enabled) || ws.targetSets.some((t) => !t.disabled)) return;
+function sayIfIdle(workspace: Workspace, file: string, print: (e: EngineEvent) => void): void {
+  if (workspace.services.some((s) => s.enabled) || workspace.targetSets.some((t) => !t.disabled)) return;
   print({ ts: new Date().toISOString(), type: 'notice', message: `nothing to forward: ${file} has no enabled service or target set (add one, then SIGHUP to reload)` });
 }
 
@@ -119,8 +119,8 @@ function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => 
 }
 
 /** Plain serve: the lab binding every address (this machine owns them), no status snapshots. */
-async function directRunner(path: string, ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
-  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
+async function directRunner(path: string, workspace: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+  const secrets = await addSecretsFromEnv(workspace, new MemorySecretStore());
   const lab = new Lab({
     secrets,
     bind: 'any',
@@ -133,10 +133,10 @@ async function directRunner(path: string, ws: Workspace, opts: ServeOptions, pri
   return runner(lab, secrets, path, async () => void (await lab.stop()));
 }
 
-async function uiRunner(path: string, ws: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
+async function uiRunner(path: string, workspace: Workspace, opts: ServeOptions, print: (e: EngineEvent) => void): Promise<Runner> {
   const { startBrowserUi } = await import('../ui');
   // The lab's checks get the same LBDESK_SECRET_<NAME> values as without --ui.
-  const secrets = await addSecretsFromEnv(ws, new MemorySecretStore());
+  const secrets = await addSecretsFromEnv(workspace, new MemorySecretStore());
   // The window opens the file the lab runs, not the last one opened in the app.
   const ui = await startBrowserUi({ port: opts.uiPort, secrets, startPath: resolve(path), ...(opts.io ? { io: opts.io } : {}) });
   // The window can stop and start the lab: say so, or serve would go quiet with nothing served.

@@ -107,12 +107,12 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
 }
 
 /** `import.appliance` once the appliance's config is pulled: the merge as edits, nothing written. */
-export function mergeFromAppliance(ws: Workspace, text: string, path: string, appliance: string, pulled: { data: Uint8Array; where: string }): ImportApplianceResult {
-  const a = ws.appliances.find((x) => x.name === appliance)!;
+export function mergeFromAppliance(workspace: Workspace, text: string, path: string, appliance: string, pulled: { data: Uint8Array; where: string }): ImportApplianceResult {
+  const a = workspace.appliances.find((x) => x.name === appliance)!;
   const driver = a.driver;
   if (driver !== 'haproxy' && driver !== 'keepalived') throw new ApiError('unsupported', `appliance ${appliance} has driver ${driver}: import reads haproxy and keepalived configs`);
   const shown = `${appliance}:${pulled.where}`;
-  const r: Imported | ImportError = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, existing: ws, includes: false }));
+  const r: Imported | ImportError = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, existing: workspace, includes: false }));
   const source = (): ImportReport['sources'] => {
     try {
       return [{ file: shown, text: redact(new TextDecoder('utf-8', { fatal: true }).decode(pulled.data)) }];
@@ -121,7 +121,7 @@ export function mergeFromAppliance(ws: Workspace, text: string, path: string, ap
     }
   };
   if (r instanceof ImportError) return { ...refused(driver, r, false), sources: source(), appliance, edits: [], summary: `${r.message}: the workspace was not changed` };
-  const plan = planMerge(ws, r, appliance, shown);
+  const plan = planMerge(workspace, r, appliance, shown);
   const problems = workspaceProblems(applyMerge(text, plan.edits), path);
   if (problems.length) throw new ApiError('refused', `the merged workspace would not validate; the workspace was not changed: ${problems[0]}`);
   const rows = [...r.items, ...plan.skipped].sort((x, y) => x.line - y.line).map(row);

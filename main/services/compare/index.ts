@@ -50,14 +50,14 @@ export function applianceMissing(driver: string): string | undefined {
   return `driver ${driver} has no software that runs locally`;
 }
 
-export async function compareWithAppliance(ws: Workspace, appliance: Appliance, opts: CompareOptions): Promise<CompareReport> {
+export async function compareWithAppliance(workspace: Workspace, appliance: Appliance, opts: CompareOptions): Promise<CompareReport> {
   const started = performance.now();
   const missing = applianceMissing(appliance.driver);
   if (missing) throw new CompareUnavailableError(missing);
-  const plan = await makePlan(ws, appliance, freePort, opts.timeScale ?? 1);
-  const render = renderForAppliance(plan.ws, plan.appliance, { workspacePath: opts.workspacePath });
+  const plan = await makePlan(workspace, appliance, freePort, opts.timeScale ?? 1);
+  const render = renderForAppliance(plan.workspace, plan.appliance, { workspacePath: opts.workspacePath });
   const base = {
-    workspace: ws.name, appliance: appliance.name, driver: appliance.driver, remapped: plan.remapped, skipped: plan.skipped,
+    workspace: workspace.name, appliance: appliance.name, driver: appliance.driver, remapped: plan.remapped, skipped: plan.skipped,
     warnings: render.warnings.map((w) => `${w.subject}: ${w.message}`),
   };
   if (render.errors.length) throw new CompareUnavailableError(`the render is refused: ${render.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`);

@@ -41,7 +41,7 @@ export interface PlanService {
 }
 
 export interface Plan {
-  ws: Workspace;
+  workspace: Workspace;
   appliance: Appliance;
   services: PlanService[];
   backends: PlanBackend[];
@@ -72,8 +72,8 @@ function scaleCheck(hc: HealthCheck, f: number): HealthCheck {
  * `freePort(address)` gives a port nobody listens on at that address. `scale` multiplies every
  * interval, retry interval, timeout and response-time threshold (both sides alike).
  */
-export async function makePlan(ws: Workspace, appliance: Appliance, freePort: (address: string) => Promise<number>, scale = 1): Promise<Plan> {
-  const included = selectIncluded(ws, appliance);
+export async function makePlan(workspace: Workspace, appliance: Appliance, freePort: (address: string) => Promise<number>, scale = 1): Promise<Plan> {
+  const included = selectIncluded(workspace, appliance);
   const skipped: Plan['skipped'] = [];
   const remapped: string[] = [];
   const serverAddress = new Map<string, string>();
@@ -85,14 +85,14 @@ export async function makePlan(ws: Workspace, appliance: Appliance, freePort: (a
   for (const s of included.services) {
     if (s.protocol !== 'tcp') { skipped.push({ service: s.name, reason: 'UDP: HAProxy does not load-balance it' }); continue; }
     if (!s.enabled) { skipped.push({ service: s.name, reason: 'disabled in the workspace' }); continue; }
-    const group = ws.groups.find((g) => g.name === s.group);
+    const group = workspace.groups.find((g) => g.name === s.group);
     if (!group) { skipped.push({ service: s.name, reason: `group ${s.group} does not exist` }); continue; }
     const transport = groupTransport({ services: included.services }, group.name);
     const types = [...new Set(group.members.map((m) => resolveCheck(group.healthCheck, m.port ?? s.port, transport).type))];
     const type = types.length === 1 ? types[0]! : 'tcp';
     const personality = PERSONALITY[type];
     if (!personality) { skipped.push({ service: s.name, reason: `check ${type}: ${WHY_NOT[type] ?? 'compare has no server that answers it'}` }); continue; }
-    if (group.members.some((m) => !ws.servers.some((x) => x.name === m.server))) { skipped.push({ service: s.name, reason: 'a member server does not exist' }); continue; }
+    if (group.members.some((m) => !workspace.servers.some((x) => x.name === m.server))) { skipped.push({ service: s.name, reason: 'a member server does not exist' }); continue; }
     if (!serviceAddress.has(s.address)) serviceAddress.set(s.address, `${SERVICE_NET}${serviceAddress.size + 1}`);
     const address = serviceAddress.get(s.address)!;
     const port = await freePort(address);
@@ -102,7 +102,7 @@ export async function makePlan(ws: Workspace, appliance: Appliance, freePort: (a
     const members: PlanService['members'] = [];
     const outMembers: Workspace['groups'][number]['members'] = [];
     for (const m of group.members) {
-      const server = ws.servers.find((x) => x.name === m.server)!;
+      const server = workspace.servers.find((x) => x.name === m.server)!;
       if (!serverAddress.has(server.name)) serverAddress.set(server.name, `${SERVER_NET}${serverAddress.size + 1}`);
       const origPort = m.port ?? s.port;
       const id = `${server.name}:${origPort}`;
@@ -120,15 +120,15 @@ export async function makePlan(ws: Workspace, appliance: Appliance, freePort: (a
     outServices.push({ ...s, address, port, group: `${group.name}~${s.name}` });
     services.push({
       name: s.name, address, port, algorithm: s.algorithm, members, check,
-      timers: resolveTimers({ server: scaleTimers(ws.servers.find((x) => x.name === group.members[0]?.server)?.healthTimers, scale), group: scaleTimers(group.healthTimers, scale), global: scaleTimers(ws.healthTimers, scale) }),
+      timers: resolveTimers({ server: scaleTimers(workspace.servers.find((x) => x.name === group.members[0]?.server)?.healthTimers, scale), group: scaleTimers(group.healthTimers, scale), global: scaleTimers(workspace.healthTimers, scale) }),
     });
   }
   const usedServers = new Set(groups.flatMap((g) => g.members.map((m) => m.server)));
-  const servers = ws.servers.filter((x) => usedServers.has(x.name)).map((x) => ({ ...x, address: serverAddress.get(x.name)!, healthTimers: scaleTimers(x.healthTimers, scale) }));
+  const servers = workspace.servers.filter((x) => usedServers.has(x.name)).map((x) => ({ ...x, address: serverAddress.get(x.name)!, healthTimers: scaleTimers(x.healthTimers, scale) }));
   const out: Workspace = {
-    ...ws, healthTimers: scaleTimers(ws.healthTimers, scale), servers, groups, services: outServices, targetSets: [],
+    ...workspace, healthTimers: scaleTimers(workspace.healthTimers, scale), servers, groups, services: outServices, targetSets: [],
     appliances: [{ ...appliance, include: undefined }],
   };
   for (const t of included.targetSets) skipped.push({ service: `target set ${t.number}`, reason: 'target sets are not compared (their servers answer on every target-set port)' });
-  return { ws: out, appliance: out.appliances[0]!, services, backends: [...backends.values()], remapped, skipped };
+  return { workspace: out, appliance: out.appliances[0]!, services, backends: [...backends.values()], remapped, skipped };
 }

@@ -24,15 +24,15 @@ export function labSide(plan: Plan): Side {
   const health = new HealthChecker({ secrets: new MemorySecretStore() });
   const engine = new ForwardingEngine({ health, statsIntervalMs: 0 });
   const keys = new Map<string, string>();
-  for (const s of plan.ws.services) {
-    const g = plan.ws.groups.find((x) => x.name === s.group)!;
+  for (const s of plan.workspace.services) {
+    const g = plan.workspace.groups.find((x) => x.name === s.group)!;
     for (const m of g.members) keys.set(`${s.name}/${m.server}`, memberKey({ group: g.name, server: m.server, port: m.port }));
   }
   return {
     async start() {
-      const r = await engine.apply(plan.ws);
+      const r = await engine.apply(plan.workspace);
       if (!r.ok) throw new Error(`the lab did not start: ${r.reason ?? 'refused'}`);
-      health.apply(plan.ws);
+      health.apply(plan.workspace);
       health.start();
     },
     state(service, server) {

@@ -74,13 +74,13 @@ export interface TemplateContext {
   targetSets: TargetSet[];
 }
 
-export function templateContext(ws: Workspace, appliance: Appliance, errors: DriverProblem[]): TemplateContext {
-  const included = selectIncluded(ws, appliance);
+export function templateContext(workspace: Workspace, appliance: Appliance, errors: DriverProblem[]): TemplateContext {
+  const included = selectIncluded(workspace, appliance);
   errors.push(...included.errors);
   const services: ServiceView[] = [];
   const usedGroups = new Map<string, string[]>();
   for (const s of included.services) {
-    const { pool, errors: e } = servicePool(ws, included.services, s);
+    const { pool, errors: e } = servicePool(workspace, included.services, s);
     errors.push(...e);
     if (!pool) continue;
     usedGroups.set(pool.group.name, [...(usedGroups.get(pool.group.name) ?? []), s.name]);
@@ -89,20 +89,20 @@ export function templateContext(ws: Workspace, appliance: Appliance, errors: Dri
   }
   const groups: GroupView[] = [];
   const serverPorts = new Map<string, Set<number>>();
-  for (const g of ws.groups) {
+  for (const g of workspace.groups) {
     const users = usedGroups.get(g.name);
     if (!users) continue;
     const transport = groupTransport({ services: included.services }, g.name);
     const firstPort = g.members.find((m) => m.port !== undefined)?.port ?? included.services.find((s) => s.group === g.name)?.port;
     const members: GroupView['members'] = [];
     for (const m of g.members) {
-      const server = ws.servers.find((s) => s.name === m.server);
+      const server = workspace.servers.find((s) => s.name === m.server);
       if (!server) continue; // reported by servicePool
       if (m.port !== undefined) (serverPorts.get(server.name) ?? serverPorts.set(server.name, new Set()).get(server.name)!).add(m.port);
       members.push({
         server: server.name, address: server.address, port: m.port, weight: m.weight, enabled: server.enabled,
         check: resolveCheck(g.healthCheck, m.port, transport),
-        timers: resolveTimers({ server: server.healthTimers, group: g.healthTimers, global: ws.healthTimers }),
+        timers: resolveTimers({ server: server.healthTimers, group: g.healthTimers, global: workspace.healthTimers }),
       });
     }
     groups.push({
@@ -110,13 +110,13 @@ export function templateContext(ws: Workspace, appliance: Appliance, errors: Dri
       ...(g.description !== undefined ? { description: g.description } : {}),
       healthCheck: g.healthCheck,
       check: resolveCheck(g.healthCheck, firstPort, transport),
-      timers: resolveTimers({ group: g.healthTimers, global: ws.healthTimers }),
+      timers: resolveTimers({ group: g.healthTimers, global: workspace.healthTimers }),
       members,
       services: users,
     });
   }
   const inGroups = new Set(groups.flatMap((g) => g.members.map((m) => m.server)));
-  const realServers: RealServerView[] = ws.servers
+  const realServers: RealServerView[] = workspace.servers
     .filter((s) => inGroups.has(s.name))
     .map((s) => ({
       name: s.name, address: s.address, enabled: s.enabled,
@@ -140,10 +140,10 @@ export function templateContext(ws: Workspace, appliance: Appliance, errors: Dri
     }
   }
   return {
-    workspace: { name: ws.name, ...(ws.description !== undefined ? { description: ws.description } : {}) },
+    workspace: { name: workspace.name, ...(workspace.description !== undefined ? { description: workspace.description } : {}) },
     appliance: { name: appliance.name, host: appliance.host, port: appliance.port, ...(appliance.user ? { user: appliance.user } : {}), ...(appliance.template ? { template: appliance.template } : {}) },
-    lbdesk: { header: `lbdesk: workspace ${JSON.stringify(ws.name)}, appliance ${JSON.stringify(appliance.name)}, driver cli` },
-    timers: resolveTimers({ global: ws.healthTimers }),
+    lbdesk: { header: `lbdesk: workspace ${JSON.stringify(workspace.name)}, appliance ${JSON.stringify(appliance.name)}, driver cli` },
+    timers: resolveTimers({ global: workspace.healthTimers }),
     services,
     groups,
     realServers,

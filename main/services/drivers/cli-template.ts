@@ -133,7 +133,7 @@ function templateEngine(problems: { errors: DriverProblem[]; warnings: DriverPro
   return liquid;
 }
 
-export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult {
+export function renderCliTemplate(workspace: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult {
   const subject = `appliance ${appliance.name}`;
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
@@ -158,7 +158,7 @@ export function renderCliTemplate(ws: Workspace, appliance: Appliance, ctx: Rend
     return fail();
   }
   const liquid = templateEngine({ errors, warnings });
-  const data = templateContext(ws, appliance, errors);
+  const data = templateContext(workspace, appliance, errors);
   let text: string;
   try {
     text = liquid.parseAndRenderSync(source, data as unknown as object) as string;

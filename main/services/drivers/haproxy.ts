@@ -133,7 +133,7 @@ function frontend(name: string, binds: string[], idleMs: number, disabled: boole
   ];
 }
 
-function renderService(ws: Workspace, served: Service[], s: Service, own: string | undefined, errors: DriverProblem[], warnings: DriverProblem[]): string[] {
+function renderService(workspace: Workspace, served: Service[], s: Service, own: string | undefined, errors: DriverProblem[], warnings: DriverProblem[]): string[] {
   const subject = serviceSubject(s);
   if (s.protocol === 'udp') {
     // A disabled one asks for nothing to run: left out and said, as keepalived does.
@@ -141,7 +141,7 @@ function renderService(ws: Workspace, served: Service[], s: Service, own: string
     errors.push({ subject, message: 'HAProxy does not load-balance UDP' });
     return [];
   }
-  const { pool, errors: poolErrors } = servicePool(ws, served, s);
+  const { pool, errors: poolErrors } = servicePool(workspace, served, s);
   errors.push(...poolErrors);
   if (!pool) return [];
   const extra: string[] = [];
@@ -163,7 +163,7 @@ function renderService(ws: Workspace, served: Service[], s: Service, own: string
   ];
 }
 
-function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], warnings: DriverProblem[]): string[][] {
+function renderTargetSet(workspace: Workspace, t: TargetSet, errors: DriverProblem[], warnings: DriverProblem[]): string[][] {
   const subject = targetSetSubject(t);
   const before = errors.length;
   if (t.protocols === 'sctp') errors.push({ subject, message: 'HAProxy does not load-balance SCTP (protocols: sctp)' });
@@ -195,7 +195,7 @@ function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], w
         '',
         ...backend({
           name, subject, balance: { lines: ADDRESS_PORT_HASH, weighted: true },
-          members: targetSetMembers(ws, t, port, secondary), healthCheck: targetSetCheck(t), port, idleMs, extra: [],
+          members: targetSetMembers(workspace, t, port, secondary), healthCheck: targetSetCheck(t), port, idleMs, extra: [],
         }, errors, warnings),
       ]);
     }
@@ -203,23 +203,23 @@ function renderTargetSet(ws: Workspace, t: TargetSet, errors: DriverProblem[], w
   return out;
 }
 
-export function renderHaproxy(ws: Workspace, appliance: Appliance): RenderResult {
-  const included = selectIncluded(ws, appliance);
+export function renderHaproxy(workspace: Workspace, appliance: Appliance): RenderResult {
+  const included = selectIncluded(workspace, appliance);
   const errors: DriverProblem[] = [...included.errors];
   const warnings: DriverProblem[] = [];
   const sections: string[][] = [GLOBAL];
   for (const s of included.services) {
-    const lines = renderService(ws, included.services, s, ownAddress(ws, appliance.name, s.address), errors, warnings);
+    const lines = renderService(workspace, included.services, s, ownAddress(workspace, appliance.name, s.address), errors, warnings);
     if (lines.length) sections.push(lines);
   }
-  for (const t of included.targetSets) sections.push(...renderTargetSet(ws, t, errors, warnings));
+  for (const t of included.targetSets) sections.push(...renderTargetSet(workspace, t, errors, warnings));
   if (sections.length === 1 && errors.length === 0) {
     errors.push({ subject: `appliance ${appliance.name}`, message: 'nothing to serve: HAProxy does not start without a listener' });
   }
   const unique = dedupe(warnings);
   if (errors.length) return { text: '', errors: dedupe(errors), warnings: unique };
   const body = ['# Rendered by lbdesk from the workspace; edits here are overwritten by the next push.', '', sections.map((s) => s.join('\n')).join('\n\n'), ''].join('\n');
-  return { text: withHeader({ workspace: ws.name, appliance: appliance.name, driver: 'haproxy' }, body), errors, warnings: unique };
+  return { text: withHeader({ workspace: workspace.name, appliance: appliance.name, driver: 'haproxy' }, body), errors, warnings: unique };
 }
 
 export const haproxyDriver: Driver = {
@@ -229,6 +229,6 @@ export const haproxyDriver: Driver = {
     validateCommand: 'haproxy -c -f {file}',
     reloadCommand: 'systemctl reload haproxy',
   },
-  render: (ws, appliance) => renderHaproxy(ws, appliance),
+  render: (workspace, appliance) => renderHaproxy(workspace, appliance),
   volatile: [],
 };

@@ -13,15 +13,15 @@ export interface Included {
 
 export { parseTargetSetIncludeName, targetSetIncludeName };
 
-export function selectIncluded(ws: Workspace, appliance: Appliance): Included {
-  if (appliance.include === undefined) return { services: [...ws.services], targetSets: [...ws.targetSets], errors: [] };
+export function selectIncluded(workspace: Workspace, appliance: Appliance): Included {
+  if (appliance.include === undefined) return { services: [...workspace.services], targetSets: [...workspace.targetSets], errors: [] };
   const errors: DriverProblem[] = [];
   const serviceNames = new Set<string>();
   const setNumbers = new Set<number>();
   for (const name of appliance.include) {
-    const service = ws.services.find((s) => s.name === name);
+    const service = workspace.services.find((s) => s.name === name);
     const num = parseTargetSetIncludeName(name);
-    const set = num === undefined ? undefined : ws.targetSets.find((t) => t.number === num);
+    const set = num === undefined ? undefined : workspace.targetSets.find((t) => t.number === num);
     if (service && set) {
       errors.push({ subject: `include "${name}"`, message: `names both service ${name} and target set ${set.number}; rename the service` });
     } else if (service) {
@@ -29,7 +29,7 @@ export function selectIncluded(ws: Workspace, appliance: Appliance): Included {
     } else if (set) {
       setNumbers.add(set.number);
     } else {
-      const known = [...ws.services.map((s) => s.name), ...ws.targetSets.map((t) => targetSetIncludeName(t.number))];
+      const known = [...workspace.services.map((s) => s.name), ...workspace.targetSets.map((t) => targetSetIncludeName(t.number))];
       errors.push({
         subject: `include "${name}"`,
         message: `no service or target set of that name (known: ${known.length ? known.join(', ') : 'none'})`,
@@ -37,8 +37,8 @@ export function selectIncluded(ws: Workspace, appliance: Appliance): Included {
     }
   }
   return {
-    services: ws.services.filter((s) => serviceNames.has(s.name)),
-    targetSets: ws.targetSets.filter((t) => setNumbers.has(t.number)),
+    services: workspace.services.filter((s) => serviceNames.has(s.name)),
+    targetSets: workspace.targetSets.filter((t) => setNumbers.has(t.number)),
     errors,
   };
 }

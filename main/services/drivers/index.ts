@@ -44,7 +44,7 @@ export interface ApplianceRender extends RenderResult {
 }
 
 /** Renders for one appliance and applies its configPath / validateCommand / reloadCommand overrides. */
-export function renderForAppliance(ws: Workspace, appliance: Appliance, ctx: RenderContext): ApplianceRender {
+export function renderForAppliance(workspace: Workspace, appliance: Appliance, ctx: RenderContext): ApplianceRender {
   let driver: Driver;
   try {
     driver = getDriver(appliance.driver);
@@ -61,7 +61,7 @@ export function renderForAppliance(ws: Workspace, appliance: Appliance, ctx: Ren
       reloadCommand: appliance.reloadCommand ?? '',
     };
   }
-  const result = driver.render(ws, appliance, ctx);
+  const result = driver.render(workspace, appliance, ctx);
   return {
     ...result,
     defaults: driver.defaults,

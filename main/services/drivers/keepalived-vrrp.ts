@@ -59,8 +59,8 @@ function instance(pair: Pair, me: PairMember, mate: PairMember | undefined, plan
 }
 
 /** The VRRP sections of the pair this appliance is in (as a member or as a member's keepalived). */
-export function renderVrrp(ws: Workspace, appliance: Appliance): VrrpSections {
-  const found = pairOf(ws.pairs, appliance.name);
+export function renderVrrp(workspace: Workspace, appliance: Appliance): VrrpSections {
+  const found = pairOf(workspace.pairs, appliance.name);
   if (!found) return { sections: [], global: [], errors: [] };
   const { pair, member } = found;
   const subject = `pair ${pair.name}`;
@@ -70,7 +70,7 @@ export function renderVrrp(ws: Workspace, appliance: Appliance): VrrpSections {
   const sections: string[][] = [];
   const script = trackScript(pair);
   if (script.length) sections.push(script);
-  for (const plan of planInstances(pair, ws.services, ws.targetSets)) {
+  for (const plan of planInstances(pair, workspace.services, workspace.targetSets)) {
     if (plan.addresses.length === 0) {
       // keepalived refuses an instance without addresses to move nothing: say so, render the rest.
       sections.push([`# pair ${pair.name}, VRRP ${plan.id}: no address to carry, not rendered`]);

@@ -96,9 +96,9 @@ function virtualServer(head: string[], address: string, port: number, protocol: 
   return [...head, `virtual_server ${address} ${port} {`, ...indent([`protocol ${protocol}`, 'lb_kind NAT', 'alpha', ...body]), '}'];
 }
 
-function renderService(ws: Workspace, served: Service[], s: Service, idle: IdleTimeouts, p: Problems): string[] {
+function renderService(workspace: Workspace, served: Service[], s: Service, idle: IdleTimeouts, p: Problems): string[] {
   const subject = serviceSubject(s);
-  const { pool, errors } = servicePool(ws, served, s);
+  const { pool, errors } = servicePool(workspace, served, s);
   p.errors.push(...errors);
   if (!pool) return [];
   const head = [`# service ${s.name}: ${s.algorithm} over group ${pool.group.name}`];
@@ -120,7 +120,7 @@ function renderService(ws: Workspace, served: Service[], s: Service, idle: IdleT
   return virtualServer(head, s.address, s.port, s.protocol.toUpperCase(), body, subject, p);
 }
 
-function renderTargetSet(ws: Workspace, t: TargetSet, idle: IdleTimeouts, p: Problems): string[][] {
+function renderTargetSet(workspace: Workspace, t: TargetSet, idle: IdleTimeouts, p: Problems): string[][] {
   const subject = targetSetSubject(t);
   const before = p.errors.length;
   if (t.algorithm === 'least-load') {
@@ -143,7 +143,7 @@ function renderTargetSet(ws: Workspace, t: TargetSet, idle: IdleTimeouts, p: Pro
   for (const port of t.ports) {
     for (const [address, secondary] of addresses) {
       for (const protocol of protocols) {
-        const members = targetSetMembers(ws, t, port, secondary);
+        const members = targetSetMembers(workspace, t, port, secondary);
         const body = ['lb_algo sh', 'sh-port', ...realServers(subject, targetSetCheck(t), members, address, port, t.protocols === 'sctp', p)];
         const note = secondary ? [`# target set ${t.number}: secondary address`] : head;
         out.push(virtualServer(note, address, port, protocol, body, subject, p));
@@ -153,17 +153,17 @@ function renderTargetSet(ws: Workspace, t: TargetSet, idle: IdleTimeouts, p: Pro
   return out;
 }
 
-export function renderKeepalived(ws: Workspace, appliance: Appliance): RenderResult {
-  const included = selectIncluded(ws, appliance);
+export function renderKeepalived(workspace: Workspace, appliance: Appliance): RenderResult {
+  const included = selectIncluded(workspace, appliance);
   const p: Problems = { errors: [...included.errors], warnings: [] };
   const idle = new IdleTimeouts();
   const sections: string[][] = [];
   for (const s of included.services) {
-    const lines = renderService(ws, included.services, s, idle, p);
+    const lines = renderService(workspace, included.services, s, idle, p);
     if (lines.length) sections.push(lines);
   }
-  for (const t of included.targetSets) sections.push(...renderTargetSet(ws, t, idle, p));
-  const vrrp = renderVrrp(ws, appliance);
+  for (const t of included.targetSets) sections.push(...renderTargetSet(workspace, t, idle, p));
+  const vrrp = renderVrrp(workspace, appliance);
   p.errors.push(...vrrp.errors);
   sections.push(...vrrp.sections);
   const global = [...idle.render(p), ...vrrp.global];
@@ -171,7 +171,7 @@ export function renderKeepalived(ws: Workspace, appliance: Appliance): RenderRes
   if (p.errors.length) return { text: '', errors: p.errors, warnings: p.warnings };
   const intro = '# Rendered by lbdesk from the workspace; edits here are overwritten by the next push.';
   const body = [intro, '', sections.map((s) => s.join('\n')).join('\n\n'), ''].join('\n');
-  return { text: withHeader({ workspace: ws.name, appliance: appliance.name, driver: 'keepalived' }, body), errors: p.errors, warnings: p.warnings };
+  return { text: withHeader({ workspace: workspace.name, appliance: appliance.name, driver: 'keepalived' }, body), errors: p.errors, warnings: p.warnings };
 }
 
 export const keepalivedDriver: Driver = {
@@ -181,6 +181,6 @@ export const keepalivedDriver: Driver = {
     validateCommand: 'keepalived -t -e -f {file}',
     reloadCommand: 'systemctl reload keepalived',
   },
-  render: (ws, appliance) => renderKeepalived(ws, appliance),
+  render: (workspace, appliance) => renderKeepalived(workspace, appliance),
   volatile: [],
 };

@@ -48,19 +48,19 @@ function secretNames(hc: HealthCheck | undefined): string[] {
 }
 
 /** The part of the workspace an appliance serves, as a complete workspace. */
-export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspace: Workspace; errors: DriverProblem[]; warnings: DriverProblem[] } {
-  const included = selectIncluded(ws, appliance);
+export function servedWorkspace(full: Workspace, appliance: Appliance): { workspace: Workspace; errors: DriverProblem[]; warnings: DriverProblem[] } {
+  const included = selectIncluded(full, appliance);
   const errors = [...included.errors];
   const warnings: DriverProblem[] = [];
   const groupNames = new Set(included.services.map((s) => s.group));
   for (const s of included.services) {
-    if (!ws.groups.some((g) => g.name === s.group)) errors.push({ subject: `service ${s.name}`, message: `group "${s.group}" does not exist` });
+    if (!full.groups.some((g) => g.name === s.group)) errors.push({ subject: `service ${s.name}`, message: `group "${s.group}" does not exist` });
   }
-  const groups = ws.groups.filter((g) => groupNames.has(g.name));
+  const groups = full.groups.filter((g) => groupNames.has(g.name));
   const serverNames = new Set(groups.flatMap((g) => g.members.map((m) => m.server)));
   for (const g of groups) {
     for (const m of g.members) {
-      if (!ws.servers.some((s) => s.name === m.server)) errors.push({ subject: `group ${g.name}`, message: `member server "${m.server}" does not exist` });
+      if (!full.servers.some((s) => s.name === m.server)) errors.push({ subject: `group ${g.name}`, message: `member server "${m.server}" does not exist` });
     }
   }
   const checks: [string, HealthCheck | undefined][] = [
@@ -74,10 +74,10 @@ export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspac
   }
   const workspace: Workspace = {
     lbdesk: 1,
-    name: ws.name,
-    description: ws.description,
-    healthTimers: ws.healthTimers,
-    servers: ws.servers.filter((s) => serverNames.has(s.name)),
+    name: full.name,
+    description: full.description,
+    healthTimers: full.healthTimers,
+    servers: full.servers.filter((s) => serverNames.has(s.name)),
     groups,
     services: included.services,
     targetSets: included.targetSets,
@@ -87,14 +87,14 @@ export function servedWorkspace(ws: Workspace, appliance: Appliance): { workspac
   return { workspace, errors, warnings };
 }
 
-export function renderLbdesk(ws: Workspace, appliance: Appliance): RenderResult {
-  const { workspace, errors, warnings } = servedWorkspace(ws, appliance);
+export function renderLbdesk(full: Workspace, appliance: Appliance): RenderResult {
+  const { workspace, errors, warnings } = servedWorkspace(full, appliance);
   if (errors.length) return { text: '', errors, warnings };
   const { appliances: _omit, pairs: _pairs, targetSets, services, ...rest } = workspace;
   const file = { ...rest, services: services.map(serviceFileForm), targetSets: targetSets.map(targetSetFileForm) };
   const yaml = stringify(toFileForm(file), { lineWidth: 0, aliasDuplicateObjects: false });
   const intro = `# Rendered by lbdesk for \`lbdesk serve\`; edits here are overwritten by the next push.\n`;
-  return { text: withHeader({ workspace: ws.name, appliance: appliance.name, driver: 'lbdesk' }, intro + yaml), errors, warnings };
+  return { text: withHeader({ workspace: full.name, appliance: appliance.name, driver: 'lbdesk' }, intro + yaml), errors, warnings };
 }
 
 export const lbdeskDriver: Driver = {
@@ -104,6 +104,6 @@ export const lbdeskDriver: Driver = {
     validateCommand: 'lbdesk validate {file}',
     reloadCommand: 'systemctl reload lbdesk',
   },
-  render: (ws, appliance) => renderLbdesk(ws, appliance),
+  render: (workspace, appliance) => renderLbdesk(workspace, appliance),
   volatile: [],
 };

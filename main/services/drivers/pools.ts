@@ -31,15 +31,15 @@ export const targetSetSubject = (t: TargetSet): string => `target set ${t.number
  * Members of a service's group. `served` is every service the appliance serves: a group's
  * members are checked over UDP only when all of those using it are UDP (groupTransport).
  */
-export function servicePool(ws: Workspace, served: Service[], service: Service): { pool?: ServicePool; errors: DriverProblem[] } {
+export function servicePool(workspace: Workspace, served: Service[], service: Service): { pool?: ServicePool; errors: DriverProblem[] } {
   const subject = serviceSubject(service);
-  const group = ws.groups.find((g) => g.name === service.group);
+  const group = workspace.groups.find((g) => g.name === service.group);
   if (!group) return { errors: [{ subject, message: `group "${service.group}" does not exist` }] };
   const transport = groupTransport({ services: served }, group.name);
   const errors: DriverProblem[] = [];
   const members: PoolMember[] = [];
   for (const m of group.members) {
-    const server = ws.servers.find((s) => s.name === m.server);
+    const server = workspace.servers.find((s) => s.name === m.server);
     if (!server) {
       errors.push({ subject, message: `group ${group.name}: member server "${m.server}" does not exist` });
       continue;
@@ -51,7 +51,7 @@ export function servicePool(ws: Workspace, served: Service[], service: Service):
       weight: m.weight,
       enabled: server.enabled,
       description: server.description,
-      timers: resolveTimers({ server: server.healthTimers, group: group.healthTimers, global: ws.healthTimers }),
+      timers: resolveTimers({ server: server.healthTimers, group: group.healthTimers, global: workspace.healthTimers }),
       check: resolveCheck(group.healthCheck, m.port, transport),
     });
   }
@@ -66,8 +66,8 @@ export function targetSetCheck(t: TargetSet): HealthCheck {
 }
 
 /** Servers of a target set at one port; `secondary` picks their secondary addresses. */
-export function targetSetMembers(ws: Workspace, t: TargetSet, port: number, secondary: boolean): PoolMember[] {
-  const timers = resolveTimers({ group: t.healthTimers, global: ws.healthTimers });
+export function targetSetMembers(workspace: Workspace, t: TargetSet, port: number, secondary: boolean): PoolMember[] {
+  const timers = resolveTimers({ group: t.healthTimers, global: workspace.healthTimers });
   const check = resolveCheck(targetSetCheck(t), port, 'tcp');
   return t.servers.map((s) => {
     const address = secondary ? (s.secondaryAddress ?? s.address) : s.address;

@@ -31,7 +31,7 @@ export interface RenderContext {
 export interface Driver {
   name: DriverName;
   defaults: DriverDefaults;
-  render(ws: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult;
+  render(workspace: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult;
   /** Lines that change on their own (clock, counters), masked before diffing. */
   volatile: RegExp[];
 }

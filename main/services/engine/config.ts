@@ -84,13 +84,13 @@ export function listenerId(protocol: 'tcp' | 'udp', address: string, port: numbe
   return `${protocol}:${normaliseAddress(address)}:${port}`;
 }
 
-export function buildConfig(ws: Workspace): EngineConfig {
+export function buildConfig(workspace: Workspace): EngineConfig {
   const pools: PoolConfig[] = [];
   const listeners: ListenerConfig[] = [];
   const notices: Notice[] = [];
   const problems: string[] = [];
-  const servers = new Map(ws.servers.map((s) => [s.name, s]));
-  const groups = new Map(ws.groups.map((g) => [g.name, g]));
+  const servers = new Map(workspace.servers.map((s) => [s.name, s]));
+  const groups = new Map(workspace.groups.map((g) => [g.name, g]));
   const owner = new Map<string, string>();
   const claim = (l: ListenerConfig, who: string) => {
     const other = owner.get(l.id);
@@ -101,7 +101,7 @@ export function buildConfig(ws: Workspace): EngineConfig {
     }
   };
 
-  for (const svc of ws.services) {
+  for (const svc of workspace.services) {
     if (!svc.enabled) {
       notices.push({ service: svc.name, message: `service ${svc.name} is disabled: not listening` });
       continue;
@@ -115,7 +115,7 @@ export function buildConfig(ws: Workspace): EngineConfig {
         notices.push({ service: svc.name, message: `group ${svc.group}: server "${m.server}" is not defined; skipped` });
         continue;
       }
-      const timers = resolveTimers({ server: s.healthTimers, group: group!.healthTimers, global: ws.healthTimers });
+      const timers = resolveTimers({ server: s.healthTimers, group: group!.healthTimers, global: workspace.healthTimers });
       members.push({
         key: memberKey({ group: svc.group, server: m.server, port: m.port }),
         server: m.server,
@@ -142,7 +142,7 @@ export function buildConfig(ws: Workspace): EngineConfig {
     claim({ id: listenerId(svc.protocol, svc.address, svc.port), protocol: svc.protocol, address: svc.address, port: svc.port, pool: id, secondary: false, service: svc.name }, `service ${svc.name}`);
   }
 
-  for (const ts of ws.targetSets) {
+  for (const ts of workspace.targetSets) {
     const who = `target set ${ts.number}`;
     if (ts.disabled) {
       notices.push({ targetSet: ts.number, message: `${who} is disabled: defined but not in use` });
@@ -158,7 +158,7 @@ export function buildConfig(ws: Workspace): EngineConfig {
     }
     if (ts.protocols === 'sctp') continue;
     if (ts.ports.length === 0) notices.push({ targetSet: ts.number, message: `${who} has no ports: nothing to forward` });
-    const timers = resolveTimers({ group: ts.healthTimers, global: ws.healthTimers });
+    const timers = resolveTimers({ group: ts.healthTimers, global: workspace.healthTimers });
     const id = `ts:${ts.number}`;
     pools.push({
       id,

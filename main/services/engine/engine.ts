@@ -118,8 +118,8 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
    * `listen` keeps the listeners (and heartbeat sockets) whose address it accepts: a box of an
    * HA pair binds only the addresses it holds (docs/ha.md); pools and checks stay whole.
    */
-  async apply(ws: Workspace, opts: { listen?: ListenFilter } = {}): Promise<ApplyResult> {
-    const config = opts.listen ? narrow(buildConfig(ws), opts.listen) : buildConfig(ws);
+  async apply(workspace: Workspace, opts: { listen?: ListenFilter } = {}): Promise<ApplyResult> {
+    const config = opts.listen ? narrow(buildConfig(workspace), opts.listen) : buildConfig(workspace);
     const notices = config.notices.map((n) => n.message);
     let result: ApplyResult;
     if (config.problems.length > 0) {

@@ -156,9 +156,9 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   // ---- lifecycle --------------------------------------------------------------------------
 
   /** Adds, removes and updates members by diffing; unchanged members keep state and schedule. */
-  apply(ws: Workspace): void {
+  apply(workspace: Workspace): void {
     const seen = new Set<MemberKey>();
-    for (const spec of membersOf(ws)) {
+    for (const spec of membersOf(workspace)) {
       seen.add(spec.key);
       const m = this.members.get(spec.key);
       if (!m) this.add(spec);
@@ -242,9 +242,9 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   }
 
   /** Every member's first check, once, outside the schedule (`lbdesk check`). */
-  checkOnce(ws: Workspace, group?: string): Promise<MemberStatus[]> {
-    const pick = group === undefined ? () => true : memberSelector(ws, group) ?? (() => false);
-    const specs = membersOf(ws).filter(pick);
+  checkOnce(workspace: Workspace, group?: string): Promise<MemberStatus[]> {
+    const pick = group === undefined ? () => true : memberSelector(workspace, group) ?? (() => false);
+    const specs = membersOf(workspace).filter(pick);
     return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
   }
 

@@ -71,15 +71,15 @@ export function targetOf(spec: MemberSpec): string {
   return `${spec.address}#${spec.port ?? DEFAULT_PORTS[spec.check.type as ProbeType] ?? ''}`;
 }
 
-export function membersOf(ws: Workspace): MemberSpec[] {
+export function membersOf(workspace: Workspace): MemberSpec[] {
   const out: MemberSpec[] = [];
-  const servers = new Map(ws.servers.map((s) => [s.name, s]));
-  for (const g of ws.groups) {
-    const transport = groupTransport(ws, g.name);
+  const servers = new Map(workspace.servers.map((s) => [s.name, s]));
+  for (const g of workspace.groups) {
+    const transport = groupTransport(workspace, g.name);
     for (const m of g.members) {
       const s = servers.get(m.server);
       const check = resolveCheck(g.healthCheck, m.port, transport);
-      const timers = resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: ws.healthTimers });
+      const timers = resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: workspace.healthTimers });
       out.push(finish({
         key: memberKey({ group: g.name, server: m.server, port: m.port }),
         group: g.name,
@@ -94,7 +94,7 @@ export function membersOf(ws: Workspace): MemberSpec[] {
       }));
     }
   }
-  for (const ts of ws.targetSets) {
+  for (const ts of workspace.targetSets) {
     const port = ts.ports[0];
     const settings = ts.healthCheck ?? DEFAULT_TS_CHECK;
     // Without a check of its own a target set gets TCP Layer 4 on its first port (ping without ports).
@@ -103,7 +103,7 @@ export function membersOf(ws: Workspace): MemberSpec[] {
       : port === undefined
         ? { type: 'ping', layer: 4, why: 'target set without ports: ping' }
         : { type: 'tcp', layer: 4, why: `target set: TCP Layer 4 on its first port ${port}` };
-    const timers = resolveTimers({ group: ts.healthTimers, global: ws.healthTimers });
+    const timers = resolveTimers({ group: ts.healthTimers, global: workspace.healthTimers });
     for (const s of ts.servers) {
       out.push(finish({
         key: memberKey({ targetSet: ts.number, address: s.address }),
@@ -125,12 +125,12 @@ export function membersOf(ws: Workspace): MemberSpec[] {
  * The hosts each named secret is sent to by this workspace's checks (an LDAP bind password, a
  * RADIUS shared secret): what a secret not yet bound to hosts is bound to at its first use.
  */
-export function secretHosts(ws: Workspace): Map<string, Set<string>> {
+export function secretHosts(workspace: Workspace): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   // Most sites send no secret: skip building every member (the lab builds them again anyway).
-  const checks = [...ws.groups.map((g) => g.healthCheck), ...ws.targetSets.map((t) => t.healthCheck)];
+  const checks = [...workspace.groups.map((g) => g.healthCheck), ...workspace.targetSets.map((t) => t.healthCheck)];
   if (!checks.some((c) => c?.radius?.secret || c?.ldap?.bindSecret)) return out;
-  for (const m of membersOf(ws)) {
+  for (const m of membersOf(workspace)) {
     if (!m.address || m.disabled !== undefined) continue;
     const name = m.check.type === 'ldap' && m.settings.ldap?.bindDn ? m.settings.ldap.bindSecret : m.check.type === 'radius' ? m.settings.radius?.secret : undefined;
     if (!name) continue;
@@ -147,10 +147,10 @@ export function secretHosts(ws: Workspace): Map<string, Set<string>> {
  * Which members a `--group` (or check.run group) names: a server group by name, else `tsN`
  * for target set N (how `check` lists target-set members); undefined when it names neither.
  */
-export function memberSelector(ws: Workspace, group: string): ((m: Pick<MemberSpec, 'group' | 'targetSet'>) => boolean) | undefined {
-  if (ws.groups.some((g) => g.name === group)) return (m) => m.group === group;
+export function memberSelector(workspace: Workspace, group: string): ((m: Pick<MemberSpec, 'group' | 'targetSet'>) => boolean) | undefined {
+  if (workspace.groups.some((g) => g.name === group)) return (m) => m.group === group;
   const ts = /^ts(\d+)$/.exec(group);
-  if (ts && ws.targetSets.some((t) => t.number === Number(ts[1]))) return (m) => m.targetSet === Number(ts[1]);
+  if (ts && workspace.targetSets.some((t) => t.number === Number(ts[1]))) return (m) => m.targetSet === Number(ts[1]);
   return undefined;
 }
 

@@ -112,10 +112,10 @@ export interface MergePlan {
  * workspace has is skipped and reported; servers are reused by address. The appliance is
  * switched to `manage: sections`, so a push keeps what lbdesk does not own.
  */
-export function planMerge(ws: Workspace, r: Imported, appliance: string, file: string): MergePlan {
+export function planMerge(workspace: Workspace, r: Imported, appliance: string, file: string): MergePlan {
   const skipped: ReportItem[] = [];
-  const groups = new Set(ws.groups.map((g) => g.name));
-  const services = new Set(ws.services.map((s) => s.name));
+  const groups = new Set(workspace.groups.map((g) => g.name));
+  const services = new Set(workspace.services.map((s) => s.name));
   const lineOf = (name: string): number => r.items.find((i) => i.detail.includes(name))?.line ?? 1;
   const keptGroups = r.workspace.groups.filter((g) => {
     if (!groups.has(g.name)) return true;
@@ -128,15 +128,15 @@ export function planMerge(ws: Workspace, r: Imported, appliance: string, file: s
     return false;
   });
   const used = new Set(keptGroups.flatMap((g) => (g.members ?? []).map((m) => m.server)));
-  const known = new Set(ws.servers.map((s) => s.name));
+  const known = new Set(workspace.servers.map((s) => s.name));
   const edits: MergeEdit[] = [];
   for (const s of r.workspace.servers) if (!known.has(s.name) && used.has(s.name)) edits.push({ op: 'add', list: ['servers'], item: s });
   for (const g of keptGroups) edits.push({ op: 'add', list: ['groups'], item: g });
   for (const s of keptServices) edits.push({ op: 'add', list: ['services'], item: s });
-  const index = ws.appliances.findIndex((a) => a.name === appliance);
+  const index = workspace.appliances.findIndex((a) => a.name === appliance);
   if (index >= 0) {
-    if (ws.appliances[index]!.manage !== 'sections') edits.push({ op: 'set', path: ['appliances', index, 'manage'], value: 'sections' });
-    const include = ws.appliances[index]!.include;
+    if (workspace.appliances[index]!.manage !== 'sections') edits.push({ op: 'set', path: ['appliances', index, 'manage'], value: 'sections' });
+    const include = workspace.appliances[index]!.include;
     if (include) {
       const add = keptServices.map((s) => s.name).filter((n) => !r.fromIncludes.includes(n) && !include.includes(n));
       if (add.length) edits.push({ op: 'set', path: ['appliances', index, 'include'], value: [...include, ...add] });
@@ -156,8 +156,8 @@ export function applyMerge(text: string, edits: MergeEdit[]): string {
 }
 
 /** Adds what was imported to an existing workspace as a comment-preserving edit (see planMerge). */
-export function mergeIntoWorkspace(text: string, ws: Workspace, r: Imported, appliance: string, file: string): MergeResult {
-  const plan = planMerge(ws, r, appliance, file);
+export function mergeIntoWorkspace(text: string, workspace: Workspace, r: Imported, appliance: string, file: string): MergeResult {
+  const plan = planMerge(workspace, r, appliance, file);
   return { text: applyMerge(text, plan.edits), skipped: plan.skipped };
 }
 

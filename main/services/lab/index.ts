@@ -59,7 +59,7 @@ export class Lab {
    * nothing, health checks included, and a lab that could not start is not left half running.
    */
   async start(full: Workspace, path: string): Promise<LabStatus> {
-    const { workspace: ws, notes } = this.deps.bind === 'any' ? { workspace: full, notes: [] } : labScope(full);
+    const { workspace, notes } = this.deps.bind === 'any' ? { workspace: full, notes: [] } : labScope(full);
     const fresh = !this.health || !this.engine;
     if (fresh) {
       this.changes = [];
@@ -86,13 +86,13 @@ export class Lab {
         }),
       ];
     }
-    const result = await this.engine!.apply(ws, { listen: LabPairs.mainFilter(ws) });
-    const paired = result.ok ? await this.pairs!.apply(ws) : result;
+    const result = await this.engine!.apply(workspace, { listen: LabPairs.mainFilter(workspace) });
+    const paired = result.ok ? await this.pairs!.apply(workspace) : result;
     if (!paired.ok) {
       if (fresh) await this.stop();
       throw new Error(paired.reason ?? 'the forwarding engine refused the workspace');
     }
-    this.health!.apply(ws);
+    this.health!.apply(workspace);
     if (fresh) {
       this.health!.start();
       const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;

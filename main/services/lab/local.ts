@@ -12,17 +12,17 @@ export function isLoopback(address: string): boolean {
 }
 
 /** The part of the workspace the lab may bind, and a note for each part left out. */
-export function labScope(ws: Workspace): { workspace: Workspace; notes: string[] } {
+export function labScope(workspace: Workspace): { workspace: Workspace; notes: string[] } {
   const notes: string[] = [];
-  const services = ws.services.filter((s) => {
+  const services = workspace.services.filter((s) => {
     if (isLoopback(s.address)) return true;
     notes.push(`service ${s.name} (${s.address}:${s.port}) is not on a loopback address: not started in the lab (use \`lbdesk serve\` on a machine that owns it)`);
     return false;
   });
-  const targetSets = ws.targetSets.filter((t) => {
+  const targetSets = workspace.targetSets.filter((t) => {
     if (isLoopback(t.address)) return true;
     notes.push(`target set ${t.number} (${t.address}) is not on a loopback address: not started in the lab`);
     return false;
   });
-  return { workspace: { ...ws, services, targetSets }, notes };
+  return { workspace: { ...workspace, services, targetSets }, notes };
 }

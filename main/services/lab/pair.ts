@@ -31,10 +31,10 @@ export interface PairRuntimeOptions {
 }
 
 /** The addresses the lab's pairs carry (on loopback): the main engine leaves them to the boxes. */
-export function pairCarried(ws: Workspace): Set<string> {
+export function pairCarried(workspace: Workspace): Set<string> {
   const out = new Set<string>();
-  for (const pair of ws.pairs) {
-    for (const inst of planInstances(pair, ws.services, ws.targetSets)) {
+  for (const pair of workspace.pairs) {
+    for (const inst of planInstances(pair, workspace.services, workspace.targetSets)) {
       for (const a of inst.addresses) if (isLoopback(a.address)) out.add(normalAddress(a.address));
     }
   }
@@ -54,9 +54,9 @@ export class PairRuntime {
   private timer: NodeJS.Timeout | undefined;
   private busy: Promise<unknown> = Promise.resolve();
 
-  constructor(private ws: Workspace, private pair: Pair, private readonly opts: PairRuntimeOptions) {
+  constructor(private workspace: Workspace, private pair: Pair, private readonly opts: PairRuntimeOptions) {
     this.boxes = pair.members.map((member) => ({ member, engine: undefined, up: false, lastAdvert: 0, since: 0 }));
-    this.plan = this.lab(planInstances(pair, ws.services, ws.targetSets));
+    this.plan = this.lab(planInstances(pair, workspace.services, workspace.targetSets));
   }
 
   get name(): string {
@@ -79,11 +79,11 @@ export class PairRuntime {
   }
 
   /** A reload: the same holders, the new plan. */
-  async apply(ws: Workspace, pair: Pair): Promise<{ ok: boolean; reason?: string }> {
+  async apply(workspace: Workspace, pair: Pair): Promise<{ ok: boolean; reason?: string }> {
     return this.serial(async () => {
-      this.ws = ws;
+      this.workspace = workspace;
       this.pair = pair;
-      this.plan = this.lab(planInstances(pair, ws.services, ws.targetSets));
+      this.plan = this.lab(planInstances(pair, workspace.services, workspace.targetSets));
       for (const inst of this.plan) if (!this.holder.has(inst.id)) this.holder.set(inst.id, inst.master);
       for (const b of this.boxes) {
         if (!b.up) continue;
@@ -191,7 +191,7 @@ export class PairRuntime {
     }
     const own = this.own(b);
     const carried = this.carried();
-    const r = await b.engine.apply(this.ws, {
+    const r = await b.engine.apply(this.workspace, {
       listen: {
         keep: (address) => held.has(normalAddress(address)),
         // The box's own address answers for every address of the pair: check a box directly.

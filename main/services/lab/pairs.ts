@@ -13,19 +13,19 @@ export class LabPairs {
   constructor(private readonly opts: { health: HealthView; emit(e: EngineEvent): void; io?: EngineIo }) {}
 
   /** The main engine's listeners: everything but the addresses the pairs carry. */
-  static mainFilter(ws: Workspace): ListenFilter | undefined {
-    const carried = pairCarried(ws);
+  static mainFilter(workspace: Workspace): ListenFilter | undefined {
+    const carried = pairCarried(workspace);
     return carried.size ? { keep: (a) => !carried.has(normalAddress(a)) } : undefined;
   }
 
   /** Starts new pairs, reloads kept ones, stops removed ones; the first refusal is returned. */
-  async apply(ws: Workspace): Promise<{ ok: boolean; reason?: string }> {
+  async apply(workspace: Workspace): Promise<{ ok: boolean; reason?: string }> {
     const wanted = new Set<string>();
-    for (const pair of ws.pairs) {
-      if (pairCarried({ ...ws, pairs: [pair] }).size === 0) continue;
+    for (const pair of workspace.pairs) {
+      if (pairCarried({ ...workspace, pairs: [pair] }).size === 0) continue;
       wanted.add(pair.name);
       const have = this.running.get(pair.name);
-      const r = have ? await have.apply(ws, pair) : await this.start(ws, pair);
+      const r = have ? await have.apply(workspace, pair) : await this.start(workspace, pair);
       if (!r.ok) return { ok: false, reason: `pair ${pair.name}: ${r.reason ?? 'refused'}` };
     }
     for (const [name, rt] of this.running) {
@@ -36,8 +36,8 @@ export class LabPairs {
     return { ok: true };
   }
 
-  private async start(ws: Workspace, pair: Workspace['pairs'][number]) {
-    const rt = new PairRuntime(ws, pair, this.opts);
+  private async start(workspace: Workspace, pair: Workspace['pairs'][number]) {
+    const rt = new PairRuntime(workspace, pair, this.opts);
     this.running.set(pair.name, rt);
     const r = await rt.start();
     if (!r.ok) {

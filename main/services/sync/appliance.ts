@@ -61,16 +61,16 @@ function probeAddress(address: string): string {
  * VIPs to connect to after a reload: the appliance's enabled TCP services. Not for keepalived,
  * whose VIPs live on whichever node is master (the peer may hold them).
  */
-export function verifyTargets(ws: Workspace, appliance: Appliance): VerifyTarget[] {
+export function verifyTargets(workspace: Workspace, appliance: Appliance): VerifyTarget[] {
   if (appliance.driver !== 'haproxy' && appliance.driver !== 'lbdesk') return [];
-  const included = selectIncluded(ws, appliance);
+  const included = selectIncluded(workspace, appliance);
   return included.services
     .filter((s) => s.enabled && s.protocol === 'tcp')
     // A box of an HA pair is checked on its own address: the virtual one may be on its mate.
-    .map((s) => ({ address: ownAddress(ws, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
+    .map((s) => ({ address: ownAddress(workspace, appliance.name, s.address) ?? probeAddress(s.address), port: s.port }));
 }
 
-function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
+function sshTarget(workspace: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
   let volatile: RegExp[] = [];
   try { volatile = getDriver(appliance.driver).volatile; } catch { /* reported by render */ }
   return {
@@ -88,7 +88,7 @@ function sshTarget(ws: Workspace, appliance: Appliance, render: ApplianceRender,
     configPath: render.configPath,
     validateCommand: render.validateCommand || undefined,
     reloadCommand: render.reloadCommand,
-    verify: verifyTargets(ws, appliance),
+    verify: verifyTargets(workspace, appliance),
     volatile,
     // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
     transfer: appliance.transfer,
@@ -145,24 +145,24 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
 }
 
 /** The appliance named in the workspace, rendered, with its transport. */
-export function openAppliance(ws: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
-  const render = renderForAppliance(ws, appliance, { workspacePath });
+export function openAppliance(workspace: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
+  const render = renderForAppliance(workspace, appliance, { workspacePath });
   // manage: sections renders onto the live file at push time, with its own errors then; the
   // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
   const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
   const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
-  const target = sshTarget(ws, appliance, render, workspacePath);
-  if (sections) target.onto = ontoFor(ws, appliance, workspacePath, render.configPath);
+  const target = sshTarget(workspace, appliance, render, workspacePath);
+  if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
 }
 
 /** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */
-function ontoFor(ws: Workspace, appliance: Appliance, workspacePath: string, configPath: string): SyncTarget['onto'] {
+function ontoFor(workspace: Workspace, appliance: Appliance, workspacePath: string, configPath: string): SyncTarget['onto'] {
   return (live, base, force): OntoOutcome => {
     if (live === undefined) return { refused: `manage: sections needs the appliance's ${configPath}, and it does not exist: push once with manage: file, or create it`, conflicts: [] };
-    const r = renderOnto(ws, appliance, live.toString('utf8'), { workspacePath }, { file: `${appliance.name}:${configPath}`, base: base?.toString('utf8'), force });
+    const r = renderOnto(workspace, appliance, live.toString('utf8'), { workspacePath }, { file: `${appliance.name}:${configPath}`, base: base?.toString('utf8'), force });
     if (r.errors.length) return { refused: r.errors.map((e) => `${e.subject}: ${e.message}`).join('; '), conflicts: r.conflicts };
     return { data: Buffer.from(r.text, 'utf8'), conflicts: r.conflicts };
   };

@@ -42,9 +42,9 @@ function elementProblem(p: KeyedProblem, prefix: string, list: unknown): KeyedPr
 }
 
 export function useFieldModel(path: () => Path, codec: Codec, write?: (value: unknown) => void, opts: FieldOptions = {}): FieldModel {
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   const key = computed(() => pathKey(path()));
-  const value = computed(() => ws.get(path()));
+  const value = computed(() => workspaceStore.get(path()));
   const draft = ref(codec.format(value.value));
   // Follow the document (undo, another editor, a rename) unless the draft already means the same.
   watch(value, (v) => {
@@ -52,10 +52,10 @@ export function useFieldModel(path: () => Path, codec: Codec, write?: (value: un
   });
   watch(key, () => (draft.value = codec.format(value.value)));
   const problems = computed(() => {
-    const own = ws.problemsAt(key.value);
+    const own = workspaceStore.problemsAt(key.value);
     if (!opts.elements) return own;
     const prefix = `${key.value}.`;
-    const inner = ws.problems.filter((p) => p.key.startsWith(prefix)).map((p) => elementProblem(p, prefix, value.value));
+    const inner = workspaceStore.problems.filter((p) => p.key.startsWith(prefix)).map((p) => elementProblem(p, prefix, value.value));
     return inner.length ? [...own, ...inner] : own;
   });
   const invalid = computed(() => problems.value.some((p) => p.severity === 'error'));
@@ -73,7 +73,7 @@ export function useFieldModel(path: () => Path, codec: Codec, write?: (value: un
       const next = codec.parse(text);
       if (same(next, value.value)) return;
       if (write) write(next);
-      else ws.set(path(), next);
+      else workspaceStore.set(path(), next);
     },
   };
 }

@@ -25,10 +25,10 @@ function joinWords(words: string[]): string {
 }
 
 export function useList(list: ListSection, opts: ListOptions) {
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   const nav = useNav();
   const filter = ref('');
-  const items = computed(() => (Array.isArray(ws.raw[list]) ? (ws.raw[list] as Record<string, unknown>[]) : []));
+  const items = computed(() => (Array.isArray(workspaceStore.raw[list]) ? (workspaceStore.raw[list] as Record<string, unknown>[]) : []));
   const selected = computed<number | undefined>({
     get: () => {
       const i = nav.selected[list];
@@ -41,7 +41,7 @@ export function useList(list: ListSection, opts: ListOptions) {
 
   function add(): void {
     const { item, focus } = opts.create();
-    const at = ws.insert([list], item);
+    const at = workspaceStore.insert([list], item);
     if (at < 0) return;
     selected.value = at;
     if (focus) void nextTick(() => nav.focus([list, at, focus]));
@@ -51,7 +51,7 @@ export function useList(list: ListSection, opts: ListOptions) {
     const cur = current.value;
     if (i === undefined || !cur || !opts.copy) return;
     // The copy goes at the end of the list (the document helpers append), and is selected.
-    const at = ws.insert([list], opts.copy(JSON.parse(JSON.stringify(cur)) as Record<string, unknown>));
+    const at = workspaceStore.insert([list], opts.copy(JSON.parse(JSON.stringify(cur)) as Record<string, unknown>));
     if (at >= 0) selected.value = at;
   }
   /** Removes the selected item; one that others refer to is removed only after the user says so. */
@@ -61,9 +61,9 @@ export function useList(list: ListSection, opts: ListOptions) {
     if (i === undefined || !cur) return false;
     const what = opts.describe(cur);
     const kind = KIND[list];
-    const refs = kind ? ownedReferences(ws.raw, kind, i) : [];
+    const refs = kind ? ownedReferences(workspaceStore.raw, kind, i) : [];
     if (refs.length) {
-      const who = describeReferences(ws.raw, refs);
+      const who = describeReferences(workspaceStore.raw, refs);
       const answer = await useApp().ask(`Remove ${what}?`, `${joinWords(who)} ${who.length === 1 ? 'refers' : 'refer'} to it (${refs.length} ${refs.length === 1 ? 'reference' : 'references'}): after removing it ${refs.length === 1 ? 'that reference names' : 'they name'} nothing, and validation reports ${refs.length === 1 ? 'it' : 'them'}. Undo (Ctrl+Z) brings it back.`, [
         { id: 'remove', label: `Remove ${what}`, danger: true },
         { id: 'cancel', label: 'Keep it', primary: true },
@@ -71,7 +71,7 @@ export function useList(list: ListSection, opts: ListOptions) {
       // The list may have changed while the question was open.
       if (answer !== 'remove' || items.value[i] !== cur) return false;
     }
-    ws.remove([list], i, `remove ${what}`);
+    workspaceStore.remove([list], i, `remove ${what}`);
     const n = items.value.length;
     selected.value = n === 0 ? undefined : Math.min(i, n - 1);
     return true;

@@ -9,14 +9,14 @@ import { useWorkspace } from './workspace';
 
 export function useActions() {
   const app = useApp();
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   const nav = useNav();
   const lab = useLab();
   const prefs = usePrefs();
   const apps = useAppliances();
 
   function problemStep(dir: 1 | -1): void {
-    const list = ws.problems;
+    const list = workspaceStore.problems;
     if (!list.length) return;
     const n = list.length;
     nav.problemCursor = (((nav.problemCursor + dir) % n) + n) % n;
@@ -29,8 +29,8 @@ export function useActions() {
     open: () => app.open(),
     save: () => app.save(),
     saveAs: () => app.saveAs(),
-    undo: () => ws.undo(),
-    redo: () => ws.redo(),
+    undo: () => workspaceStore.undo(),
+    redo: () => workspaceStore.redo(),
     lab: () => lab.toggle(),
     labApply: () => lab.running && app.applyToLab(),
     filter: () => nextTick(() => document.querySelector<HTMLInputElement>('[data-filter]')?.focus()),

@@ -24,7 +24,7 @@ function rememberedPath(): string | undefined {
 
 export const useApp = defineStore('app', () => {
   const api = useApi();
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   const info = shallowRef<AppInfo>();
   const ready = ref(false);
   const question = shallowRef<Question>();
@@ -47,17 +47,17 @@ export const useApp = defineStore('app', () => {
     try {
       info.value = await api.call('app.info', {});
     } catch (e) {
-      ws.message = errorSentence(e, 'reach lbdesk');
+      workspaceStore.message = errorSentence(e, 'reach lbdesk');
     }
     // A reload (or this tab's earlier visit) comes back to the file the user was working on; the
     // host's start file is for a fresh tab. sessionStorage is per tab, as the open file is.
-    await ws.start(rememberedPath() ?? info.value?.startPath);
-    if (info.value?.warnings?.length) ws.notice = [ws.notice, ...info.value.warnings].filter(Boolean).join(' ');
+    await workspaceStore.start(rememberedPath() ?? info.value?.startPath);
+    if (info.value?.warnings?.length) workspaceStore.notice = [workspaceStore.notice, ...info.value.warnings].filter(Boolean).join(' ');
     ready.value = true;
     void useLab().refresh();
   }
 
-  watch(() => ws.path, (p) => {
+  watch(() => workspaceStore.path, (p) => {
     try {
       if (p) sessionStorage.setItem(OPEN_PATH_KEY, p);
     } catch {
@@ -69,8 +69,8 @@ export const useApp = defineStore('app', () => {
   async function applyToLab(): Promise<boolean> {
     const lab = useLab();
     if (lab.runsOther) {
-      const answer = await ask('Run this workspace instead?', `The lab runs ${baseName(lab.status?.path ?? '')}. Applying ${baseName(ws.path)} closes its listeners and runs this workspace instead.`, [
-        { id: 'apply', label: `Run ${baseName(ws.path)}`, danger: true },
+      const answer = await ask('Run this workspace instead?', `The lab runs ${baseName(lab.status?.path ?? '')}. Applying ${baseName(workspaceStore.path)} closes its listeners and runs this workspace instead.`, [
+        { id: 'apply', label: `Run ${baseName(workspaceStore.path)}`, danger: true },
         { id: 'cancel', label: 'Cancel', primary: true },
       ]);
       if (answer !== 'apply') return false;
@@ -80,14 +80,14 @@ export const useApp = defineStore('app', () => {
 
   /** Before replacing the open workspace: save, discard or stay. True when it is fine to go on. */
   async function settleDirty(): Promise<boolean> {
-    await ws.settle();
-    if (!ws.dirty) return true;
-    const answer = await ask('Unsaved changes', `${baseName(ws.path) || 'This workspace'} has changes that are not saved.`, [
+    await workspaceStore.settle();
+    if (!workspaceStore.dirty) return true;
+    const answer = await ask('Unsaved changes', `${baseName(workspaceStore.path) || 'This workspace'} has changes that are not saved.`, [
       { id: 'save', label: 'Save', primary: true },
       { id: 'discard', label: 'Discard changes', danger: true },
       { id: 'cancel', label: 'Cancel' },
     ]);
-    if (answer === 'save') return ws.save();
+    if (answer === 'save') return workspaceStore.save();
     return answer === 'discard';
   }
 
@@ -109,7 +109,7 @@ export const useApp = defineStore('app', () => {
       try {
         return await api.call('dialog.openFile', {});
       } catch (e) {
-        ws.message = errorSentence(e, 'show the open dialog');
+        workspaceStore.message = errorSentence(e, 'show the open dialog');
         return null;
       }
     }
@@ -120,31 +120,31 @@ export const useApp = defineStore('app', () => {
     const target = path ?? (await chooseOpenPath());
     if (!target) return false;
     if (!(await settleDirty())) return false;
-    return ws.open(target);
+    return workspaceStore.open(target);
   }
 
   async function openDemo(): Promise<boolean> {
     if (!(await settleDirty())) return false;
-    return ws.openDemo();
+    return workspaceStore.openDemo();
   }
 
   async function save(): Promise<boolean> {
-    if (!ws.path) return saveAs();
-    return ws.save();
+    if (!workspaceStore.path) return saveAs();
+    return workspaceStore.save();
   }
 
   async function saveAs(): Promise<boolean> {
     let target: string | null;
     if (info.value?.shell === 'electron') {
       try {
-        target = await api.call('dialog.saveFile', { suggested: ws.path || undefined });
+        target = await api.call('dialog.saveFile', { suggested: workspaceStore.path || undefined });
       } catch (e) {
-        ws.message = errorSentence(e, 'show the save dialog');
+        workspaceStore.message = errorSentence(e, 'show the save dialog');
         return false;
       }
     } else target = await pickFile('saveAs');
     if (!target) return false;
-    return ws.save(target);
+    return workspaceStore.save(target);
   }
 
   /** A new, empty workspace file: pick where, write a minimal valid file, open it. */
@@ -155,7 +155,7 @@ export const useApp = defineStore('app', () => {
       try {
         target = await api.call('dialog.saveFile', { suggested: 'new-site.yaml' });
       } catch (e) {
-        ws.message = errorSentence(e, 'show the save dialog');
+        workspaceStore.message = errorSentence(e, 'show the save dialog');
         return false;
       }
     } else target = await pickFile('saveAs', 'new-site.yaml');
@@ -180,10 +180,10 @@ export const useApp = defineStore('app', () => {
     try {
       await api.call('workspace.write', { path: target, text });
     } catch (e) {
-      ws.message = errorSentence(e, `create ${target}`);
+      workspaceStore.message = errorSentence(e, `create ${target}`);
       return false;
     }
-    return ws.open(target);
+    return workspaceStore.open(target);
   }
 
   /**
@@ -192,17 +192,17 @@ export const useApp = defineStore('app', () => {
    * conflict and come back to this question).
    */
   async function reload(): Promise<boolean> {
-    const file = ws.path;
-    if (ws.dirty) {
+    const file = workspaceStore.path;
+    if (workspaceStore.dirty) {
       const answer = await ask('Reload from disk?', `${baseName(file) || 'This workspace'} on disk is not what you have here: reloading shows the file on disk and drops your unsaved changes.`, [
         { id: 'reload', label: 'Discard mine and reload', danger: true },
         { id: 'saveAs', label: 'Save mine as…' },
         { id: 'cancel', label: 'Cancel', primary: true },
       ]);
-      if (answer === 'saveAs') return (await saveAs()) && ws.open(file);
+      if (answer === 'saveAs') return (await saveAs()) && workspaceStore.open(file);
       if (answer !== 'reload') return false;
     }
-    return ws.open(file);
+    return workspaceStore.open(file);
   }
 
   return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload, applyToLab };

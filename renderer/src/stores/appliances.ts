@@ -13,11 +13,11 @@ const ROLLBACK_CHECK_MS = 4000;
 
 export const useAppliances = defineStore('appliances', () => {
   const api = useApi();
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
 
   /** Every appliance's name in file order, '' for one being typed (positions matter). */
   const allNames = computed(() => {
-    const list = ws.raw.appliances;
+    const list = workspaceStore.raw.appliances;
     return Array.isArray(list) ? list.map((a) => String((a as { name?: unknown })?.name ?? '')) : [];
   });
   const names = computed(() => allNames.value.filter(Boolean));
@@ -46,7 +46,7 @@ export const useAppliances = defineStore('appliances', () => {
   const diff = shallowRef<DiffResult>();
   /** The workspace revision the diff was made from: edited since, it is out of date. */
   const diffRev = ref(-1);
-  const diffStale = computed(() => diff.value !== undefined && diffRev.value !== ws.rev);
+  const diffStale = computed(() => diff.value !== undefined && diffRev.value !== workspaceStore.rev);
   /** The revisions before and after pinning a host key (see pinHostKey). */
   let pinned: { from: number; to: number } | undefined;
   const diffBusy = ref(false);
@@ -73,7 +73,7 @@ export const useAppliances = defineStore('appliances', () => {
   // An error is about the appliance's settings when it was said: once they change (auth agent
   // → password), it no longer stands beside the next attempt's.
   const selectedSettings = computed(() => {
-    const list = ws.raw.appliances;
+    const list = workspaceStore.raw.appliances;
     const i = selectedIndex.value;
     return Array.isArray(list) && i !== undefined ? JSON.stringify(list[i] ?? null) : '';
   });
@@ -152,14 +152,14 @@ export const useAppliances = defineStore('appliances', () => {
     if (ticker) clearInterval(ticker);
   });
 
-  const src = async () => ({ path: ws.path, text: ws.dirty ? await ws.text() : undefined });
+  const src = async () => ({ path: workspaceStore.path, text: workspaceStore.dirty ? await workspaceStore.text() : undefined });
 
   async function loadDiff(appliance = selected.value): Promise<DiffResult | undefined> {
     if (!appliance) return undefined;
     diffBusy.value = true;
     diffError.value = '';
     try {
-      const rev = ws.rev;
+      const rev = workspaceStore.rev;
       const d = await api.call('appliance.diff', { ...(await src()), appliance });
       diff.value = d;
       diffRev.value = pinned && pinned.from === rev ? pinned.to : rev;
@@ -267,19 +267,19 @@ export const useAppliances = defineStore('appliances', () => {
    * and the CLI; a key already pinned is never replaced from here.
    */
   function pinHostKey(p: HostKeyPrompt): void {
-    const list = Array.isArray(ws.raw.appliances) ? (ws.raw.appliances as Record<string, unknown>[]) : [];
+    const list = Array.isArray(workspaceStore.raw.appliances) ? (workspaceStore.raw.appliances as Record<string, unknown>[]) : [];
     let i = list.findIndex((a) => a?.host === p.host && (typeof a?.port === 'number' ? a.port : 22) === p.port);
     // An ssh_config alias resolves to another name: the appliance being worked on is the one.
     if (i < 0 && (diffBusy.value || pushing.value)) i = selectedIndex.value ?? -1;
     if (i < 0 || list[i]?.hostKey) return;
     // The pin changes nothing a push writes: the diff it comes with is not out of date for it.
-    const from = ws.rev;
-    ws.set(['appliances', i, 'hostKey'], p.fingerprint);
-    void ws.settle().then(() => {
-      pinned = { from, to: ws.rev };
-      if (diffRev.value === from) diffRev.value = ws.rev;
+    const from = workspaceStore.rev;
+    workspaceStore.set(['appliances', i, 'hostKey'], p.fingerprint);
+    void workspaceStore.settle().then(() => {
+      pinned = { from, to: workspaceStore.rev };
+      if (diffRev.value === from) diffRev.value = workspaceStore.rev;
     });
-    ws.notice = `Pinned the host key of ${String(list[i]?.name ?? p.host)} in the workspace (hostKey); save to keep it.`;
+    workspaceStore.notice = `Pinned the host key of ${String(list[i]?.name ?? p.host)} in the workspace (hostKey); save to keep it.`;
   }
 
   return {

@@ -15,7 +15,7 @@ export type ImportMode = 'new' | 'into';
 
 export const useImporting = defineStore('importing', () => {
   const api = useApi();
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   /** The dialog, when open: which import, and the appliance asked for. */
   const mode = ref<ImportMode>();
   const appliance = ref('');
@@ -62,15 +62,15 @@ export const useImporting = defineStore('importing', () => {
 
   /** Pulls the appliance's config and plans the merge on the workspace as it is on screen. */
   async function fromAppliance(name: string): Promise<ImportApplianceResult | undefined> {
-    const text = await ws.text();
-    return run(`import from ${name}`, () => api.call('import.appliance', { path: ws.path, text, appliance: name }));
+    const text = await workspaceStore.text();
+    return run(`import from ${name}`, () => api.call('import.appliance', { path: workspaceStore.path, text, appliance: name }));
   }
 
   /** The merge as one undo step: Ctrl+Z takes the whole import back; Save writes it. */
   function applyMerge(r: ImportApplianceResult): void {
     if (!r.edits.length) return;
-    ws.transact(`import from ${r.appliance}`, r.edits as EditOp[]);
-    ws.notice = `Imported from ${r.appliance}: ${r.summary}. Undo (Ctrl+Z) takes it back; Save writes it to the file.`;
+    workspaceStore.transact(`import from ${r.appliance}`, r.edits as EditOp[]);
+    workspaceStore.notice = `Imported from ${r.appliance}: ${r.summary}. Undo (Ctrl+Z) takes it back; Save writes it to the file.`;
     close();
     useNav().go('groups');
   }

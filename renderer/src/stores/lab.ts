@@ -24,7 +24,7 @@ export { poolId };
 
 export const useLab = defineStore('lab', () => {
   const api = useApi();
-  const ws = useWorkspace();
+  const workspaceStore = useWorkspace();
   // The charts' series follow the lab from its first status on.
   const series = useSeries();
 
@@ -48,13 +48,13 @@ export const useLab = defineStore('lab', () => {
 
   const running = computed(() => status.value?.running === true);
   /** The lab runs another file than the open one. */
-  const runsOther = computed(() => running.value && !!status.value?.path && status.value.path !== ws.path);
+  const runsOther = computed(() => running.value && !!status.value?.path && status.value.path !== workspaceStore.path);
   /** The lab's part of the open workspace differs from what it runs (by content: undoing back to it clears this). */
   const outOfDate = computed(() => {
-    if (!running.value || !ws.loaded) return false;
+    if (!running.value || !workspaceStore.loaded) return false;
     if (runsOther.value) return true;
-    const base = applied.value?.path === ws.path ? applied.value.raw : ws.savedRaw;
-    return !sameData(labPart(ws.raw), labPart(base));
+    const base = applied.value?.path === workspaceStore.path ? applied.value.raw : workspaceStore.savedRaw;
+    return !sameData(labPart(workspaceStore.raw), labPart(base));
   });
   const pools = computed(() => {
     const m = new Map<string, PoolStats>();
@@ -131,12 +131,12 @@ export const useLab = defineStore('lab', () => {
 
   /** What to run, and the data it is (taken with the text: later typing is not in it). */
   async function source(): Promise<{ src: { path: string; text?: string }; raw: Raw }> {
-    const text = ws.dirty ? await ws.text() : undefined;
-    return { src: { path: ws.path, text }, raw: ws.raw };
+    const text = workspaceStore.dirty ? await workspaceStore.text() : undefined;
+    return { src: { path: workspaceStore.path, text }, raw: workspaceStore.raw };
   }
 
   async function start(): Promise<boolean> {
-    if (!ws.path) return false;
+    if (!workspaceStore.path) return false;
     const { src, raw } = await source();
     // Before the call: the new session's first checks come while it is answered.
     series.reset();

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { dataDir } from './env';
 import { freePort, haproxyApplianceLines, startSshd, type Sshd } from '../../helpers/sshd';
 
-export interface PushSite { sshd: Sshd; wsFile: string; live: string; dir: string; stop(): Promise<void> }
+export interface PushSite { sshd: Sshd; workspaceFile: string; live: string; dir: string; stop(): Promise<void> }
 
 /** `host`/`vip`: loopback addresses of this spec's own (specs run one after another, but keep apart). */
 export async function startPushSite(name: string, host: string, vipHost: string): Promise<PushSite> {
@@ -20,8 +20,8 @@ export async function startPushSite(name: string, host: string, vipHost: string)
   writeFileSync(join(dir, 'reload.sh'), `#!/bin/sh\necho reload >> '${join(dir, 'reloads')}'\n`);
   chmodSync(join(dir, 'validate.sh'), 0o755);
   chmodSync(join(dir, 'reload.sh'), 0o755);
-  const wsFile = join(dir, `${name}.yaml`);
-  writeFileSync(wsFile, [
+  const workspaceFile = join(dir, `${name}.yaml`);
+  writeFileSync(workspaceFile, [
     `# e2e ${name} site`,
     'lbdesk: 1',
     `name: ${name}`,
@@ -38,7 +38,7 @@ export async function startPushSite(name: string, host: string, vipHost: string)
     '',
   ].join('\n'));
   return {
-    sshd, wsFile, live, dir,
+    sshd, workspaceFile, live, dir,
     stop: async () => {
       await sshd.stop();
       await new Promise((r) => vip.close(r));

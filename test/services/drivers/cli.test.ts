@@ -24,18 +24,18 @@ describe('lbdesk render', () => {
 
   it('--out never replaces the workspace itself (or through a link), and says why in words', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-render-'));
-    const ws = join(dir, 'site.yaml');
-    copyFileSync(RICH_PATH, ws);
-    const before = readFileSync(ws, 'utf8');
-    symlinkSync(ws, join(dir, 'link.yaml'));
-    for (const out of [ws, join(dir, 'link.yaml'), join(dir, '.', 'site.yaml')]) {
-      const r = await runCli(['render', ws, '--appliance', 'lvs', '--out', out]);
+    const workspaceFile = join(dir, 'site.yaml');
+    copyFileSync(RICH_PATH, workspaceFile);
+    const before = readFileSync(workspaceFile, 'utf8');
+    symlinkSync(workspaceFile, join(dir, 'link.yaml'));
+    for (const out of [workspaceFile, join(dir, 'link.yaml'), join(dir, '.', 'site.yaml')]) {
+      const r = await runCli(['render', workspaceFile, '--appliance', 'lvs', '--out', out]);
       expect(r.code, out).toBe(2);
       expect(r.stderr).toBe(`lbdesk: refused: --out ${out} is the workspace file itself; nothing written\n`);
-      expect(readFileSync(ws, 'utf8')).toBe(before);
+      expect(readFileSync(workspaceFile, 'utf8')).toBe(before);
     }
     const missing = join(dir, 'nosuchdir', 'x.cfg');
-    const r = await runCli(['render', ws, '--appliance', 'lvs', '--out', missing]);
+    const r = await runCli(['render', workspaceFile, '--appliance', 'lvs', '--out', missing]);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n').at(-2)).toBe(`lbdesk: cannot write ${missing}: no such folder`);
   });
@@ -95,8 +95,8 @@ describe('lbdesk render', () => {
   });
 
   it('an unreadable workspace: exit 2', async () => {
-    const r = await runCli(['render', '/nonexistent/ws.yaml', '--appliance', 'x']);
+    const r = await runCli(['render', '/nonexistent/workspace.yaml', '--appliance', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('/nonexistent/ws.yaml');
+    expect(r.stderr).toContain('/nonexistent/workspace.yaml');
   });
 });

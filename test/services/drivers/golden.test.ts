@@ -22,18 +22,18 @@ const CASES: [appliance: string, file: string][] = [
 ];
 
 describe('golden renders of test/fixtures/workspaces/rich.yaml', () => {
-  const ws = loadRich();
+  const workspace = loadRich();
 
   it.each(CASES)('%s renders as %s', (name, file) => {
-    const r = renderForAppliance(ws, ws.appliances.find((a) => a.name === name)!, { workspacePath: RICH_PATH });
+    const r = renderForAppliance(workspace, workspace.appliances.find((a) => a.name === name)!, { workspacePath: RICH_PATH });
     expect(r.errors).toEqual([]);
     golden(file, r.text);
   });
 
   it('says every warning and refusal, by name', () => {
     const lines: string[] = [];
-    for (const a of ws.appliances) {
-      const r = renderForAppliance(ws, a, { workspacePath: RICH_PATH });
+    for (const a of workspace.appliances) {
+      const r = renderForAppliance(workspace, a, { workspacePath: RICH_PATH });
       lines.push(`## ${a.name} (driver ${a.driver}) -> ${r.configPath || '(none)'}`);
       for (const e of r.errors) lines.push(`error: ${e.subject}: ${e.message}`);
       for (const w of r.warnings) lines.push(`warning: ${w.subject}: ${w.message}`);

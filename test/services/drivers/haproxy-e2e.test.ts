@@ -83,8 +83,8 @@ function site(port: number, members: { b: Backend; weight: number }[]): Partial<
 
 /** The rendered file as pushed; without root the privilege drop cannot run, so only then it goes. */
 function render(extra: Partial<WorkspaceInput>): { text: string; validate: string } {
-  const ws = workspace(extra);
-  const r = renderForAppliance(ws, ws.appliances[0]!, { workspacePath: '/tmp/lab.yaml' });
+  const model = workspace(extra);
+  const r = renderForAppliance(model, model.appliances[0]!, { workspacePath: '/tmp/lab.yaml' });
   expect(r.errors).toEqual([]);
   const text = process.getuid?.() === 0 ? r.text : r.text.replace(/^ {4}(chroot|user|group) .*\n/gm, '');
   return { text, validate: r.validateCommand };

@@ -7,8 +7,8 @@ import { workspace } from './helpers';
 type Groups = NonNullable<WorkspaceInput['groups']>;
 
 function render(extra: Partial<WorkspaceInput>) {
-  const ws = workspace({ appliances: [{ name: 'h', host: '192.0.2.1', driver: 'haproxy' }], ...extra });
-  return renderForAppliance(ws, ws.appliances[0]!, { workspacePath: '/tmp/unit.yaml' });
+  const site = workspace({ appliances: [{ name: 'h', host: '192.0.2.1', driver: 'haproxy' }], ...extra });
+  return renderForAppliance(site, site.appliances[0]!, { workspacePath: '/tmp/unit.yaml' });
 }
 
 const servers = [

@@ -27,8 +27,8 @@ export function workspace(extra: Partial<WorkspaceInput>): Workspace {
   return workspaceSchema.parse({ lbdesk: 1, name: 'unit', ...extra });
 }
 
-export function appliance(ws: Workspace, name: string) {
-  const a = ws.appliances.find((x) => x.name === name);
+export function appliance(site: Workspace, name: string) {
+  const a = site.appliances.find((x) => x.name === name);
   if (!a) throw new Error(`no appliance ${name}`);
   return a;
 }

@@ -7,8 +7,8 @@ import { appliance, workspace } from './helpers';
 type Group = NonNullable<WorkspaceInput['groups']>[number];
 
 function render(extra: Partial<WorkspaceInput>) {
-  const ws = workspace({ appliances: [{ name: 'k', host: '192.0.2.1', driver: 'keepalived' }], ...extra });
-  return renderForAppliance(ws, ws.appliances[0]!, { workspacePath: '/tmp/unit.yaml' });
+  const site = workspace({ appliances: [{ name: 'k', host: '192.0.2.1', driver: 'keepalived' }], ...extra });
+  return renderForAppliance(site, site.appliances[0]!, { workspacePath: '/tmp/unit.yaml' });
 }
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim());
@@ -199,7 +199,7 @@ describe('keepalived: host-wide IPVS timeouts', () => {
 });
 
 describe('keepalived: VRRP of a pair', () => {
-  const pairWs = (pair: object, appliances?: object[]) => workspace({
+  const pairWorkspace = (pair: object, appliances?: object[]) => workspace({
     services: [{ name: 'vip', address: '192.0.2.10', port: 80, group: 'g' }],
     groups: [{ name: 'g', members: [] }],
     targetSets: [{ number: 1, address: '203.0.113.50', ports: [3868], algorithm: 'hash', protocols: 'tcp', activeIpfe: 'A2', servers: [] }],
@@ -209,13 +209,13 @@ describe('keepalived: VRRP of a pair', () => {
     ]) as never,
     pairs: [{ name: 'p', members: [{ appliance: 'k1', ipfe: 'A1', address: '198.51.100.1' }, { appliance: 'k2', ipfe: 'A2', address: '198.51.100.2' }], interface: 'eth0', instances: [{ id: 7, master: 'k1', services: ['vip'] }, { id: 8, master: 'A2' }], ...pair }],
   });
-  const text = (ws: ReturnType<typeof pairWs>, name: string) => lines(renderForAppliance(ws, appliance(ws, name), { workspacePath: '/tmp/u.yaml' }).text);
+  const text = (site: ReturnType<typeof pairWorkspace>, name: string) => lines(renderForAppliance(site, appliance(site, name), { workspacePath: '/tmp/u.yaml' }).text);
   const block = (l: string[], head: string) => l.slice(l.indexOf(head), l.indexOf('}', l.indexOf(head)) + 1);
 
   it('one vrrp_instance per instance; the master is MASTER with the higher priority, the mate BACKUP with the lower', () => {
-    const ws = pairWs({});
-    const k1 = text(ws, 'k1');
-    const k2 = text(ws, 'k2');
+    const site = pairWorkspace({});
+    const k1 = text(site, 'k1');
+    const k2 = text(site, 'k2');
     expect(k1).toEqual(expect.arrayContaining(['vrrp_instance lbdesk_p_7 {', 'state MASTER', 'interface eth0', 'virtual_router_id 7', 'priority 150', 'advert_int 1', '# service vip', '192.0.2.10']));
     expect(block(k2, 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state BACKUP', 'virtual_router_id 7', 'priority 100']));
     // The target set active on A2: k2 is its master.
@@ -225,26 +225,26 @@ describe('keepalived: VRRP of a pair', () => {
   });
 
   it('nopreempt and preempt_delay start both boxes as BACKUP; unicast peers; tracked interfaces and script', () => {
-    const np = text(pairWs({ nopreempt: true }), 'k1');
+    const np = text(pairWorkspace({ nopreempt: true }), 'k1');
     expect(np).toEqual(expect.arrayContaining(['state BACKUP', 'priority 150', 'nopreempt']));
-    const pd = text(pairWs({ preemptDelay: '30s', unicast: true, trackInterfaces: ['eth1'], trackScript: { command: '/usr/bin/killall -0 haproxy' } }), 'k2');
+    const pd = text(pairWorkspace({ preemptDelay: '30s', unicast: true, trackInterfaces: ['eth1'], trackScript: { command: '/usr/bin/killall -0 haproxy' } }), 'k2');
     expect(pd).toEqual(expect.arrayContaining(['preempt_delay 30', 'unicast_src_ip 198.51.100.2', 'unicast_peer {', '198.51.100.1', 'track_interface {', 'eth1', 'track_script {', 'lbdesk_p_check']));
     expect(pd).toEqual(expect.arrayContaining(['vrrp_script lbdesk_p_check {', 'script "/usr/bin/killall -0 haproxy"', 'interval 2', 'fall 2', 'rise 2', 'script_user root', 'enable_script_security']));
     expect(pd).not.toContain('state MASTER');
   });
 
   it("an HAProxy pair's addresses are rendered by the keepalived appliance named for each box", () => {
-    const ws = pairWs({ members: [{ appliance: 'h1', keepalived: 'k1' }, { appliance: 'h2', keepalived: 'k2' }], instances: [{ id: 7, master: 'h1', services: ['vip'] }] }, [
+    const site = pairWorkspace({ members: [{ appliance: 'h1', keepalived: 'k1' }, { appliance: 'h2', keepalived: 'k2' }], instances: [{ id: 7, master: 'h1', services: ['vip'] }] }, [
       { name: 'h1', host: '192.0.2.1', driver: 'haproxy' }, { name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] },
       { name: 'h2', host: '192.0.2.2', driver: 'haproxy' }, { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] },
     ]);
-    expect(block(text(ws, 'k1'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state MASTER', '192.0.2.10']));
-    expect(block(text(ws, 'k2'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state BACKUP', '192.0.2.10']));
-    expect(text(ws, 'h1').some((l) => l.includes('vrrp_instance'))).toBe(false);
+    expect(block(text(site, 'k1'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state MASTER', '192.0.2.10']));
+    expect(block(text(site, 'k2'), 'vrrp_instance lbdesk_p_7 {')).toEqual(expect.arrayContaining(['state BACKUP', '192.0.2.10']));
+    expect(text(site, 'h1').some((l) => l.includes('vrrp_instance'))).toBe(false);
   });
 
   it('a keepalived appliance outside any pair renders no VRRP', () => {
-    const ws = pairWs({}, [{ name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] }, { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] }, { name: 'k3', host: '192.0.2.3', driver: 'keepalived', include: ['vip'] }]);
-    expect(text(ws, 'k3').some((l) => l.startsWith('vrrp_'))).toBe(false);
+    const site = pairWorkspace({}, [{ name: 'k1', host: '192.0.2.1', driver: 'keepalived', include: [] }, { name: 'k2', host: '192.0.2.2', driver: 'keepalived', include: [] }, { name: 'k3', host: '192.0.2.3', driver: 'keepalived', include: ['vip'] }]);
+    expect(text(site, 'k3').some((l) => l.startsWith('vrrp_'))).toBe(false);
   });
 });

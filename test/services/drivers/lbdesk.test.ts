@@ -9,9 +9,9 @@ import { RICH_PATH, appliance, loadRich, parseWorkspaceText, workspace, writeTem
 const ctx = { workspacePath: RICH_PATH };
 
 describe('lbdesk driver', () => {
-  const ws = loadRich();
-  const daemon = appliance(ws, 'daemon');
-  const r = renderForAppliance(ws, daemon, ctx);
+  const site = loadRich();
+  const daemon = appliance(site, 'daemon');
+  const r = renderForAppliance(site, daemon, ctx);
 
   it('renders the included services, their groups and servers, and the included target sets', () => {
     expect(r.errors).toEqual([]);
@@ -23,7 +23,7 @@ describe('lbdesk driver', () => {
   });
 
   it('reads back as exactly the served part (durations and defaults survive the round trip)', () => {
-    expect(parseWorkspaceText(r.text)).toEqual(servedWorkspace(ws, daemon).workspace);
+    expect(parseWorkspaceText(r.text)).toEqual(servedWorkspace(site, daemon).workspace);
   });
 
   it('is accepted by `lbdesk validate` (what the appliance runs before reloading)', async () => {

@@ -17,8 +17,8 @@ describe('registry', () => {
   it('a driver without an implementation: a clear error, and a named problem from renderForAppliance', () => {
     const name = 'f5' as DriverName;
     expect(() => getDriver(name)).toThrow('driver "f5" is not available yet');
-    const ws = loadRich();
-    const r = renderForAppliance(ws, { ...appliance(ws, 'lvs'), driver: name }, ctx);
+    const site = loadRich();
+    const r = renderForAppliance(site, { ...appliance(site, 'lvs'), driver: name }, ctx);
     expect(r.text).toBe('');
     expect(r.errors).toEqual([{ subject: 'appliance lvs', message: expect.stringContaining('not available yet') }]);
   });
@@ -26,19 +26,19 @@ describe('registry', () => {
 
 describe('renderForAppliance', () => {
   it('applies the appliance overrides over the driver defaults', () => {
-    const ws = loadRich();
-    const daemon = renderForAppliance(ws, appliance(ws, 'daemon'), ctx);
+    const site = loadRich();
+    const daemon = renderForAppliance(site, appliance(site, 'daemon'), ctx);
     expect(daemon.configPath).toBe('/srv/lbdesk/site.yaml');
     expect(daemon.defaults.configPath).toBe('/etc/lbdesk/workspace.yaml');
     expect(daemon.validateCommand).toBe('lbdesk validate {file}');
-    const custom = { ...appliance(ws, 'edge-haproxy'), validateCommand: '/usr/local/sbin/haproxy -c -f {file}', reloadCommand: 'kill -USR2 1' };
-    const r = renderForAppliance(ws, custom, ctx);
+    const custom = { ...appliance(site, 'edge-haproxy'), validateCommand: '/usr/local/sbin/haproxy -c -f {file}', reloadCommand: 'kill -USR2 1' };
+    const r = renderForAppliance(site, custom, ctx);
     expect([r.configPath, r.validateCommand, r.reloadCommand]).toEqual(['/etc/haproxy/haproxy.cfg', '/usr/local/sbin/haproxy -c -f {file}', 'kill -USR2 1']);
   });
 });
 
 describe('selectIncluded', () => {
-  const ws = workspace({
+  const site = workspace({
     servers: [{ name: 's', address: '192.0.2.1' }],
     groups: [{ name: 'g', members: [{ server: 's', port: 80 }] }],
     services: [
@@ -48,20 +48,20 @@ describe('selectIncluded', () => {
     targetSets: [{ number: 4, address: '203.0.113.1' }, { number: 12, address: '203.0.113.2' }],
     appliances: [{ name: 'all', host: 'h' }],
   });
-  const base = ws.appliances[0]!;
+  const base = site.appliances[0]!;
 
   it('includes everything without a list, in workspace order', () => {
-    const s = selectIncluded(ws, base);
+    const s = selectIncluded(site, base);
     expect([s.services.map((x) => x.name), s.targetSets.map((t) => t.number), s.errors]).toEqual([['one', 'two'], [4, 12], []]);
   });
 
   it('names target sets ts4, ts-4 or target-set-4; keeps workspace order whatever the list order', () => {
-    const s = selectIncluded(ws, { ...base, include: ['target-set-12', 'two', 'TS-4'] });
+    const s = selectIncluded(site, { ...base, include: ['target-set-12', 'two', 'TS-4'] });
     expect([s.services.map((x) => x.name), s.targetSets.map((t) => t.number), s.errors]).toEqual([['two'], [4, 12], []]);
   });
 
   it('an unknown name is an error listing the known ones', () => {
-    const s = selectIncluded(ws, { ...base, include: ['one', 'three', 'ts5'] });
+    const s = selectIncluded(site, { ...base, include: ['one', 'three', 'ts5'] });
     expect(s.errors).toEqual([
       { subject: 'include "three"', message: 'no service or target set of that name (known: one, two, ts4, ts12)' },
       { subject: 'include "ts5"', message: 'no service or target set of that name (known: one, two, ts4, ts12)' },
@@ -69,7 +69,7 @@ describe('selectIncluded', () => {
   });
 
   it('a render with an unknown include is refused by name', () => {
-    const r = renderForAppliance(ws, { ...base, driver: 'keepalived', include: ['nope'] }, ctx);
+    const r = renderForAppliance(site, { ...base, driver: 'keepalived', include: ['nope'] }, ctx);
     expect(r.text).toBe('');
     expect(r.errors.map((e) => e.subject)).toEqual(['include "nope"']);
   });
@@ -87,17 +87,17 @@ describe('deterministic output with a content hash', () => {
   });
 
   it('the include order does not matter', () => {
-    const ws = loadRich();
-    const edge = appliance(ws, 'edge-haproxy');
-    const reversed = renderForAppliance(ws, { ...edge, include: [...edge.include!].reverse() }, ctx).text;
-    expect(reversed).toBe(renderForAppliance(ws, edge, ctx).text);
+    const site = loadRich();
+    const edge = appliance(site, 'edge-haproxy');
+    const reversed = renderForAppliance(site, { ...edge, include: [...edge.include!].reverse() }, ctx).text;
+    expect(reversed).toBe(renderForAppliance(site, edge, ctx).text);
   });
 
   it('a change shows in the hash; a hand edit shows as not intact', () => {
-    const ws = loadRich();
-    const before = renderForAppliance(ws, appliance(ws, 'lvs'), ctx).text;
-    ws.groups.find((g) => g.name === 'web')!.members[0]!.weight = 101;
-    const after = renderForAppliance(ws, appliance(ws, 'lvs'), ctx).text;
+    const site = loadRich();
+    const before = renderForAppliance(site, appliance(site, 'lvs'), ctx).text;
+    site.groups.find((g) => g.name === 'web')!.members[0]!.weight = 101;
+    const after = renderForAppliance(site, appliance(site, 'lvs'), ctx).text;
     expect(parseHeader(after)!.hash).not.toBe(parseHeader(before)!.hash);
     expect(parseHeader(before.replace('weight 200', 'weight 201'))!.intact).toBe(false);
     expect(parseHeader('global\n')).toBeUndefined();

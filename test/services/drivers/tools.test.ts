@@ -7,8 +7,8 @@ import { skipBecause } from '../../helpers/skip';
 
 const ctx = { workspacePath: RICH_PATH };
 
-function render(ws: Workspace, name: string): string {
-  const r = renderForAppliance(ws, appliance(ws, name), ctx);
+function render(site: Workspace, name: string): string {
+  const r = renderForAppliance(site, appliance(site, name), ctx);
   expect(r.errors).toEqual([]);
   return r.text;
 }
@@ -101,8 +101,8 @@ describe.skipIf(skipBecause(!KEEPALIVED && 'keepalived is not installed (apt-get
   });
 
   it('empty and all-disabled groups, a target set without ports (left out, and said)', () => {
-    const ws = edges('keepalived');
-    const result = renderForAppliance(ws, appliance(ws, 'a'), ctx);
+    const site = edges('keepalived');
+    const result = renderForAppliance(site, appliance(site, 'a'), ctx);
     expect(result.warnings.map((w) => w.subject)).toEqual(['service nobody', 'service dark-vip', 'target set 1']);
     const r = keepalivedCheck(result.text);
     expect(r.output).toBe('');

@@ -82,8 +82,8 @@ describe.skipIf(skipBecause(why, 'VRRP between network namespaces'))('VRRP betwe
   const logs: Record<'a' | 'b', string> = { a: '', b: '' };
 
   function start(side: 'a' | 'b', nopreempt: boolean): void {
-    const ws = pairWorkspace(nopreempt);
-    const r = renderForAppliance(ws, ws.appliances[side === 'a' ? 0 : 1]!, { workspacePath: join(dir, 'ws.yaml') });
+    const site = pairWorkspace(nopreempt);
+    const r = renderForAppliance(site, site.appliances[side === 'a' ? 0 : 1]!, { workspacePath: join(dir, 'workspace.yaml') });
     expect(r.errors).toEqual([]);
     const file = join(dir, `${side}.conf`);
     writeFileSync(file, r.text);

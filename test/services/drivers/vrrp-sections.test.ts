@@ -14,32 +14,32 @@ describe('VRRP of a pair with manage: sections', () => {
   const handWritten = (t: string) => t.slice(t.indexOf('vrrp_script chk_ipvs'), t.indexOf('virtual_server_group'));
 
   it('adds its own vrrp_instance as a marked section; VI_1 is never touched', () => {
-    const { ws } = importCase(KA);
-    const box = ws.appliances[0]!;
-    ws.appliances.push({ ...box, name: 'mate', host: '192.0.2.2' });
-    ws.pairs = [pairSchema.parse({ name: 'p', interface: 'lbd0', members: [{ appliance: box.name }, { appliance: 'mate' }], instances: [{ id: 52, master: box.name, addresses: ['192.0.2.99'] }] })];
-    const r = renderOnto(ws, box, text, ctx, { file: 'keepalived.conf' });
+    const { workspace } = importCase(KA);
+    const box = workspace.appliances[0]!;
+    workspace.appliances.push({ ...box, name: 'mate', host: '192.0.2.2' });
+    workspace.pairs = [pairSchema.parse({ name: 'p', interface: 'lbd0', members: [{ appliance: box.name }, { appliance: 'mate' }], instances: [{ id: 52, master: box.name, addresses: ['192.0.2.99'] }] })];
+    const r = renderOnto(workspace, box, text, ctx, { file: 'keepalived.conf' });
     expect(r.errors).toEqual([]);
     expect(handWritten(r.text)).toBe(handWritten(text));
     expect(r.text).toMatch(/\n# lbdesk: owned, sha256 [0-9a-f]{16}\nvrrp_instance lbdesk_p_52 \{\n {4}state MASTER\n/);
     expect(r.text).toContain('        192.0.2.99\n');
     if (TOOLS.keepalived) expect(keepalivedValid(r.text)).toMatchObject({ code: 0 });
     // Again onto its own result: nothing changes. Without the pair: exactly its block goes.
-    expect(renderOnto(ws, box, r.text, ctx, { file: 'keepalived.conf' }).text).toBe(r.text);
-    ws.pairs = [];
-    const gone = renderOnto(ws, box, r.text, ctx, { file: 'keepalived.conf' });
+    expect(renderOnto(workspace, box, r.text, ctx, { file: 'keepalived.conf' }).text).toBe(r.text);
+    workspace.pairs = [];
+    const gone = renderOnto(workspace, box, r.text, ctx, { file: 'keepalived.conf' });
     expect(gone.errors).toEqual([]);
     expect(gone.text).not.toContain('lbdesk_p_52');
     expect(handWritten(gone.text)).toBe(handWritten(text));
   });
 
   it('an instance name that is the box\'s own is refused, not overwritten', () => {
-    const { ws } = importCase(KA);
-    const box = ws.appliances[0]!;
+    const { workspace } = importCase(KA);
+    const box = workspace.appliances[0]!;
     const own = text.replace('vrrp_instance VI_1 {', 'vrrp_instance lbdesk_p_52 {');
-    ws.appliances.push({ ...box, name: 'mate', host: '192.0.2.2' });
-    ws.pairs = [pairSchema.parse({ name: 'p', interface: 'lbd0', members: [{ appliance: box.name }, { appliance: 'mate' }], instances: [{ id: 52, master: box.name, addresses: ['192.0.2.99'] }] })];
-    const r = renderOnto(ws, box, own, ctx, { file: 'keepalived.conf' });
+    workspace.appliances.push({ ...box, name: 'mate', host: '192.0.2.2' });
+    workspace.pairs = [pairSchema.parse({ name: 'p', interface: 'lbd0', members: [{ appliance: box.name }, { appliance: 'mate' }], instances: [{ id: 52, master: box.name, addresses: ['192.0.2.99'] }] })];
+    const r = renderOnto(workspace, box, own, ctx, { file: 'keepalived.conf' });
     expect(r.text).toBe('');
     expect(r.errors.map((e) => e.message).join('\n')).toMatch(/vrrp_instance lbdesk_p_52 \(line \d+\) is not lbdesk's/);
   });

@@ -52,12 +52,12 @@ describe('smooth weighted round-robin (IPFE share = w / sum w)', () => {
     expect(counts(4000, () => smoothWeighted(ms, mem))).toEqual({ s0: 1000, s1: 3000 });
   });
   it('matches w / sum(w) for uneven weights over a cycle of sum/gcd', () => {
-    const ws = [5, 3, 2, 7];
-    const ms = mk(ws);
+    const weights = [5, 3, 2, 7];
+    const ms = mk(weights);
     const mem = newMemory();
-    const sum = ws.reduce((a, b) => a + b, 0);
+    const sum = weights.reduce((a, b) => a + b, 0);
     const got = counts(sum * 10, () => smoothWeighted(ms, mem));
-    ws.forEach((w, i) => expect(got[`s${i}`]).toBe(w * 10));
+    weights.forEach((w, i) => expect(got[`s${i}`]).toBe(w * 10));
   });
   it('never picks weight 0 and returns nothing when all weights are 0', () => {
     expect(smoothWeighted(mk([0, 0]), newMemory())).toBeUndefined();

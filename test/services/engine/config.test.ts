@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildConfig, DEFAULT_CAPACITY, listenerId } from '../../../main/services/engine/config';
 import { memberKey } from '../../../shared/api/types';
-import { ws } from './helpers';
+import { workspace } from './helpers';
 
 const servers = [
   { name: 'a', address: '127.0.5.31' },
@@ -10,7 +10,7 @@ const servers = [
 
 describe('buildConfig', () => {
   it('makes a pool and a listener per enabled service, members keyed like the health engine', () => {
-    const cfg = buildConfig(ws({
+    const cfg = buildConfig(workspace({
       healthTimers: { timeout: '2s' },
       servers,
       groups: [{ name: 'g', members: [{ server: 'a', port: 81, weight: 5 }, { server: 'b' }] }],
@@ -33,7 +33,7 @@ describe('buildConfig', () => {
   });
 
   it('forwards target sets over TCP only and says so for SCTP', () => {
-    const cfg = buildConfig(ws({
+    const cfg = buildConfig(workspace({
       targetSets: [
         { number: 1, address: '127.0.5.40', secondaryAddress: '127.0.5.45', ports: [3868, 3869], protocols: 'both', deleteAge: 30,
           leastLoad: { mpsFactor: 30, connectionFactor: 10, allowedDeviation: 7 }, peerNodeAware: { enabled: true, threshold: 2 },
@@ -60,7 +60,7 @@ describe('buildConfig', () => {
   });
 
   it('turns peer awareness off with the hash algorithm and when disabled', () => {
-    const cfg = buildConfig(ws({
+    const cfg = buildConfig(workspace({
       targetSets: [
         { number: 1, address: '127.0.5.40', ports: [1], algorithm: 'hash', servers: [{ address: '127.0.5.41' }] },
         { number: 2, address: '127.0.5.50', ports: [1], peerNodeAware: { enabled: false }, servers: [{ address: '127.0.5.51' }] },
@@ -70,7 +70,7 @@ describe('buildConfig', () => {
   });
 
   it('reports two things on one address and port as a problem', () => {
-    const cfg = buildConfig(ws({
+    const cfg = buildConfig(workspace({
       servers,
       groups: [{ name: 'g', members: [{ server: 'a' }] }],
       services: [{ name: 'x', address: '127.0.5.30', port: 80, group: 'g' }],

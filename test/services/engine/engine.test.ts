@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../shared/api/engine';
 import { ForwardingEngine, stateEvent } from '../../../main/services/engine';
-import { StaticHealth, ws } from './helpers';
+import { StaticHealth, workspace } from './helpers';
 
 describe('ForwardingEngine controller', () => {
   it('refuses a workspace with two listeners on one port, and starts no worker', async () => {
@@ -11,7 +11,7 @@ describe('ForwardingEngine controller', () => {
     const engine = new ForwardingEngine({ health });
     const events: EngineEvent[] = [];
     engine.on('event', (e) => events.push(e));
-    const r = await engine.apply(ws({
+    const r = await engine.apply(workspace({
       servers: [{ name: 'a', address: '127.0.5.201' }],
       groups: [{ name: 'g', members: [{ server: 'a', port: 1 }] }],
       services: [

@@ -6,7 +6,7 @@ import type { EngineEvent } from '../../../shared/api/engine';
 import { memberKey } from '../../../shared/api/types';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, expectRefused, freePort, healthSeen, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held, engineIo, ioOf } from './helpers';
+import { StaticHealth, expectRefused, freePort, healthSeen, hold, sleep, startBackend, tally, until, whoAnswers, workspace, type Backend, type Held, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 
 const VIP = '127.0.5.100';
@@ -45,7 +45,7 @@ async function setup(weights: number[], service: Record<string, unknown> = {}, s
   const events: EngineEvent[] = [];
   engine.on('event', (e) => events.push(e));
   cleanups.push(() => engine.stop());
-  const r = await engine.apply(ws(input()));
+  const r = await engine.apply(workspace(input()));
   expect(r.ok).toBe(true);
   // The path asked for is the one that runs (no silent fall back).
   expect((await engine.refreshStats()).io).toBe(ioOf(dataPath));
@@ -181,7 +181,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       expect(h0.name).toBe('s0');
       const input = s.input();
       (input.servers as { name: string; enabled?: boolean }[])[0]!.enabled = false;
-      const r = await s.engine.apply(ws(input));
+      const r = await s.engine.apply(workspace(input));
       expect(r).toMatchObject({ ok: true, kept: 1, added: 0, removed: 0 });
       expect(tally(await sequential(s.port, 4))).toEqual({ s1: 4 });
       // The held connection still works both ways.
@@ -209,11 +209,11 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       const base = s.input();
       const services = base.services!;
       const withSecond = { ...base, services: [...services, { name: 'vip2', address: VIP, port: port2, group: 'g' }] };
-      expect(await s.engine.apply(ws(withSecond))).toMatchObject({ ok: true, added: 1, kept: 1, removed: 0 });
+      expect(await s.engine.apply(workspace(withSecond))).toMatchObject({ ok: true, added: 1, kept: 1, removed: 0 });
       expect(s.events.filter((e) => e.type === 'reload')).toHaveLength(1);
       const held2 = await hold(VIP, port2);
       // Drop the first service: its listener closes, its held connection carries on.
-      expect(await s.engine.apply(ws({ ...base, services: [{ name: 'vip2', address: VIP, port: port2, group: 'g' }] }))).toMatchObject({ ok: true, added: 0, kept: 1, removed: 1 });
+      expect(await s.engine.apply(workspace({ ...base, services: [{ name: 'vip2', address: VIP, port: port2, group: 'g' }] }))).toMatchObject({ ok: true, added: 0, kept: 1, removed: 1 });
       expect(s.events.some((e) => e.type === 'closed' && e.port === s.port)).toBe(true);
       expect(await expectRefused(VIP, s.port)).toBe('ECONNREFUSED');
       for (const h of [held, held2]) {
@@ -229,7 +229,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       const blocker = await startBackend('blocker', VIP);
       cleanups.push(() => blocker.close());
       const base = s.input();
-      const r = await s.engine.apply(ws({ ...base, services: [...base.services!, { name: 'clash', address: VIP, port: blocker.port, group: 'g' }] }));
+      const r = await s.engine.apply(workspace({ ...base, services: [...base.services!, { name: 'clash', address: VIP, port: blocker.port, group: 'g' }] }));
       expect(r.ok).toBe(false);
       expect(r.reason).toContain(`cannot listen on ${VIP}:${blocker.port}/tcp: EADDRINUSE`);
       expect(s.events.at(-1)).toMatchObject({ type: 'reload', ok: false });

@@ -33,7 +33,7 @@ export class StaticHealth extends Emitter<HealthEvents> implements HealthView {
   }
 }
 
-export const ws = (input: Omit<WorkspaceInput, 'lbdesk' | 'name'> & { lbdesk?: 1; name?: string }): Workspace => workspaceSchema.parse({ lbdesk: 1, name: 'engine-test', ...input });
+export const workspace = (input: Omit<WorkspaceInput, 'lbdesk' | 'name'> & { lbdesk?: 1; name?: string }): Workspace => workspaceSchema.parse({ lbdesk: 1, name: 'engine-test', ...input });
 
 export type Held = Awaited<ReturnType<typeof hold>>;
 

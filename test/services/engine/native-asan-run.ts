@@ -6,7 +6,7 @@ import * as dgram from 'node:dgram';
 import * as net from 'node:net';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, roundTrip, startBackend, until, whoAnswers, ws } from './helpers';
+import { StaticHealth, freePort, roundTrip, startBackend, until, whoAnswers, workspace } from './helpers';
 
 const VIP = '127.0.5.200';
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const engine = new ForwardingEngine({ health, io: 'native', statsIntervalMs: 0 });
   if (process.env.ASAN_RUN_TRACE) engine.on('event', (e) => console.error(JSON.stringify(e)));
   const [p1, p2, p3] = [await freePort(VIP), await freePort(VIP), await freePort(VIP)];
-  const config = (extra: boolean) => ws({
+  const config = (extra: boolean) => workspace({
     servers: [{ name: 'a', address: '127.0.5.201' }, { name: 'b', address: '127.0.5.202' }, { name: 'd', address: '127.0.5.203' }, { name: 'r', address: '127.0.5.204' }],
     groups: [{ name: 'g', members }, { name: 'u', members: udpMembers }],
     services: [

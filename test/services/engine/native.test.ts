@@ -11,7 +11,7 @@ import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
 import { loadAddon } from '../../../main/services/engine/native';
 import { TSX_LOADER } from '../../helpers/cli';
-import { StaticHealth, freePort, startBackend, until, whoAnswers, ws } from './helpers';
+import { StaticHealth, freePort, startBackend, until, whoAnswers, workspace } from './helpers';
 import { skipBecause } from '../../helpers/skip';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -29,7 +29,7 @@ async function engineOn(backend: { name: string; address: string; port: number }
   const events: EngineEvent[] = [];
   engine.on('event', (e) => events.push(e));
   cleanups.push(() => engine.stop());
-  const r = await engine.apply(ws({
+  const r = await engine.apply(workspace({
     servers: [{ name: backend.name, address: backend.address }],
     groups: [{ name: 'g', members: [{ server: backend.name, port: backend.port }] }],
     services: [{ name: 'vip', address: VIP, port, group: 'g', idleTimeout }],

@@ -5,7 +5,7 @@ import * as dgram from 'node:dgram';
 import { memberKey } from '../../../shared/api/types';
 import type { WorkspaceInput } from '../../../shared/model/schema';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, hold, sleep, startBackend, tally, until, whoAnswers, ws, type Backend, type Held, engineIo, ioOf } from './helpers';
+import { StaticHealth, freePort, hold, sleep, startBackend, tally, until, whoAnswers, workspace, type Backend, type Held, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 
 const TSA = '127.0.5.130';
@@ -41,7 +41,7 @@ async function targetSet(n: number, ts: Record<string, unknown>, weights: number
     name: 't',
     targetSets: [{ number: 1, address: TSA, ports: [port], protocols: 'tcp', servers: backends.map((b, i) => ({ address: b.address, weight: weights[i] })), ...ts }],
   } as WorkspaceInput;
-  const r = await engine.apply(ws(input));
+  const r = await engine.apply(workspace(input));
   expect(r).toMatchObject({ ok: true });
   // The path asked for is the one that runs (no silent fall back).
   expect((await engine.refreshStats()).io).toBe(ioOf(dataPath));
@@ -154,7 +154,7 @@ describe.each(DATA_PATHS)('data path %s', (io) => {
       backends.forEach((b) => health.set(memberKey({ targetSet: 1, address: b.address }), 'available'));
       const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
       cleanups.push(() => engine.stop());
-      const r = await engine.apply(ws({
+      const r = await engine.apply(workspace({
         targetSets: [{
           number: 1, address: TSA, secondaryAddress: '127.0.5.135', ports: [port], protocols: 'tcp', algorithm: 'hash',
           servers: [{ address: backends[0]!.address, secondaryAddress: '127.0.5.136' }, { address: backends[1]!.address }],

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { DATA_PATHS, StaticHealth, engineIo, freePort, ioOf, sleep, ws } from './helpers';
+import { DATA_PATHS, StaticHealth, engineIo, freePort, ioOf, sleep, workspace } from './helpers';
 
 const VIP = '127.0.5.170';
 const SINK = '127.0.5.171';
@@ -83,7 +83,7 @@ describe.each(DATA_PATHS)('the data path (%s) off the controlling thread', (io) 
     health.set(memberKey({ group: 'g', server: 'sink', port: sinkPort }), 'available');
     const engine = new ForwardingEngine({ health, io: engineIo(io), statsIntervalMs: 0 });
     cleanups.push(() => engine.stop());
-    expect((await engine.apply(ws({
+    expect((await engine.apply(workspace({
       servers: [{ name: 'sink', address: SINK }],
       groups: [{ name: 'g', members: [{ server: 'sink', port: sinkPort }] }],
       services: [{ name: 'vip', address: VIP, port, group: 'g' }],

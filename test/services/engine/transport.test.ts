@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import { memberKey } from '../../../shared/api/types';
 import type { EngineEvent } from '../../../shared/api/engine';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, engineIo, expectRefused, freePort, ioOf, roundTrip, startBackend, tally, until, whoAnswers, ws, type Backend, type DataPath } from './helpers';
+import { StaticHealth, engineIo, expectRefused, freePort, ioOf, roundTrip, startBackend, tally, until, whoAnswers, workspace, type Backend, type DataPath } from './helpers';
 
 const VIP = '127.0.5.160';
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -24,7 +24,7 @@ async function setup(io: DataPath | 'net', backends: { name: string; address: st
   const events: EngineEvent[] = [];
   engine.on('event', (e) => events.push(e));
   cleanups.push(() => engine.stop());
-  const r = await engine.apply(ws({
+  const r = await engine.apply(workspace({
     servers: backends.map((b) => ({ name: b.name, address: b.address, healthTimers: { timeout } })),
     groups: [{ name: 'g', members: backends.map((b) => ({ server: b.name, port: b.port })) }],
     services: [{ name: 'vip', address: VIP, port, group: 'g', algorithm: 'round-robin' }],

@@ -5,7 +5,7 @@ import * as dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { StaticHealth, freePort, healthSeen, sleep, until, ws, engineIo, ioOf } from './helpers';
+import { StaticHealth, freePort, healthSeen, sleep, until, workspace, engineIo, ioOf } from './helpers';
 import { DATA_PATHS, type DataPath } from './helpers';
 import { skipBecause } from '../../helpers/skip';
 
@@ -64,7 +64,7 @@ async function setup(idleTimeout = '60s') {
   health.set(memberKey({ group: 'g', server: 'b', port: b.port }), 'available');
   const engine = new ForwardingEngine({ health, io: engineIo(dataPath), statsIntervalMs: 0 });
   cleanups.push(() => engine.stop());
-  const r = await engine.apply(ws({
+  const r = await engine.apply(workspace({
     servers: [{ name: 'a', address: '127.0.5.151' }, { name: 'b', address: '127.0.5.152' }],
     groups: [{ name: 'g', members: [{ server: 'a', port: a.port }, { server: 'b', port: b.port }] }],
     services: [{ name: 'dns', address: VIP, port, protocol: 'udp', group: 'g', algorithm: 'round-robin', idleTimeout }],

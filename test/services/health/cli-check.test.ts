@@ -22,7 +22,7 @@ beforeAll(async () => {
   const radius = await startRadiusServer('127.0.4.84', { secret, reply: 2 });
   open.push(web, slow, tsl, radius);
   const closed = await freePort('127.0.4.82');
-  const ws = {
+  const workspace = {
     lbdesk: 1,
     name: 'cli-check',
     healthTimers: { timeout: '3s' },
@@ -42,7 +42,7 @@ beforeAll(async () => {
     targetSets: [{ number: 3, address: '127.0.4.85', ports: [tsl.port], servers: [{ address: '127.0.4.83', description: 'DA-MP 1' }] }],
   };
   file = join(dir, 'site.yaml');
-  writeFileSync(file, stringify(ws));
+  writeFileSync(file, stringify(workspace));
   bad = join(dir, 'bad.yaml');
   writeFileSync(bad, 'lbdesk: 1\nname: bad\nhealthTimers:\n  interval: soon\n');
 });

@@ -58,7 +58,7 @@ describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx
     web = await startNginx('127.0.4.33', { 'health': 'OK' });
     const timers = { interval: 1000, retryInterval: 500, failAfter: 2, restoreAfter: 2, timeout: 800 };
     engine = new HealthChecker({ secrets: new MemorySecretStore(), jitter: 0.1 });
-    const ws = workspaceSchema.parse({
+    const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 'bound', healthTimers: { interval: '1000ms', retryInterval: '500ms', failAfter: 2, restoreAfter: 2, timeout: '800ms' },
       servers: [{ name: 'web', address: web.host }],
       groups: [{ name: 'g', members: [{ server: 'web', port: web.port }], healthCheck: { type: 'http', http: { path: '/health', expect: 'OK' } } }],
@@ -68,7 +68,7 @@ describe.skipIf(skipBecause(nginxMissing, 'recovery bound against a frozen nginx
     const results: { ok: boolean; at: number }[] = [];
     engine.on('change', (c) => changes.push({ to: c.to, at: performance.now() }));
     engine.on('result', ({ result: r }) => results.push({ ok: r.ok, at: performance.now() }));
-    engine.apply(ws);
+    engine.apply(workspace);
     engine.start();
     const waitFor = async (pred: () => boolean, ms: number) => {
       const until = Date.now() + ms;

@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'engine-test', ...input });
+const workspace = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'engine-test', ...input });
 function engine(opts: Partial<ConstructorParameters<typeof HealthChecker>[0]> = {}) {
   const e = new HealthChecker({ secrets: new MemorySecretStore(), jitter: 0, ...opts });
   engines.push(e);
@@ -36,7 +36,7 @@ async function healthServer(host: string) {
 }
 
 function oneGroup(address: string, port: number, extra: Record<string, unknown> = {}, timers: Record<string, unknown> = {}) {
-  return ws({
+  return workspace({
     healthTimers: { interval: '1s', retryInterval: '300ms', failAfter: 2, restoreAfter: 2, timeout: '500ms', ...timers },
     servers: [{ name: 's1', address }],
     groups: [{ name: 'g', members: [{ server: 's1', port }], healthCheck: { type: 'http', http: { path: '/health', expect: 'OK' }, ...extra } }],
@@ -79,7 +79,7 @@ describe('Px timer sequence (interval 1 s, retry 300 ms, failAfter 2, restoreAft
     const e = engine();
     const results: CheckResult[] = [];
     e.on('result', ({ result: r }) => results.push(r));
-    e.apply(ws({
+    e.apply(workspace({
       healthTimers: { interval: '1s', retryInterval: '300ms', timeout: '500ms' },
       servers: [{ name: 's1', address: '127.0.4.61' }],
       groups: [{ name: 'g', members: [{ server: 's1', port }] }],
@@ -148,7 +148,7 @@ describe('passive to active, one check in flight', () => {
     ctl.delayMs = 150;
     const e = engine();
     const check = { type: 'http' as const, http: { path: '/health', expect: 'OK' } };
-    e.apply(ws({
+    e.apply(workspace({
       healthTimers: { interval: '100ms', retryInterval: '100ms', timeout: '1s' },
       servers: [{ name: 's1', address: '127.0.4.90' }],
       groups: ['a', 'b', 'c'].map((name) => ({ name, members: [{ server: 's1', port: srv.port }], healthCheck: check })),
@@ -161,7 +161,7 @@ describe('passive to active, one check in flight', () => {
     expect(ctl.maxInFlight).toBe(1);
     // lbdesk check takes turns on a shared server too.
     ctl.maxInFlight = 0;
-    const once = await e.checkOnce(ws({
+    const once = await e.checkOnce(workspace({
       servers: [{ name: 's1', address: '127.0.4.90' }],
       groups: ['a', 'b', 'c'].map((name) => ({ name, members: [{ server: 's1', port: srv.port }], healthCheck: check })),
     }));
@@ -197,7 +197,7 @@ describe('apply(): diffing a changed workspace', () => {
     let results = 0;
     e.on('change', (c) => changes.push(c));
     e.on('result', () => results++);
-    const build = (opts: { bEnabled?: boolean; weight?: number; withB?: boolean; check?: 'tcp' | 'pnm'; interval?: string } = {}) => ws({
+    const build = (opts: { bEnabled?: boolean; weight?: number; withB?: boolean; check?: 'tcp' | 'pnm'; interval?: string } = {}) => workspace({
       healthTimers: { interval: opts.interval ?? '30s', retryInterval: '10s', timeout: '500ms' },
       servers: [{ name: 'a', address: '127.0.4.66' }, { name: 'b', address: '127.0.4.67', enabled: opts.bEnabled ?? true }],
       groups: [{
@@ -243,7 +243,7 @@ describe('apply(): diffing a changed workspace', () => {
     open.push(l);
     const e = engine();
     const key = memberKey({ group: 'g', server: 's', port: l.port });
-    const build = (interval: string) => ws({ healthTimers: { interval, timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.68' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] });
+    const build = (interval: string) => workspace({ healthTimers: { interval, timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.68' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] });
     e.apply(build('60s'));
     e.start();
     await waitFor(() => e.status(key)?.state === 'available', 2000, 'available');
@@ -261,7 +261,7 @@ describe('members beyond plain groups', () => {
     const e = engine();
     const changes: StateChange[] = [];
     e.on('change', (c) => changes.push(c));
-    e.apply(ws({
+    e.apply(workspace({
       healthTimers: { timeout: '1s' },
       targetSets: [
         { number: 7, address: '127.0.4.69', ports: [l.port, 9], servers: [{ address: '127.0.4.70' }] },
@@ -281,7 +281,7 @@ describe('members beyond plain groups', () => {
     const l = await startTcpListener('127.0.4.75');
     open.push(l);
     const e = engine({ historySize: 3 });
-    e.apply(ws({ healthTimers: { interval: '100ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.75' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
+    e.apply(workspace({ healthTimers: { interval: '100ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.75' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
     let n = 0;
     e.on('result', () => n++);
     e.start();
@@ -297,7 +297,7 @@ describe('members beyond plain groups', () => {
     const e = engine({ jitter: 0.5 });
     const at: number[] = [];
     e.on('result', ({ result: r }) => at.push(r.at));
-    e.apply(ws({ healthTimers: { interval: '300ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.76' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
+    e.apply(workspace({ healthTimers: { interval: '300ms', timeout: '500ms' }, servers: [{ name: 's', address: '127.0.4.76' }], groups: [{ name: 'g', members: [{ server: 's', port: l.port }] }] }));
     e.start();
     await waitFor(() => at.length >= 6, 4000, 'six checks');
     const gaps = at.slice(1).map((t, i) => t - at[i]!);
@@ -313,7 +313,7 @@ describe('checkOnce (lbdesk check)', () => {
     const slow = await startHttpServer('127.0.4.78', (_q, r) => setTimeout(() => r.end('OK'), 700));
     open.push(fast, slow);
     const closed = await freePort('127.0.4.79');
-    const w = ws({
+    const w = workspace({
       healthTimers: { timeout: '2s' },
       servers: [
         { name: 'fast', address: '127.0.4.77' }, { name: 'slow', address: '127.0.4.78' },

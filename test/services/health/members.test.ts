@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { workspaceSchema, type WorkspaceInput } from '../../../shared/model/schema';
 import { membersOf } from '../../../main/services/health/members';
 
-const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 't', ...input });
+const workspace = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 't', ...input });
 
 describe('membersOf', () => {
   it('reads the spec example: groups with resolved checks, target sets with TCP L4 on the first port', () => {
@@ -27,7 +27,7 @@ describe('membersOf', () => {
   });
 
   it('target sets: their own check if given, ping without ports, timers target set > global', () => {
-    const w = ws({
+    const w = workspace({
       healthTimers: { interval: '7s', timeout: '2s' },
       targetSets: [
         { number: 2, address: '127.0.4.1', ports: [], servers: [{ address: '127.0.4.2' }] },
@@ -42,7 +42,7 @@ describe('membersOf', () => {
   });
 
   it('UDP groups get UDP checks; an undefined server is a problem, not a crash', () => {
-    const w = ws({
+    const w = workspace({
       servers: [{ name: 'a', address: '127.0.4.7' }],
       groups: [{ name: 'u', members: [{ server: 'a', port: 5000 }, { server: 'ghost', port: 5000 }] }],
       services: [{ name: 'v', address: '127.0.4.8', port: 5000, protocol: 'udp', group: 'u' }],
@@ -54,10 +54,10 @@ describe('membersOf', () => {
 
   it('probeId changes with what the probe depends on, timerId with the timers only', () => {
     const base = { servers: [{ name: 'a', address: '127.0.4.7' }], groups: [{ name: 'g', members: [{ server: 'a', port: 80 }], healthCheck: { type: 'http' as const, http: { path: '/x' } } }] };
-    const [m1] = membersOf(ws(base));
-    const [m2] = membersOf(ws({ ...base, healthTimers: { interval: '5s' } }));
-    const [m3] = membersOf(ws({ ...base, groups: [{ ...base.groups[0]!, healthCheck: { type: 'http', http: { path: '/y' } } }] }));
-    const [m4] = membersOf(ws({ ...base, groups: [{ ...base.groups[0]!, members: [{ server: 'a', port: 80, weight: 5 }] }] }));
+    const [m1] = membersOf(workspace(base));
+    const [m2] = membersOf(workspace({ ...base, healthTimers: { interval: '5s' } }));
+    const [m3] = membersOf(workspace({ ...base, groups: [{ ...base.groups[0]!, healthCheck: { type: 'http', http: { path: '/y' } } }] }));
+    const [m4] = membersOf(workspace({ ...base, groups: [{ ...base.groups[0]!, members: [{ server: 'a', port: 80, weight: 5 }] }] }));
     expect(m2!.probeId).toBe(m1!.probeId);
     expect(m2!.timerId).not.toBe(m1!.timerId);
     expect(m3!.probeId).not.toBe(m1!.probeId);

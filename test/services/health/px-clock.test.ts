@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-const ws = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'px-clock', ...input });
+const workspace = (input: Partial<WorkspaceInput>) => workspaceSchema.parse({ lbdesk: 1, name: 'px-clock', ...input });
 
 /** The health page (test/helpers/servers), closed after each test. */
 async function healthServer(host: string) {
@@ -33,7 +33,7 @@ interface Timers {
 }
 
 function oneMember(host: string, port: number, timers: Timers, enabled = true) {
-  return ws({
+  return workspace({
     healthTimers: { timeout: '2s', failAfter: 2, restoreAfter: 2, ...timers },
     servers: [{ name: 's1', address: host, enabled }],
     groups: [{ name: 'g', members: [{ server: 's1', port }], healthCheck: { type: 'http', http: { path: '/health', expect: 'OK' } } }],
@@ -174,7 +174,7 @@ describe('checks on enable, on a changed check and on a reported failure (fake c
     const { port, ctl } = await healthServer('127.0.4.94');
     const key = memberKey({ group: 'g', server: 's1', port });
     const { clock, e, checkAt } = rig(key);
-    const build = (weight: number) => ws({
+    const build = (weight: number) => workspace({
       healthTimers: { interval: '30s', retryInterval: '10s', timeout: '2s' },
       servers: [{ name: 's1', address: '127.0.4.94' }],
       groups: [{ name: 'g', members: [{ server: 's1', port, weight }], healthCheck: { type: 'http', http: { path: '/health', expect: 'OK' } } }],

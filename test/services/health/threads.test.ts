@@ -160,7 +160,7 @@ describe('result history', () => {
   it('an engine on probe threads keeps states right, and its history equals the results it reported', async () => {
     const up = await listener('127.0.4.64');
     const downPort = await freePort('127.0.4.65');
-    const ws = workspaceSchema.parse({
+    const workspace = workspaceSchema.parse({
       lbdesk: 1,
       name: 'threads',
       healthTimers: { interval: '1s', retryInterval: '300ms', failAfter: 2, restoreAfter: 2, timeout: '500ms' },
@@ -173,7 +173,7 @@ describe('result history', () => {
     const engine = new HealthChecker({ secrets: new MemorySecretStore(), probeThreads: 1, probeThreadsFrom: 0, jitter: 0 });
     const seen = new Map<string, CheckResult[]>();
     engine.on('result', ({ key, result: r }) => seen.set(key, [...(seen.get(key) ?? []), r]));
-    engine.apply(ws);
+    engine.apply(workspace);
     engine.start();
     try {
       const end = Date.now() + 15_000;

@@ -126,22 +126,22 @@ describe.skipIf(skipBecause(why, 'import from a real HAProxy over SSH'))(`import
 
   it('keeps the stats listener and the TLS frontend byte for byte; traffic follows the new weight', async () => {
     const opts = testOptions(sshd, dir);
-    const ws = join(dir, 'site.yaml');
+    const workspaceFile = join(dir, 'site.yaml');
     writeFileSync(join(dir, 'ssh_config'), '');
-    writeFileSync(ws, [
+    writeFileSync(workspaceFile, [
       'lbdesk: 1',
       'name: site',
       'appliances:',
       ...haproxyApplianceLines(sshd, 'box', cfgPath(), { comment: 'the HAProxy the site already runs', validate: `${HAPROXY} -c -q -f {file}`, reload: `kill -USR2 $(cat ${join(dir, 'haproxy.pid')})` }),
       '',
     ].join('\n'));
-    const imported = await runCli(['import', ws, '--appliance', 'box', '--known-hosts', opts.knownHostsFile!, '--ssh-config', join(dir, 'ssh_config')], { env: { LBDESK_DATA_DIR: join(dir, 'data') } });
+    const imported = await runCli(['import', workspaceFile, '--appliance', 'box', '--known-hosts', opts.knownHostsFile!, '--ssh-config', join(dir, 'ssh_config')], { env: { LBDESK_DATA_DIR: join(dir, 'data') } });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(/frontend https-in: kept: HTTP routing rules/);
     expect(imported.stderr).toMatch(/listen stats: kept/);
-    const text = readFileSync(ws, 'utf8');
+    const text = readFileSync(workspaceFile, 'utf8');
     expect(text).toContain('  - name: box   # the HAProxy the site already runs');
-    const parsed = parseWorkspace(text, ws);
+    const parsed = parseWorkspace(text, workspaceFile);
     expect(parsed.problems.filter((p) => p.severity === 'error')).toEqual([]);
     const site = parsed.workspace!;
     expect(site.appliances[0]!.manage).toBe('sections');
@@ -151,8 +151,8 @@ describe.skipIf(skipBecause(why, 'import from a real HAProxy over SSH'))(`import
     // The weight change, as the app saves it: a comment-preserving edit.
     const doc = createDocument(text);
     setField(doc, ['groups', web, 'members', b, 'weight'], 3);
-    const edited = parseWorkspace(documentToText(doc), ws).workspace!;
-    const p = openAppliance(edited, edited.appliances[0]!, ws);
+    const edited = parseWorkspace(documentToText(doc), workspaceFile).workspace!;
+    const p = openAppliance(edited, edited.appliances[0]!, workspaceFile);
     expect(p.errors).toEqual([]);
     const pushed = await pushConfig(p.target, p.render.text, { ...opts, confirmWithinMs: 60_000 });
     expect(pushed.outcome, `${pushed.reason}\n${log}`).toBe('applied');

@@ -24,14 +24,14 @@ export function corpus(c: Case): { path: string; text: string } {
 }
 
 /** Imports as `lbdesk import` does and reads the workspace back through the real parser. */
-export function importCase(c: Case, text = corpus(c).text): { result: Imported; yaml: string; ws: Workspace } {
+export function importCase(c: Case, text = corpus(c).text): { result: Imported; yaml: string; workspace: Workspace } {
   const path = join(CORPUS, c.file);
   const result = importConfig({ bytes: Buffer.from(text), file: c.file, driver: c.driver, realPath: realpathSync(path) });
   const yaml = newWorkspaceText(result, { name: 'box', driver: c.driver, workspaceName: 'site', source: c.file });
   const problems = workspaceProblems(yaml, 'site.yaml');
   if (problems.length) throw new Error(problems.join('\n'));
-  const ws = parseWorkspace(yaml, 'site.yaml').workspace!;
-  return { result, yaml, ws };
+  const workspace = parseWorkspace(yaml, 'site.yaml').workspace!;
+  return { result, yaml, workspace };
 }
 
 /** Lines that differ (1-based), for "only that line changed". */

@@ -18,41 +18,41 @@ describe.each(CASES)('$file ($driver)', (c) => {
   const why = c.driver === 'haproxy' ? 'needs haproxy and openssl' : 'needs keepalived, root, unshare and ip (VRRP interface in a namespace)';
 
   it('imports into a workspace that validates, with a report row per section', () => {
-    const { result, ws } = importCase(c);
-    expect(ws.appliances[0]!.manage).toBe('sections');
+    const { result, workspace } = importCase(c);
+    expect(workspace.appliances[0]!.manage).toBe('sections');
     expect(result.items.length).toBeGreaterThan(2);
     for (const i of result.items) expect(i.line).toBeGreaterThan(0);
     expect(result.items.some((i) => i.outcome === 'kept')).toBe(true);
-    expect(ws.services.length + ws.groups.length).toBeGreaterThan(0);
+    expect(workspace.services.length + workspace.groups.length).toBeGreaterThan(0);
   });
 
   it('renders onto the same file byte for byte', () => {
-    const { ws } = importCase(c);
-    const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: path });
+    const { workspace } = importCase(c);
+    const r = renderOnto(workspace, workspace.appliances[0]!, text, ctx, { file: path });
     expect(r.errors).toEqual([]);
     expect(r.conflicts).toEqual([]);
     expect(r.text).toBe(text);
   });
 
   it('changes only the server line whose weight changed', () => {
-    const { ws } = importCase(c);
-    const group = ws.groups.find((g) => g.members.length >= 2) ?? ws.groups[0]!;
+    const { workspace } = importCase(c);
+    const group = workspace.groups.find((g) => g.members.length >= 2) ?? workspace.groups[0]!;
     const member = group.members[group.members.length - 1]!;
     member.weight = member.weight === 7 ? 8 : 7;
-    const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: path });
+    const r = renderOnto(workspace, workspace.appliances[0]!, text, ctx, { file: path });
     expect(r.errors).toEqual([]);
     const lines = changedLines(text, r.text);
     expect(lines).toHaveLength(1);
     expect(r.text.split('\n')[lines[0]! - 1]).toMatch(new RegExp(`weight ${member.weight}\\b`));
     // And the edited file imports back to the same workspace (stable under our own render).
     const again = importCase(c, r.text);
-    expect(renderOnto(again.ws, again.ws.appliances[0]!, r.text, ctx, { file: path }).text).toBe(r.text);
+    expect(renderOnto(again.workspace, again.workspace.appliances[0]!, r.text, ctx, { file: path }).text).toBe(r.text);
   });
 
   it.skipIf(skipBecause(!TOOLS[c.driver] && why, `${c.driver} validator`))(`the original and the edited file pass the real validator${TOOLS[c.driver] ? '' : ` (skipped: ${why})`}`, () => {
-    const { ws } = importCase(c);
-    ws.groups[0]!.members[0]!.weight = 5;
-    const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: path });
+    const { workspace } = importCase(c);
+    workspace.groups[0]!.members[0]!.weight = 5;
+    const r = renderOnto(workspace, workspace.appliances[0]!, text, ctx, { file: path });
     for (const t of [text, r.text]) {
       const v = validate(t);
       expect(v.output).not.toMatch(/ALERT/);
@@ -71,9 +71,9 @@ describe("lbdesk's own renders import back and render onto themselves byte for b
     const result = importConfig({ bytes: Buffer.from(text), file: name, driver, includes: false });
     const yaml = newWorkspaceText(result, { name: 'box', driver, workspaceName: 'rich', source: name });
     expect(workspaceProblems(yaml, 'rich.yaml')).toEqual([]);
-    const ws = parseWorkspace(yaml, 'rich.yaml').workspace!;
+    const workspace = parseWorkspace(yaml, 'rich.yaml').workspace!;
     expect(result.items.filter((i) => i.outcome === 'imported').length).toBeGreaterThan(5);
-    const r = renderOnto(ws, ws.appliances[0]!, text, ctx, { file: name });
+    const r = renderOnto(workspace, workspace.appliances[0]!, text, ctx, { file: name });
     expect(r.errors).toEqual([]);
     expect(r.text).toBe(text);
   });

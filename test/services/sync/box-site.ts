@@ -60,7 +60,7 @@ export class Site {
 
   prepared(server: 'a' | 'b') {
     const [vip, a, b] = this.o.addresses;
-    const ws = workspaceSchema.parse({
+    const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 'box',
       servers: [{ name: 'a', address: a }, { name: 'b', address: b }],
       groups: [{ name: 'web', members: [{ server, port: this.backendPort }] }],
@@ -72,7 +72,7 @@ export class Site {
         ...this.o.appliance,
       }],
     });
-    return openAppliance(ws, ws.appliances[0]!, join(this.o.dir, 'site.yaml'));
+    return openAppliance(workspace, workspace.appliances[0]!, join(this.o.dir, 'site.yaml'));
   }
 
   target(): SyncTarget { return this.prepared('a').target; }

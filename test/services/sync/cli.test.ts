@@ -19,7 +19,7 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
   let dir: string;
   let vip: Server;
   let vipPort: number;
-  let ws: string;
+  let workspaceFile: string;
   let live: string;
   let knownHosts: string;
   let env: NodeJS.ProcessEnv;
@@ -60,8 +60,8 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
     writeFileSync(join(dir, 'reload.sh'), `#!/bin/sh\necho reload >> '${join(dir, 'reloads')}'\n! grep -q ':8083' '${live}'\n`);
     chmodSync(join(dir, 'validate.sh'), 0o755);
     chmodSync(join(dir, 'reload.sh'), 0o755);
-    ws = join(dir, 'site.yaml');
-    writeFileSync(ws, workspace(8081));
+    workspaceFile = join(dir, 'site.yaml');
+    writeFileSync(workspaceFile, workspace(8081));
     env = { LBDESK_DATA_DIR: join(dir, 'data') };
   });
   afterAll(async () => {
@@ -71,24 +71,24 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
   });
 
   it('refuses an unknown host key without --accept-new, then pushes what render prints', async () => {
-    const refused = await cli(['push', ws, '--appliance', 'lab', ...ssh()]);
+    const refused = await cli(['push', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/lab: refused: unknown host key .*SHA256:\S+.*--accept-new/);
     expect(readFileSync(knownHosts, 'utf8')).toBe('');
     expect(existsSync(live)).toBe(false);
 
-    const pushed = await cli(['push', ws, '--appliance', 'lab', '--accept-new', ...ssh()]);
+    const pushed = await cli(['push', workspaceFile, '--appliance', 'lab', '--accept-new', ...ssh()]);
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(pushed.stderr).toMatch(/accepted new host key for 127\.0\.8\.11:\d+: ssh-ed25519 SHA256:/);
     expect(pushed.stderr).toMatch(/lab: upload ok/);
     expect(pushed.stdout).toMatch(/^lab: applied: applied and reloaded, VIPs answer$/m);
-    const site = workspaceSchema.parse(parse(readFileSync(ws, 'utf8')));
-    expect(readFileSync(live, 'utf8')).toBe(renderForAppliance(site, site.appliances[0]!, { workspacePath: ws }).text);
+    const site = workspaceSchema.parse(parse(readFileSync(workspaceFile, 'utf8')));
+    expect(readFileSync(live, 'utf8')).toBe(renderForAppliance(site, site.appliances[0]!, { workspacePath: workspaceFile }).text);
     expect(reloads()).toBe(1);
   });
 
   it('push ends as soon as its result is printed (a pending 5 s timer kept it alive after)', async () => {
-    const child = startCli(['push', ws, '--appliance', 'lab', ...ssh()], { env });
+    const child = startCli(['push', workspaceFile, '--appliance', 'lab', ...ssh()], { env });
     let out = '';
     let resultAt = 0;
     child.stdout!.on('data', (d: Buffer) => {
@@ -103,17 +103,17 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
   });
 
   it('diff exits 0 without changes and 1 with a unified diff; --dry-run changes nothing', async () => {
-    const same = await cli(['diff', ws, '--appliance', 'lab', ...ssh()]);
+    const same = await cli(['diff', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stdout).toBe('');
-    writeFileSync(ws, workspace(8082));
-    const changed = await cli(['diff', ws, '--appliance', 'lab', ...ssh()]);
+    writeFileSync(workspaceFile, workspace(8082));
+    const changed = await cli(['diff', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain(`--- a${live}`);
     expect(changed.stdout).toMatch(/^-.*127\.0\.8\.21:8081/m);
     expect(changed.stdout).toMatch(/^\+.*127\.0\.8\.21:8082/m);
     const before = readFileSync(live, 'utf8');
-    const dry = await cli(['push', ws, '--appliance', 'lab', '--dry-run', ...ssh()]);
+    const dry = await cli(['push', workspaceFile, '--appliance', 'lab', '--dry-run', ...ssh()]);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/lab: would-apply/);
     expect(readFileSync(live, 'utf8')).toBe(before);
@@ -123,64 +123,64 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
   it('exit 1 when validation refuses, 3 when the reload fails and the backup is restored', async () => {
     const before = readFileSync(live, 'utf8');
     writeFileSync(join(dir, 'fail-validate'), '');
-    const invalid = await cli(['push', ws, '--appliance', 'lab', ...ssh()]);
+    const invalid = await cli(['push', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(invalid.code).toBe(1);
     expect(invalid.stdout).toMatch(/lab: refused: validation failed \(exit 2\): config rejected by policy/);
     rmSync(join(dir, 'fail-validate'));
-    writeFileSync(ws, workspace(8083));
-    const rolled = await cli(['push', ws, '--appliance', 'lab', ...ssh()]);
-    writeFileSync(ws, workspace(8082));
+    writeFileSync(workspaceFile, workspace(8083));
+    const rolled = await cli(['push', workspaceFile, '--appliance', 'lab', ...ssh()]);
+    writeFileSync(workspaceFile, workspace(8082));
     expect(rolled.code).toBe(3);
     expect(rolled.stdout).toMatch(/lab: rolled-back: reload failed/);
     expect(readFileSync(live, 'utf8')).toBe(before);
   });
 
   it('commit-confirmed: push arms, a second push is refused, confirm exits 0 then 1', async () => {
-    const pushed = await cli(['push', ws, '--appliance', 'lab', '--confirm-within', '1m', '--json', ...ssh()]);
+    const pushed = await cli(['push', workspaceFile, '--appliance', 'lab', '--confirm-within', '1m', '--json', ...ssh()]);
     expect(pushed.code, pushed.stderr).toBe(0);
     const report = JSON.parse(pushed.stdout) as { reports: { outcome: string; pending?: { deadline: number } }[] };
     expect(report.reports[0]!.outcome).toBe('applied');
     expect(report.reports[0]!.pending!.deadline).toBeGreaterThan(Date.now() + 30_000);
-    const second = await cli(['push', ws, '--appliance', 'lab', ...ssh()]);
+    const second = await cli(['push', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(second.code).toBe(1);
     expect(second.stdout).toMatch(/pending until/);
-    const confirmed = await cli(['confirm', ws, '--appliance', 'lab', ...ssh()]);
+    const confirmed = await cli(['confirm', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect(confirmed.stdout).toMatch(/lab: confirmed/);
-    const nothing = await cli(['confirm', ws, '--appliance', 'lab', ...ssh()]);
+    const nothing = await cli(['confirm', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(nothing.code).toBe(1);
     expect(nothing.stdout).toMatch(/nothing is pending/);
     expect(readFileSync(live, 'utf8')).toMatch(/127\.0\.8\.21:8082/);
   });
 
   it('pull prints the running config byte for byte; history lists versions and push --restore brings one back', async () => {
-    const pulled = await cli(['pull', ws, '--appliance', 'lab', ...ssh()]);
+    const pulled = await cli(['pull', workspaceFile, '--appliance', 'lab', ...ssh()]);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toBe(readFileSync(live, 'utf8'));
     const out = join(dir, 'pulled.cfg');
-    expect((await cli(['pull', ws, '--appliance', 'lab', '--out', out, ...ssh()])).code).toBe(0);
+    expect((await cli(['pull', workspaceFile, '--appliance', 'lab', '--out', out, ...ssh()])).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(live, 'utf8'));
     // Never over the workspace it read (render refuses the same): exit 2, before connecting.
-    const wsBefore = readFileSync(ws, 'utf8');
-    const over = await cli(['pull', ws, '--appliance', 'lab', '--out', ws, ...ssh()]);
-    expect(over).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: refused: --out ${ws} is the workspace file itself; nothing written\n` });
-    expect(readFileSync(ws, 'utf8')).toBe(wsBefore);
+    const fileBefore = readFileSync(workspaceFile, 'utf8');
+    const over = await cli(['pull', workspaceFile, '--appliance', 'lab', '--out', workspaceFile, ...ssh()]);
+    expect(over).toMatchObject({ code: 2, stdout: '', stderr: `lbdesk: refused: --out ${workspaceFile} is the workspace file itself; nothing written\n` });
+    expect(readFileSync(workspaceFile, 'utf8')).toBe(fileBefore);
 
-    const history = await cli(['pull', ws, '--appliance', 'lab', '--history']);
+    const history = await cli(['pull', workspaceFile, '--appliance', 'lab', '--history']);
     const lines = history.stdout.trim().split('\n');
     const first = lines.find((l) => l.includes('push:applied'))!;
     expect(first).toBeDefined();
     const id = first.split(/\s+/)[0]!;
-    const version = await cli(['pull', ws, '--appliance', 'lab', '--show', id]);
+    const version = await cli(['pull', workspaceFile, '--appliance', 'lab', '--show', id]);
     expect(version.stdout).toMatch(/127\.0\.8\.21:8081/);
-    const restored = await cli(['push', ws, '--appliance', 'lab', '--restore', id, ...ssh()]);
+    const restored = await cli(['push', workspaceFile, '--appliance', 'lab', '--restore', id, ...ssh()]);
     expect(restored.code, restored.stdout + restored.stderr).toBe(0);
     expect(readFileSync(live, 'utf8')).toBe(version.stdout);
   });
 
   it('usage errors exit 2', async () => {
-    expect((await cli(['push', ws, '--appliance', 'nope', ...ssh()])).code).toBe(2);
-    const bad = await cli(['push', ws, '--appliance', 'lab', '--confirm-within', 'soon', ...ssh()]);
+    expect((await cli(['push', workspaceFile, '--appliance', 'nope', ...ssh()])).code).toBe(2);
+    const bad = await cli(['push', workspaceFile, '--appliance', 'lab', '--confirm-within', 'soon', ...ssh()]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--confirm-within "soon" is not a duration/);
   });

@@ -66,8 +66,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
   }
   const answers = (want: string) => answersAt(vip, vipPort, want);
   const prepared = (server: 'a' | 'b') => {
-    const ws = workspace(server);
-    return openAppliance(ws, ws.appliances[0]!, join(dir, 'site.yaml'));
+    const site = workspace(server);
+    return openAppliance(site, site.appliances[0]!, join(dir, 'site.yaml'));
   };
 
   beforeAll(async () => {

@@ -73,8 +73,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
       pairs: [{ name: 'edge', interface: 'lo', members: [{ appliance: 'h1', address: OWN.h1 }, { appliance: 'h2', address: OWN.h2 }], instances: [{ id: 51, master: 'h1', services: ['web-vip'] }] }],
     };
   }
-  const boxOf = (ws: Workspace, b: Box): PairBox => {
-    const p = openAppliance(ws, ws.appliances.find((a) => a.name === b)!, join(dir, 'site.yaml'));
+  const boxOf = (site: Workspace, b: Box): PairBox => {
+    const p = openAppliance(site, site.appliances.find((a) => a.name === b)!, join(dir, 'site.yaml'));
     expect(p.errors).toEqual([]);
     return { name: b, items: [{ target: p.target, text: p.render.text }] };
   };
@@ -94,9 +94,9 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
       backends.push(s);
     }
     // Both boxes start on version "a", written by hand; every later change is a push.
-    const ws = workspace('a');
+    const site = workspace('a');
     for (const b of ['h1', 'h2'] as const) {
-      const { items } = boxOf(ws, b);
+      const { items } = boxOf(site, b);
       rmSync(join(dir, b), { recursive: true, force: true });
       mkdirSync(join(dir, b));
       writeFileSync(cfg(b), String(items[0]!.text));
@@ -130,8 +130,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
 
   it('standby validation fails: the active box is never touched', async () => {
     const before = { h1: live('h1'), h2: live('h2') };
-    const ws = workspace('b', { strict: true });
-    const r = await pushPair('edge', boxOf(ws, 'h2'), boxOf(ws, 'h1'), opts());
+    const site = workspace('b', { strict: true });
+    const r = await pushPair('edge', boxOf(site, 'h2'), boxOf(site, 'h1'), opts());
     expect(r.outcome, r.reason).toBe('refused');
     expect(r.reason).toMatch(/^standby h2: h2 refused: .*validat/);
     expect(r.reason).toContain('h1 was not touched');
@@ -144,8 +144,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
   it('active reload fails: the active rolls back and the standby is put back on its previous config too', async () => {
     const before = { h1: live('h1'), h2: live('h2') };
     writeFileSync(flag('h1'), '');
-    const ws = workspace('b');
-    const r = await pushPair('edge', boxOf(ws, 'h2'), boxOf(ws, 'h1'), opts());
+    const site = workspace('b');
+    const r = await pushPair('edge', boxOf(site, 'h2'), boxOf(site, 'h1'), opts());
     expect(r.outcome, r.reason).toBe('rolled-back');
     expect(r.reason).toMatch(/^active h1: h1 rolled-back: reload failed .*reload refused \(simulated\).*; h2 was put back on its previous config too$/);
     expect(r.reports.map((x) => `${x.appliance}:${x.outcome}`)).toEqual(['h2:applied', 'h1:rolled-back', 'h2:applied']);
@@ -159,9 +159,9 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
   it('a failover test the standby does not pass: the standby goes back, the active is not pushed', async () => {
     const before = { h1: live('h1'), h2: live('h2') };
     const dead = await freePort(OWN.h2);
-    const ws = workspace('b');
+    const site = workspace('b');
     const failover = { release: 'true', restore: 'true', verify: [{ address: OWN.h2, port: dead }], timeoutMs: 1000 };
-    const r = await pushPair('edge', boxOf(ws, 'h2'), boxOf(ws, 'h1'), { ...opts(), failover });
+    const r = await pushPair('edge', boxOf(site, 'h2'), boxOf(site, 'h1'), { ...opts(), failover });
     expect(r.outcome, r.reason).toBe('rolled-back');
     expect(r.failover).toEqual({ ok: false, reason: `h2 did not answer on ${OWN.h2}:${dead} while h1 had let go (h1 took them back)` });
     expect(r.reports.map((x) => `${x.appliance}:${x.outcome}`)).toEqual(['h2:applied', 'h2:applied']);
@@ -179,8 +179,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    const ws = workspace('b');
-    const r = await pushPair('edge', boxOf(ws, 'h2'), boxOf(ws, 'h1'), { ...opts(), confirmWithinMs: 60_000 });
+    const site = workspace('b');
+    const r = await pushPair('edge', boxOf(site, 'h2'), boxOf(site, 'h1'), { ...opts(), confirmWithinMs: 60_000 });
     await new Promise((res) => setTimeout(res, 300));
     stop = true;
     await loop;
@@ -195,7 +195,7 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     expect(errors).toEqual([]);
     expect(tries.at(-1)).toBe('backend B');
     for (const b of ['h2', 'h1'] as const) {
-      const p = boxOf(ws, b).items[0]!.target;
+      const p = boxOf(site, b).items[0]!.target;
       expect((await confirmPush(p, opts())).outcome).toBe('confirmed');
     }
   }, 90_000);

@@ -26,8 +26,8 @@ describe.skipIf(skipBecause(noSshd, 'sync over SCP'))('sync over SCP (sshd witho
   });
 
   it('maps transfer: scp from the workspace to the sync target', () => {
-    const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'a', host: '192.0.2.1', transfer: 'scp' }] });
-    expect(openAppliance(ws, ws.appliances[0]!, join(dir, 'ws.yaml')).target.transfer).toBe('scp');
+    const workspace = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'a', host: '192.0.2.1', transfer: 'scp' }] });
+    expect(openAppliance(workspace, workspace.appliances[0]!, join(dir, 'workspace.yaml')).target.transfer).toBe('scp');
   });
 
   it('pushes, pulls and diffs byte for byte, keeping the live file mode', async () => {

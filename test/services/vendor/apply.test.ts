@@ -13,8 +13,8 @@ import { sshFor } from './connect';
 import { startFakeAppliance, type FakeAppliance, type FakeOptions } from './fake-appliance';
 
 const SITE = resolve(__dirname, '../../fixtures/vendor/site.yaml');
-const ws: Workspace = workspaceSchema.parse(parse(readFileSync(SITE, 'utf8')));
-const base = (name: string) => ws.appliances.find((a) => a.name === name)!;
+const workspace: Workspace = workspaceSchema.parse(parse(readFileSync(SITE, 'utf8')));
+const base = (name: string) => workspace.appliances.find((a) => a.name === name)!;
 
 const running: FakeAppliance[] = [];
 afterEach(async () => {
@@ -25,7 +25,7 @@ async function setup(name: string, fake: FakeOptions, patch: Partial<Appliance> 
   const f = await startFakeAppliance(fake);
   running.push(f);
   const appliance: Appliance = { ...base(name), ...patch, host: f.host, port: f.port };
-  const r = renderForAppliance(ws, appliance, { workspacePath: SITE });
+  const r = renderForAppliance(workspace, appliance, { workspacePath: SITE });
   expect(r.errors).toEqual([]);
   const ssh = sshFor(f, appliance.name);
   const target: CliTarget = { ...cliTarget(appliance, SITE), endpoint: { ...ssh.endpoint, appliance: appliance.name } };
@@ -181,7 +181,7 @@ describe('upload mode and SCP pulls on a box with SCP but no SFTP and no shell',
     expect(pulled.data.toString()).toContain('server virtual web-vip 203.0.113.10');
     expect((await diffCli(target, text, opts)).changed).toBe(false);
     fake.received.length = 0;
-    const changed = renderForAppliance({ ...ws, services: ws.services.map((s) => (s.name === 'web-vip' ? { ...s, port: 8080 } : s)) }, { ...base('adx1'), host: fake.host, port: fake.port }, { workspacePath: SITE }).text;
+    const changed = renderForAppliance({ ...workspace, services: workspace.services.map((s) => (s.name === 'web-vip' ? { ...s, port: 8080 } : s)) }, { ...base('adx1'), host: fake.host, port: fake.port }, { workspacePath: SITE }).text;
     const d = await diffCli(target, changed, opts);
     expect(d.changed).toBe(true);
     expect(d.patch).toContain('+ port 8080');

@@ -32,29 +32,29 @@ async function setup(host: string) {
     driver: 'cli', template: TEMPLATE, include: ['web-vip', 'ldap-vip', 'app-vip', 'plain-vip', 'dns-vip'],
     cli: { mode: 'shell', timeout: '3s' },
   }];
-  const wsFile = join(dir, 'site.yaml');
-  writeFileSync(wsFile, stringify(doc));
-  const ws = workspaceSchema.parse(doc);
-  const appliance = ws.appliances[0]!;
-  const text = renderForAppliance(ws, appliance, { workspacePath: wsFile }).text;
+  const workspaceFile = join(dir, 'site.yaml');
+  writeFileSync(workspaceFile, stringify(doc));
+  const workspace = workspaceSchema.parse(doc);
+  const appliance = workspace.appliances[0]!;
+  const text = renderForAppliance(workspace, appliance, { workspacePath: workspaceFile }).text;
   const knownHosts = join(dir, 'known_hosts');
   writeFileSync(knownHosts, '');
   writeFileSync(join(dir, 'ssh_config'), '');
   const args = ['--appliance', 'adx1', '--known-hosts', knownHosts, '--accept-new', '--ssh-config', join(dir, 'ssh_config')];
   const env = { LBDESK_DATA_DIR: join(dir, 'data') };
-  return { fake, dir, wsFile, text, knownHosts, args, env, appliance };
+  return { fake, dir, workspaceFile, text, knownHosts, args, env, appliance };
 }
 
 describe('lbdesk push / diff for driver cli appliances', () => {
   it('push sends the rendered commands in the CLI session and exits 0; --confirm-within is refused', async () => {
-    const { fake, wsFile, text, knownHosts, args, env } = await setup('127.0.9.50');
+    const { fake, workspaceFile, text, knownHosts, args, env } = await setup('127.0.9.50');
 
-    const refused = await runCli(['push', wsFile, ...args, '--confirm-within', '30s'], { env });
+    const refused = await runCli(['push', workspaceFile, ...args, '--confirm-within', '30s'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/\nlbdesk: adx1: commit-confirmed is not supported for driver cli appliances \(a vendor CLI has no rollback timer\)\n$/);
     expect(fake.received).toEqual([]);
 
-    const r = await runCli(['push', wsFile, ...args], { env });
+    const r = await runCli(['push', workspaceFile, ...args], { env });
     expect(r.stderr).not.toMatch(/configPath|reloadCommand/);
     expect(r.stdout).toMatch(/^adx1: applied: applied: \d+ commands accepted by the CLI\n$/);
     expect(r.code).toBe(0);
@@ -68,19 +68,19 @@ describe('lbdesk push / diff for driver cli appliances', () => {
   });
 
   it('diff exits 1 with the missing lines, and 0 with no output once the appliance runs them', async () => {
-    const { fake, wsFile, text, args, env, appliance } = await setup('127.0.9.51');
+    const { fake, workspaceFile, text, args, env, appliance } = await setup('127.0.9.51');
 
-    const before = await runCli(['diff', wsFile, ...args], { env });
+    const before = await runCli(['diff', workspaceFile, ...args], { env });
     expect(before.stderr).not.toMatch(/configPath|reloadCommand/);
     expect(before.code).toBe(1);
     expect(before.stdout).toContain('+server real web1 192.0.2.21');
     expect(fake.received).toEqual(['show running-config']);            // diff only reads
 
     const ssh = sshFor(fake, 'adx1');
-    const target = { ...cliTarget(appliance, wsFile), endpoint: ssh.endpoint };
+    const target = { ...cliTarget(appliance, workspaceFile), endpoint: ssh.endpoint };
     expect((await pushCli(target, text, { ...ssh.options, dataDir: env.LBDESK_DATA_DIR })).outcome).toBe('applied');
 
-    const after = await runCli(['diff', wsFile, ...args], { env });
+    const after = await runCli(['diff', workspaceFile, ...args], { env });
     expect(after.stderr).not.toMatch(/error|configPath|reloadCommand/i);
     expect(after).toMatchObject({ code: 0, stdout: '' });
   });

@@ -25,8 +25,8 @@ function golden(name: string, actual: string): void {
 }
 
 describe('example templates rendered from test/fixtures/vendor/site.yaml', () => {
-  const ws = load(SITE);
-  const appliance = (name: string) => ws.appliances.find((a) => a.name === name)!;
+  const workspace = load(SITE);
+  const appliance = (name: string) => workspace.appliances.find((a) => a.name === name)!;
 
   it('registers driver cli', () => {
     expect(getDriver('cli').name).toBe('cli');
@@ -34,18 +34,18 @@ describe('example templates rendered from test/fixtures/vendor/site.yaml', () =>
   });
 
   it.each([['adx1', 'site.adx1.golden.txt'], ['px1', 'site.px1.golden.txt']])('%s renders as %s', (name, file) => {
-    const r = renderForAppliance(ws, appliance(name), { workspacePath: SITE });
+    const r = renderForAppliance(workspace, appliance(name), { workspacePath: SITE });
     expect(r.errors).toEqual([]);
     expect(r.text.split('\n')[0]).toMatch(/^[!#] EXAMPLE template/);
     golden(file, r.text);
     // Deterministic: the same input renders the same bytes.
-    expect(renderForAppliance(ws, appliance(name), { workspacePath: SITE }).text).toBe(r.text);
+    expect(renderForAppliance(workspace, appliance(name), { workspacePath: SITE }).text).toBe(r.text);
   });
 
   it('says every warning and refusal, by name', () => {
     const lines: string[] = [];
-    for (const a of ws.appliances) {
-      const r = renderForAppliance(ws, a, { workspacePath: SITE });
+    for (const a of workspace.appliances) {
+      const r = renderForAppliance(workspace, a, { workspacePath: SITE });
       lines.push(`## ${a.name}`);
       for (const e of r.errors) lines.push(`error: ${e.subject}: ${e.message}`);
       for (const w of r.warnings) lines.push(`warning: ${w.subject}: ${w.message}`);
@@ -55,18 +55,18 @@ describe('example templates rendered from test/fixtures/vendor/site.yaml', () =>
   });
 
   it('maps the seed terms: the protocol override, the L4/L7 switch, timers with their precedence', () => {
-    const adx = renderForAppliance(ws, appliance('adx1'), { workspacePath: SITE }).text;
+    const adx = renderForAppliance(workspace, appliance('adx1'), { workspacePath: SITE }).text;
     expect(adx).toMatch(/server port 1389\n tcp\n protocol ldap\n/);             // 1389 is not well known: named protocol
     expect(adx).toMatch(/server port 80\n tcp\n l4-check-only\n/);               // 80 is HTTP, layer 4 forced
     expect(adx).toMatch(/server port 8081\n tcp\n url "GET \/status"\n content-match "OK"\n keepalive-interval 10 /); // group 10s beats global 20s
     expect(adx).toMatch(/server real web2 192\.0\.2\.22\n port 8081\n port 8081 keepalive-interval 5\n/); // server 5s beats group
-    const px = renderForAppliance(ws, appliance('px1'), { workspacePath: SITE }).text;
+    const px = renderForAppliance(workspace, appliance('px1'), { workspacePath: SITE }).text;
     expect(px).toContain('configure slb global health-check interval 20 retry-interval 5 fail-after 3 restore-after 2 timeout 4');
     expect(px).toContain('configure slb server web2 health-check interval 5 fail-after 2');
   });
 
   it('splits the rendered text into sections with their line numbers', () => {
-    const text = renderForAppliance(ws, appliance('adx1'), { workspacePath: SITE }).text;
+    const text = renderForAppliance(workspace, appliance('adx1'), { workspacePath: SITE }).text;
     const s = splitSections(text);
     expect(s.problems).toEqual([]);
     expect(commandsOf(s.lines.prologue).map((l) => l.text)).toEqual(['configure terminal']);
@@ -82,15 +82,15 @@ describe('template problems', () => {
   function renderWith(template: string, cli?: Record<string, unknown>) {
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
     writeFileSync(join(dir, 'box.liquid'), template);
-    const wsPath = join(dir, 'ws.yaml');
-    const ws = workspaceSchema.parse({
+    const workspacePath = join(dir, 'workspace.yaml');
+    const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 't',
       servers: [{ name: 's1', address: '192.0.2.1' }],
       groups: [{ name: 'g', members: [{ server: 's1', port: 8080 }] }],
       services: [{ name: 'v', address: '192.0.2.10', port: 80, group: 'g' }],
       appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'box.liquid', ...(cli ? { cli } : {}) }],
     });
-    return renderForAppliance(ws, ws.appliances[0]!, { workspacePath: wsPath });
+    return renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath });
   }
 
   it('renders a small template with the filters and sections', () => {
@@ -117,11 +117,11 @@ describe('template problems', () => {
     expect(noRollback.errors).toEqual([]);
     expect(noRollback.warnings[0]!.message).toMatch(/no rollback commands/);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-tpl-'));
-    const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'missing.liquid' }] });
-    const missing = renderForAppliance(ws, ws.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+    const workspace = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'missing.liquid' }] });
+    const missing = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') });
     expect(missing.errors[0]!.message).toBe('cannot read template missing.liquid (ENOENT)');
     const none = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli' }] });
-    expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
+    expect(renderForAppliance(none, none.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') }).errors[0]!.message).toMatch(/^driver cli needs a template/);
   });
 
   it('a template is code the page cannot reach: no constructor, prototype or getter tricks', () => {
@@ -187,8 +187,8 @@ describe('template problems', () => {
       ['notes.yaml', /^template notes\.yaml: a template is a Liquid file ending in \.liquid$/],
       ['host.liquid', /^template host\.liquid: links to \/etc\/hostname, which is not a \.liquid file$/],
     ] as const) {
-      const ws = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template }] });
-      const r = renderForAppliance(ws, ws.appliances[0]!, { workspacePath: join(dir, 'ws.yaml') });
+      const workspace = workspaceSchema.parse({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template }] });
+      const r = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: join(dir, 'workspace.yaml') });
       expect(r.errors.map((e) => e.message), template).toEqual([expect.stringMatching(why)]);
       expect(r.text).toBe('');
     }

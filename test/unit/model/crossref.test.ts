@@ -144,11 +144,11 @@ describe('things that are fine', () => {
 
 describe('one mistake does not hide the others', () => {
   it('a structural error elsewhere still reports unknown names', () => {
-    const ws = apply([[['servers', 0, 'address'], 'nope'], [['services', 0, 'group'], 'ghost']]);
-    expect(errorsOf(problemsOf(ws)).map((p) => p.path)).toEqual(['servers[0].address', 'services[0].group']);
+    const workspace = apply([[['servers', 0, 'address'], 'nope'], [['services', 0, 'group'], 'ghost']]);
+    expect(errorsOf(problemsOf(workspace)).map((p) => p.path)).toEqual(['servers[0].address', 'services[0].group']);
   });
   it('an invalid entry still counts as defined (no false "unknown server")', () => {
-    const ws = apply([[['servers', 0, 'address'], 'nope']]);
-    expect(errorsOf(problemsOf(ws)).map((p) => p.path)).toEqual(['servers[0].address']);
+    const workspace = apply([[['servers', 0, 'address'], 'nope']]);
+    expect(errorsOf(problemsOf(workspace)).map((p) => p.path)).toEqual(['servers[0].address']);
   });
 });

@@ -68,7 +68,7 @@ export function edit(obj: Obj, path: PathSegment[], value: unknown): Obj {
   return copy;
 }
 
-export function problemsOf(obj: Obj | string, file = 'ws.yaml'): Problem[] {
+export function problemsOf(obj: Obj | string, file = 'workspace.yaml'): Problem[] {
   return parseWorkspace(typeof obj === 'string' ? obj : stringify(obj), file).problems;
 }
 

@@ -16,16 +16,16 @@ describe('pairs: the address plan', () => {
   it('the fixture is valid, and each target-set address goes to the instance of its active IPFE', () => {
     const r = parseWorkspace(text, FILE);
     expect(errorsOf(r.problems)).toEqual([]);
-    const ws = r.workspace!;
-    const [ipfe, edge] = ws.pairs;
-    expect(planInstances(ipfe!, ws.services, ws.targetSets)).toEqual([
+    const workspace = r.workspace!;
+    const [ipfe, edge] = workspace.pairs;
+    expect(planInstances(ipfe!, workspace.services, workspace.targetSets)).toEqual([
       { id: 51, master: 'lvs-a1', backup: 'lvs-a2', addresses: [{ address: '203.0.113.50', from: 'target set 1' }] },
       {
         id: 52, master: 'lvs-a2', backup: 'lvs-a1',
         addresses: [{ address: '203.0.113.150', from: 'target set 1 (secondary)' }, { address: '203.0.113.60', from: 'target set 2' }],
       },
     ]);
-    expect(planInstances(edge!, ws.services, ws.targetSets)).toEqual([
+    expect(planInstances(edge!, workspace.services, workspace.targetSets)).toEqual([
       { id: 61, master: 'edge1', backup: 'edge2', addresses: [{ address: '192.0.2.10', from: 'service web-vip' }, { address: '192.0.2.11', from: 'service api-vip' }] },
     ]);
   });
@@ -52,7 +52,7 @@ describe('pairs: rules', () => {
     const p = one(edit(obj(), ['pairs', 1, 'instances', 0, 'id'], 51), 'pairs[1].instances[0].id', /VRRP id 51 on eth0 is already used by pair ipfe-a instances\[0\]/);
     // Another interface: fine.
     expect(errorsOf(problemsOf(edit(edit(obj(), ['pairs', 1, 'instances', 0, 'id'], 51), ['pairs', 1, 'interface'], 'eth2')))).toEqual([]);
-    expect(p.file).toBe('ws.yaml');
+    expect(p.file).toBe('workspace.yaml');
   });
 
   it('the master priority above the backup', () => {
@@ -103,8 +103,8 @@ describe('pairs: rules', () => {
   });
 
   it('warns where the pair cannot work as written', () => {
-    const ws = edit(edit(obj(), ['pairs', 1, 'members', 0, 'keepalived'], undefined), ['pairs', 1, 'preemptDelay'], '5s');
-    const msgs = warningsOf(problemsOf(ws)).map((p) => `${p.path}: ${p.message}`);
+    const workspace = edit(edit(obj(), ['pairs', 1, 'members', 0, 'keepalived'], undefined), ['pairs', 1, 'preemptDelay'], '5s');
+    const msgs = warningsOf(problemsOf(workspace)).map((p) => `${p.path}: ${p.message}`);
     expect(msgs).toContainEqual(expect.stringMatching(/^pairs\[1\].members\[0\].appliance: nothing renders this box's VRRP/));
     expect(msgs).toContainEqual(expect.stringMatching(/^pairs\[1\].preemptDelay: has no effect with nopreempt/));
     one(edit(obj(), ['pairs', 1, 'trackScript', 'command'], 'pidof "haproxy"'), 'pairs[1].trackScript.command', /double quote/);

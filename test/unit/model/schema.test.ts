@@ -14,15 +14,15 @@ describe('the example workspace', () => {
   it('validates with no problems at all, and resolves defaults', () => {
     const r = parseWorkspace(exampleText(), 'lab-site-a.yaml');
     expect(r.problems.map(formatProblem)).toEqual([]);
-    const ws = r.workspace!;
-    expect(ws.servers.map((s) => s.name)).toEqual(['web1', 'web2', 'dir1', 'dns1']);
-    expect(ws.servers[1]!.healthTimers).toEqual({ interval: 5_000 });
-    expect(ws.healthTimers).toEqual({ interval: 30_000, retryInterval: 10_000, failAfter: 2, restoreAfter: 2, timeout: 5_000 });
-    expect(ws.groups[0]!.healthCheck).toMatchObject({ type: 'http', degradedAbove: 1_000, availableBelow: 500 });
-    expect(ws.services[0]!.persistence).toEqual({ type: 'client-ip', timeout: 300_000 });
-    expect(ws.services[1]!.persistence).toEqual({ type: 'none', timeout: 300_000 });
-    expect(ws.targetSets[0]).toMatchObject({ number: 1, activeIpfe: 'A1', standbyIpfe: 'A2', protocols: 'both', deleteAge: 600 });
-    expect(ws.appliances[0]).toMatchObject({ port: 2222, driver: 'haproxy', include: ['web-vip', 'ldap-vip'] });
+    const workspace = r.workspace!;
+    expect(workspace.servers.map((s) => s.name)).toEqual(['web1', 'web2', 'dir1', 'dns1']);
+    expect(workspace.servers[1]!.healthTimers).toEqual({ interval: 5_000 });
+    expect(workspace.healthTimers).toEqual({ interval: 30_000, retryInterval: 10_000, failAfter: 2, restoreAfter: 2, timeout: 5_000 });
+    expect(workspace.groups[0]!.healthCheck).toMatchObject({ type: 'http', degradedAbove: 1_000, availableBelow: 500 });
+    expect(workspace.services[0]!.persistence).toEqual({ type: 'client-ip', timeout: 300_000 });
+    expect(workspace.services[1]!.persistence).toEqual({ type: 'none', timeout: 300_000 });
+    expect(workspace.targetSets[0]).toMatchObject({ number: 1, activeIpfe: 'A1', standbyIpfe: 'A2', protocols: 'both', deleteAge: 600 });
+    expect(workspace.appliances[0]).toMatchObject({ port: 2222, driver: 'haproxy', include: ['web-vip', 'ldap-vip'] });
   });
 
   const spec = resolve(ROOT, '../shared/spec/workspace.example.yaml');
@@ -33,36 +33,36 @@ describe('the example workspace', () => {
 
 describe('defaults from the seeds', () => {
   it('fills every IPFE default (seed 003) and Px timer defaults stay unset until resolved', () => {
-    const ws = workspaceSchema.parse({ lbdesk: 1, name: 'x', targetSets: [{ number: 3, address: '127.0.0.5', servers: [{ address: '127.0.0.6' }] }] });
-    expect(ws.targetSets[0]).toEqual({
+    const workspace = workspaceSchema.parse({ lbdesk: 1, name: 'x', targetSets: [{ number: 3, address: '127.0.0.5', servers: [{ address: '127.0.0.6' }] }] });
+    expect(workspace.targetSets[0]).toEqual({
       number: 3, address: '127.0.0.5', ports: [], protocols: 'both', algorithm: 'least-load',
       leastLoad: { mpsFactor: 50, connectionFactor: 50, allowedDeviation: 5 },
       peerNodeAware: { enabled: true, threshold: 1 }, deleteAge: 600, activeIpfe: 'A1', standbyIpfe: 'A2',
       secondaryStandbyIpfe: undefined, initiatorSupport: false, disabled: false,
       servers: [{ address: '127.0.0.6', weight: 100 }],
     });
-    expect(ws.healthTimers).toBeUndefined();
+    expect(workspace.healthTimers).toBeUndefined();
   });
 
   it('fills service, group, member and appliance defaults', () => {
-    const ws = workspaceSchema.parse({
+    const workspace = workspaceSchema.parse({
       lbdesk: 1, name: 'x', servers: [{ name: 'a', address: '127.0.0.2' }],
       groups: [{ name: 'g', members: [{ server: 'a', port: 80 }] }],
       services: [{ name: 's', address: '127.0.0.1', port: 80, group: 'g' }],
       appliances: [{ name: 'p', host: 'h' }],
     });
-    expect(ws.servers[0]!.enabled).toBe(true);
-    expect(ws.groups[0]!.members[0]!.weight).toBe(100);
-    expect(ws.groups[0]!.healthCheck).toEqual({ type: 'auto' });
-    expect(ws.services[0]).toMatchObject({ protocol: 'tcp', algorithm: 'round-robin', persistence: { type: 'none', timeout: 300_000 }, idleTimeout: 600_000, enabled: true });
-    expect(ws.appliances[0]).toMatchObject({ port: 22, auth: 'agent', driver: 'haproxy', transfer: 'auto' });
+    expect(workspace.servers[0]!.enabled).toBe(true);
+    expect(workspace.groups[0]!.members[0]!.weight).toBe(100);
+    expect(workspace.groups[0]!.healthCheck).toEqual({ type: 'auto' });
+    expect(workspace.services[0]).toMatchObject({ protocol: 'tcp', algorithm: 'round-robin', persistence: { type: 'none', timeout: 300_000 }, idleTimeout: 600_000, enabled: true });
+    expect(workspace.appliances[0]).toMatchObject({ port: 22, auth: 'agent', driver: 'haproxy', transfer: 'auto' });
   });
 
   it.each([
     ['B1', 'B2'], ['B2', 'B1'], ['A2', 'A1'],
   ])('active IPFE %s has standby %s', (active, standby) => {
-    const ws = workspaceSchema.parse({ lbdesk: 1, name: 'x', targetSets: [{ number: 1, address: '127.0.0.5', activeIpfe: active, secondaryAddress: '127.0.0.7', secondaryActiveIpfe: standby }] });
-    expect(ws.targetSets[0]).toMatchObject({ standbyIpfe: standby, secondaryStandbyIpfe: active });
+    const workspace = workspaceSchema.parse({ lbdesk: 1, name: 'x', targetSets: [{ number: 1, address: '127.0.0.5', activeIpfe: active, secondaryAddress: '127.0.0.7', secondaryActiveIpfe: standby }] });
+    expect(workspace.targetSets[0]).toMatchObject({ standbyIpfe: standby, secondaryStandbyIpfe: active });
   });
 });
 
@@ -173,23 +173,23 @@ describe('one broken field, one error that names it', () => {
 
 describe('an error in one field hides nothing else', () => {
   it("an out-of-range weight does not hide another server's address family", () => {
-    let ws = edit(base(), [...TS, 'servers', 1, 'weight'], 65536);
-    ws = edit(ws, [...TS, 'servers', 0, 'address'], '::1');
-    expect(errorsOf(problemsOf(ws)).map((p) => p.path).sort()).toEqual(['targetSets[0].servers[0].address', 'targetSets[0].servers[1].weight']);
+    let workspace = edit(base(), [...TS, 'servers', 1, 'weight'], 65536);
+    workspace = edit(workspace, [...TS, 'servers', 0, 'address'], '::1');
+    expect(errorsOf(problemsOf(workspace)).map((p) => p.path).sort()).toEqual(['targetSets[0].servers[0].address', 'targetSets[0].servers[1].weight']);
   });
   it('an unknown key or a bad weight does not hide an unknown server, even in the same member', () => {
-    let ws = edit(base(), ['groups', 0, 'members', 1, 'weight'], 70000);
-    ws = edit(ws, ['groups', 0, 'members', 0, 'server'], 'zz');
-    ws = edit(ws, ['groups', 0, 'members', 0, 'bogus'], 1);
-    const errors = errorsOf(problemsOf(ws));
+    let workspace = edit(base(), ['groups', 0, 'members', 1, 'weight'], 70000);
+    workspace = edit(workspace, ['groups', 0, 'members', 0, 'server'], 'zz');
+    workspace = edit(workspace, ['groups', 0, 'members', 0, 'bogus'], 1);
+    const errors = errorsOf(problemsOf(workspace));
     expect(errors.map((p) => p.path).sort()).toEqual(['groups[0].members[0].bogus', 'groups[0].members[0].server', 'groups[0].members[1].weight']);
     expect(errors.find((p) => p.path === 'groups[0].members[0].server')!.message).toMatch(/unknown server "zz"/);
   });
   it('a field others read (protocol, type) is not replaced by its default to judge the rest: no made-up clashes', () => {
     // services[1] on web-vip's address and port, as tcpx: not "already used" as tcp.
-    let ws = edit(base(), ['services', 1, 'address'], '127.0.0.10');
-    ws = edit(ws, ['services', 1, 'port'], 8080);
-    ws = edit(ws, ['services', 1, 'protocol'], 'tcpx');
-    expect(errorsOf(problemsOf(ws)).map((p) => p.path)).toEqual(['services[1].protocol']);
+    let workspace = edit(base(), ['services', 1, 'address'], '127.0.0.10');
+    workspace = edit(workspace, ['services', 1, 'port'], 8080);
+    workspace = edit(workspace, ['services', 1, 'protocol'], 'tcpx');
+    expect(errorsOf(problemsOf(workspace)).map((p) => p.path)).toEqual(['services[1].protocol']);
   });
 });

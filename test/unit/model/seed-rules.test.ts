@@ -47,8 +47,8 @@ describe('Delete Age (seed 003: inadvisable to reduce below the default 600 s)',
 
 describe('timers that stretch (one check in flight per member)', () => {
   it('a timeout longer than the interval or the retryInterval warns where it is set', () => {
-    const ws = edit(edit(base(), ['servers', 0, 'healthTimers'], { timeout: '40s', interval: '15s' }), ['groups', 0, 'healthTimers'], { timeout: '20s' });
-    const problems = problemsOf(ws);
+    const workspace = edit(edit(base(), ['servers', 0, 'healthTimers'], { timeout: '40s', interval: '15s' }), ['groups', 0, 'healthTimers'], { timeout: '20s' });
+    const problems = problemsOf(workspace);
     expect(errorsOf(problems)).toEqual([]);
     expect(warningsOf(problems).filter((p) => /healthTimers\.timeout$/.test(p.path)).map((p) => `${p.path}: ${p.message}`)).toEqual([
       'servers[0].healthTimers.timeout: timeout 40s is longer than the interval 15s: a server that stops answering is checked every 40s at best, not every 15s',

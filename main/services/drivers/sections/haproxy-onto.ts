@@ -13,7 +13,7 @@ import { ImportError, type SectionBinding } from '../../import/types';
 import type { DriverProblem } from '../types';
 import { attachedFrom, LineEdits, removeLines } from './edits';
 import { markerHash, markerLine, sectionHash } from './markers';
-import { indexWorkspace, lastDirective, membersOf, patchMembers, replaceCheck, setDirective, type MemberView, type WsIndex } from './haproxy-patch';
+import { indexWorkspace, lastDirective, membersOf, patchMembers, replaceCheck, setDirective, type MemberView, type WorkspaceIndex } from './haproxy-patch';
 import { replaceWord } from './words';
 import { formatDuration } from '../../../../shared/model/duration';
 import type { OntoOptions, OntoResult } from './types';
@@ -43,7 +43,7 @@ function references(s: CfgSection): { name: string; line: number }[] {
   return out;
 }
 
-export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string, opts: OntoOptions): OntoResult {
+export function haproxyOnto(workspace: Workspace, appliance: Appliance, current: string, opts: OntoOptions): OntoResult {
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
   const conflicts: string[] = [];
@@ -59,15 +59,15 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
   }
   const parsedBox = workspaceSchema.safeParse(box.workspace);
   if (!parsedBox.success) return { text: '', errors: [{ subject, message: `the appliance's file does not import cleanly: ${parsedBox.error.issues[0]?.message}` }], warnings, conflicts };
-  const wsBox = parsedBox.data;
+  const boxWorkspace = parsedBox.data;
   const lines = cfg.lines;
   const edits = new LineEdits(lines);
   const byStart = new Map(cfg.sections.map((s) => [s.header.index, s]));
   const marked = new Set(cfg.sections.filter((s) => markerHash(lines[s.header.index - 1]) !== undefined));
-  const included = selectIncluded(ws, appliance);
+  const included = selectIncluded(workspace, appliance);
   errors.push(...included.errors);
-  const want = indexWorkspace(ws, included.services);
-  const have = indexWorkspace(wsBox);
+  const want = indexWorkspace(workspace, included.services);
+  const have = indexWorkspace(boxWorkspace);
   const removed = new Set<CfgSection>();
 
   // Conflicts: owned sections edited on the appliance since lbdesk wrote (marker) or saw (base) them.
@@ -87,7 +87,7 @@ export function haproxyOnto(ws: Workspace, appliance: Appliance, current: string
   }
 
   // lbdesk's own sections: rendered afresh for services and target sets no imported section holds.
-  const fresh = freshSections(ws, appliance, included.services.filter((s) => !boundServices.has(s.name)), included.targetSets.map((t) => targetSetIncludeName(t.number)), errors, warnings);
+  const fresh = freshSections(workspace, appliance, included.services.filter((s) => !boundServices.has(s.name)), included.targetSets.map((t) => targetSetIncludeName(t.number)), errors, warnings);
   const existing = new Map(cfg.sections.map((s) => [sectionKey(s), s]));
   const append: string[][] = [];
   for (const [key, block] of fresh) {
@@ -146,7 +146,7 @@ function checkReferences(kept: CfgSection[], removed: Set<CfgSection>, file: str
   }
 }
 
-function patchSection(ix: WsIndex, box: WsIndex, b: SectionBinding, s: CfgSection, edits: LineEdits, removed: Set<CfgSection>, errors: DriverProblem[]): void {
+function patchSection(ix: WorkspaceIndex, box: WorkspaceIndex, b: SectionBinding, s: CfgSection, edits: LineEdits, removed: Set<CfgSection>, errors: DriverProblem[]): void {
   const wantGroup = b.group ? ix.groups.get(b.group) : undefined;
   const boxGroup = b.group ? box.groups.get(b.group) : undefined;
   const wantServices = b.services.map((x) => ix.services.get(x.name));
@@ -211,11 +211,11 @@ interface FreshSection {
 }
 
 /** Frontend/backend pairs the driver renders for services and target sets no imported section holds. */
-function freshSections(ws: Workspace, appliance: Appliance, services: Service[], targetSets: string[], errors: DriverProblem[], warnings: DriverProblem[]): Map<string, FreshSection> {
+function freshSections(workspace: Workspace, appliance: Appliance, services: Service[], targetSets: string[], errors: DriverProblem[], warnings: DriverProblem[]): Map<string, FreshSection> {
   const out = new Map<string, FreshSection>();
   const include = [...services.map((s) => s.name), ...targetSets];
   if (!include.length) return out;
-  const r = renderHaproxy(ws, { ...appliance, include });
+  const r = renderHaproxy(workspace, { ...appliance, include });
   errors.push(...r.errors);
   warnings.push(...r.warnings);
   if (r.errors.length) return out;

@@ -21,8 +21,8 @@ export interface MemberView {
 }
 
 /** Name lookups built once per render (big sites have thousands of groups and servers). */
-export interface WsIndex {
-  ws: Workspace;
+export interface WorkspaceIndex {
+  workspace: Workspace;
   groups: Map<string, Group>;
   servers: Map<string, Server>;
   services: Map<string, Service>;
@@ -30,20 +30,20 @@ export interface WsIndex {
   serviceOfGroup: Map<string, Service>;
 }
 
-export function indexWorkspace(ws: Workspace, services: Service[] = ws.services): WsIndex {
+export function indexWorkspace(workspace: Workspace, services: Service[] = workspace.services): WorkspaceIndex {
   const serviceOfGroup = new Map<string, Service>();
   for (const s of services) if (!serviceOfGroup.has(s.group)) serviceOfGroup.set(s.group, s);
   return {
-    ws,
-    groups: new Map(ws.groups.map((g) => [g.name, g])),
-    servers: new Map(ws.servers.map((s) => [s.name, s])),
+    workspace,
+    groups: new Map(workspace.groups.map((g) => [g.name, g])),
+    servers: new Map(workspace.servers.map((s) => [s.name, s])),
     services: new Map(services.map((s) => [s.name, s])),
     serviceOfGroup,
   };
 }
 
-export function membersOf(ix: WsIndex, g: Group): MemberView[] {
-  const ws = ix.ws;
+export function membersOf(ix: WorkspaceIndex, g: Group): MemberView[] {
+  const workspace = ix.workspace;
   const weights = scaleWeights(g.members.map((m) => m.weight), 256).weights;
   return g.members.map((m, i) => {
     const s = ix.servers.get(m.server);
@@ -53,7 +53,7 @@ export function membersOf(ix: WsIndex, g: Group): MemberView[] {
       port: m.port,
       weight: weights[i]!,
       enabled: s?.enabled ?? true,
-      timers: resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: ws.healthTimers }),
+      timers: resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: workspace.healthTimers }),
     };
   });
 }

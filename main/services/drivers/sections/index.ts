@@ -13,11 +13,11 @@ export { markerLine, markerHash, sectionHash } from './markers';
  * The whole file a push would leave on an appliance that holds `current` now. With
  * `manage: file` that is the plain render; with `sections` only owned sections change.
  */
-export function renderOnto(ws: Workspace, appliance: Appliance, current: string, ctx: RenderContext, opts: OntoOptions): OntoResult {
+export function renderOnto(workspace: Workspace, appliance: Appliance, current: string, ctx: RenderContext, opts: OntoOptions): OntoResult {
   if (appliance.manage === 'sections') {
-    if (appliance.driver === 'haproxy') return haproxyOnto(ws, appliance, current, opts);
-    if (appliance.driver === 'keepalived') return keepalivedOnto(ws, appliance, current, opts);
+    if (appliance.driver === 'haproxy') return haproxyOnto(workspace, appliance, current, opts);
+    if (appliance.driver === 'keepalived') return keepalivedOnto(workspace, appliance, current, opts);
   }
-  const r = renderForAppliance(ws, appliance, ctx);
+  const r = renderForAppliance(workspace, appliance, ctx);
   return { text: r.text, errors: r.errors, warnings: r.warnings, conflicts: [] };
 }

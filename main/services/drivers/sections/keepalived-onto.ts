@@ -40,7 +40,7 @@ function attachedStart(lines: string[], line: number): number {
   return i;
 }
 
-export function keepalivedOnto(ws: Workspace, appliance: Appliance, current: string, opts: OntoOptions): OntoResult {
+export function keepalivedOnto(workspace: Workspace, appliance: Appliance, current: string, opts: OntoOptions): OntoResult {
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
   const conflicts: string[] = [];
@@ -56,12 +56,12 @@ export function keepalivedOnto(ws: Workspace, appliance: Appliance, current: str
   }
   const parsed = workspaceSchema.safeParse(box.workspace);
   if (!parsed.success) return { text: '', errors: [{ subject, message: `the appliance's file does not import cleanly: ${parsed.error.issues[0]?.message}` }], warnings, conflicts };
-  const wsBox = parsed.data;
+  const boxWorkspace = parsed.data;
   const lines = tree.lines;
   const edits = new LineEdits(lines);
   const byLine = new Map(tree.nodes.map((n) => [n.line, n]));
   const marked = new Set(tree.nodes.filter((n) => n.children && markerHash(lines[n.line - 1]) !== undefined));
-  const included = selectIncluded(ws, appliance);
+  const included = selectIncluded(workspace, appliance);
   errors.push(...included.errors);
   const served = new Map(included.services.map((s) => [s.name, s]));
   const removed = new Set<KaNode>();
@@ -77,10 +77,10 @@ export function keepalivedOnto(ws: Workspace, appliance: Appliance, current: str
     const n = byLine.get(b.start)!;
     if (marked.has(n)) continue;
     for (const x of b.services) bound.add(x.name);
-    patchVirtualServer(ws, wsBox, served, b, n, edits, removed, errors);
+    patchVirtualServer(workspace, boxWorkspace, served, b, n, edits, removed, errors);
   }
   // lbdesk's own blocks: rendered afresh, compared by their header.
-  const fresh = freshBlocks(ws, appliance, included.services.filter((s) => !bound.has(s.name)), included.targetSets.map((t) => targetSetIncludeName(t.number)), errors, warnings);
+  const fresh = freshBlocks(workspace, appliance, included.services.filter((s) => !bound.has(s.name)), included.targetSets.map((t) => targetSetIncludeName(t.number)), errors, warnings);
   const existing = new Map(tree.nodes.filter((n) => n.children).map((n) => [keyOf(n), n]));
   const append: string[][] = [];
   for (const [key, block] of fresh) {
@@ -140,10 +140,10 @@ function setIn(edits: LineEdits, block: KaNode, key: string, value: string | und
   else if (value !== undefined) edits.insertAfter(block.line, [`${indent}${key} ${value}${cr}`]);
 }
 
-function patchVirtualServer(ws: Workspace, wsBox: Workspace, served: Map<string, Service>, b: SectionBinding, n: KaNode, edits: LineEdits, removed: Set<KaNode>, errors: DriverProblem[]): void {
+function patchVirtualServer(workspace: Workspace, boxWorkspace: Workspace, served: Map<string, Service>, b: SectionBinding, n: KaNode, edits: LineEdits, removed: Set<KaNode>, errors: DriverProblem[]): void {
   const name = b.services[0]!.name;
   const want = served.get(name);
-  const have = wsBox.services.find((s) => s.name === name);
+  const have = boxWorkspace.services.find((s) => s.name === name);
   if (!want || !have) {
     removed.add(n);
     return;
@@ -158,9 +158,9 @@ function patchVirtualServer(ws: Workspace, wsBox: Workspace, served: Map<string,
   if (JSON.stringify(want.persistence) !== JSON.stringify(have.persistence)) {
     setIn(edits, n, 'persistence_timeout', want.persistence.type === 'client-ip' ? String(Math.ceil(want.persistence.timeout / 1000)) : undefined);
   }
-  const { pool, errors: poolErrors } = servicePool(ws, [...served.values()], want);
+  const { pool, errors: poolErrors } = servicePool(workspace, [...served.values()], want);
   errors.push(...poolErrors);
-  const { pool: boxPool } = servicePool(wsBox, wsBox.services, have);
+  const { pool: boxPool } = servicePool(boxWorkspace, boxWorkspace.services, have);
   if (!pool || !boxPool) return;
   const rsNodes = b.members.map((m) => (n.children ?? []).find((c) => c.line === m.line)!);
   const boxMembers = boxPool.members;
@@ -240,10 +240,10 @@ interface FreshBlock {
   lines: string[];
 }
 
-function freshBlocks(ws: Workspace, appliance: Appliance, services: Service[], targetSets: string[], errors: DriverProblem[], warnings: DriverProblem[]): Map<string, FreshBlock> {
+function freshBlocks(workspace: Workspace, appliance: Appliance, services: Service[], targetSets: string[], errors: DriverProblem[], warnings: DriverProblem[]): Map<string, FreshBlock> {
   const out = new Map<string, FreshBlock>();
   const include = [...services.map((s) => s.name), ...targetSets];
-  const r = renderKeepalived(ws, { ...appliance, include });
+  const r = renderKeepalived(workspace, { ...appliance, include });
   errors.push(...r.errors);
   warnings.push(...r.warnings);
   if (r.errors.length) return out;
