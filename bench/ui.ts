@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     // The engine builds the editable Document in its worker after opening; time it, then measure
     // scrolling on a quiet page (on 2 cores the worker would otherwise share the CPU).
     const t3 = Date.now();
-    await page.getByTestId('engine-busy').waitFor({ state: 'detached', timeout: 120_000 });
+    await page.getByTestId('document-busy').waitFor({ state: 'detached', timeout: 120_000 });
     results.prepareMs = Date.now() - t3;
     console.log(`editor ready (Document built in the worker) ${results.prepareMs} ms after open`);
 

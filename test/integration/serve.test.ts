@@ -1,4 +1,4 @@
-// `lbdesk serve --events` end to end: the real CLI, the real health engine and forwarding
+// `lbdesk serve --events` end to end: the real CLI, the real health checker and forwarding
 // engine, backends on loopback. Timing of fail-after/restore-after as seen in the events,
 // redispatch while a server dies, reload under load, clean stop.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -172,7 +172,7 @@ services:
     expect(await s.exit).toBe(0);
   });
 
-  it('redispatches with zero client errors while a server dies, and the health engine takes it out', async () => {
+  it('redispatches with zero client errors while a server dies, and the health checker takes it out', async () => {
     const b1 = await backend('b1', '127.0.6.41');
     const b2 = await backend('b2', '127.0.6.42');
     const vport = await freePort('127.0.6.40');

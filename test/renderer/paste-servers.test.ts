@@ -40,7 +40,7 @@ describe('parseServers', () => {
     const r = parseServers(lines.join('\n'));
     expect(r.rows).toHaveLength(10_000);
     expect(r.errors).toEqual([{ line: 7778, column: 'address', message: '"127.0.0.x" is not an IPv4 or IPv6 address' }]);
-    // Two list edits, not 20,000: the document engine appends each list in one go.
+    // Two list edits, not 20,000: the document worker appends each list in one go.
     const ops = addOps(r.rows, 0);
     expect(ops.map((o) => [o.list.join('.'), o.items.length])).toEqual([['servers', 10_000], ['groups.0.members', 10_000]]);
   });

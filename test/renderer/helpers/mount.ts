@@ -1,4 +1,4 @@
-// Mounting with the app's plugins: Pinia, the API client, and the in-process document engine.
+// Mounting with the app's plugins: Pinia, the API client, and the in-process document worker.
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { createApp, defineComponent, h, type Component } from 'vue';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';

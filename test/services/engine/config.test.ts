@@ -9,7 +9,7 @@ const servers = [
 ];
 
 describe('buildConfig', () => {
-  it('makes a pool and a listener per enabled service, members keyed like the health engine', () => {
+  it('makes a pool and a listener per enabled service, members keyed like the health checker', () => {
     const cfg = buildConfig(workspace({
       healthTimers: { timeout: '2s' },
       servers,

@@ -7,7 +7,7 @@ import { Emitter } from '../../../main/services/emitter';
 import type { ForwardingEngine } from '../../../main/services/engine';
 import { workspaceSchema, type Workspace, type WorkspaceInput } from '../../../shared/model/schema';
 
-/** States set by the test: what a health engine would say, without probing. */
+/** States set by the test: what the health checker would say, without probing. */
 export class StaticHealth extends Emitter<HealthEvents> implements HealthView {
   readonly states = new Map<MemberKey, MemberStatus>();
   readonly failures: { key: MemberKey; reason: string }[] = [];

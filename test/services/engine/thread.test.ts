@@ -1,5 +1,5 @@
 // The data path runs in a worker thread: while the engine forwards as fast as it can, the
-// controlling thread (where the UI host and the health engine live) stays idle and answers.
+// controlling thread (where the UI host and the health checker live) stays idle and answers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -38,7 +38,7 @@ describe('detectionTimes', () => {
     expect(jittered.failure.worstMs).toBe(plain.failure.worstMs);
   });
 
-  it('is re-exported by the health engine', () => {
+  it('is re-exported by the health checker module', () => {
     expect(reexported).toBe(detectionTimes);
   });
 });

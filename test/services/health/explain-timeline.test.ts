@@ -1,4 +1,4 @@
-// The member's "Why" and the detection panel against the real health engine on loopback
+// The member's "Why" and the detection panel against the real health checker on loopback
 // (127.0.13.61-62): the sentence names how the member went down, as its timeline shows it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, StateChange } from '../../../shared/api/types';
