@@ -98,7 +98,7 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk push / diff / pull / confirm'))('lbd
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code, out).toBe(0);
     expect(resultAt).toBeGreaterThan(0);
-    // Teardown only: well under the 5 s the lock's timer used to hold it.
+    // Teardown only: the lock's timer must not hold the process (it would for 5 s).
     expect(Date.now() - resultAt).toBeLessThan(3000);
   });
 
