@@ -40,6 +40,11 @@ const sameOnAnyNode: Record<string, string> = {
   'test/services/health/members.test.ts': 'workspace to member list mapping',
   'test/services/health/state.test.ts': 'health state machine on given results',
   'test/integration/cli-usage.test.ts': 'the CLI\'s argument wording (commander); the CLI under Node 24 runs in the other CLI files',
+  // Long comparisons whose subject is another program; their Node-side parts run under Node 24 in
+  // the files named.
+  'test/integration/compare.test.ts': 'the lab against real HAProxy: check semantics; probes under Node 24 in health/*',
+  'test/services/drivers/vrrp-netns.test.ts': 'keepalived\'s VRRP between namespaces on rendered text: keepalived is the subject',
+  'test/integration/native-load.test.ts': 'the C relay on its own thread and loop; loading and forwarding under Node 24 in engine/native, forwarding, runtime-io',
 };
 const secondNode = process.env.LBDESK_SECOND_NODE === '1';
 const nodeInclude = secondNode ? ['test/services/**/*.test.ts', 'test/integration/**/*.test.ts'] : nodeFiles;
