@@ -3,8 +3,8 @@
 # typechecks, lints (layering rules included), then runs Vitest (three files at a time; the files
 # that need the machine or fixed ports after them, one at a time), the services and integration
 # tests that touch the runtime again under Electron's Node 24, and Playwright, and prints one
-# closing line "tests: N passed, N failed" (after the names of what failed). On 2 cores shared
-# with other work (load 6): vitest 10.5 min, Node 24 5, Playwright 3.5; build, typecheck, lint 1.5.
+# closing line "tests: N passed, N failed" (after the names of what failed). On a clean clone, 2
+# quiet cores: vitest 6.8 min, Node 24 3.2, Playwright 2.9; build, typecheck, lint 1.2.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh || exit 1
