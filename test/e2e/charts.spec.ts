@@ -2,60 +2,31 @@
 // its checks, connections and bytes of the member and of its service, live, on a real lab with a
 // backend this test runs and traffic it sends through the engine.
 import { expect, test, type Locator } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
 import { request } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LbdeskPage, SCREENSHOTS } from './pages/lbdesk';
-import { dataDir, demoPath } from './pages/env';
-import { freePort } from '../helpers/sshd';
+import { demoPath } from './pages/env';
+import { startLabSite, type LabSite } from './pages/lab-site';
 
 const HOST = '127.0.0.76';
-let backend: Server;
-let workspaceFile: string;
-let backendPort = 0;
-let vipPort = 0;
+let site: LabSite;
 /** The backend's health page says OK (else 503: the check fails). */
 let healthy = true;
 
 test.beforeAll(async () => {
-  backendPort = await freePort(HOST);
-  vipPort = await freePort(HOST);
-  backend = createServer((req, res) => {
-    if (req.url !== '/health') return res.end('x'.repeat(2000));
-    res.statusCode = healthy ? 200 : 503;
-    res.end(healthy ? 'OK charts-e2e\n' : 'down\n');
+  site = await startLabSite({
+    host: HOST, name: 'charts-e2e', interval: '300ms', checkExtra: 'degradedAbove: 200ms, availableBelow: 100ms',
+    body: 'x'.repeat(2000), healthy: () => healthy,
   });
-  await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
-  const dir = mkdtempSync(join(dataDir(), 'charts-'));
-  workspaceFile = join(dir, 'charts-e2e.yaml');
-  writeFileSync(workspaceFile, [
-    '# e2e charts site: one backend this test runs',
-    'lbdesk: 1',
-    'name: charts-e2e',
-    'healthTimers: { interval: 300ms, retryInterval: 250ms, failAfter: 2, restoreAfter: 1, timeout: 400ms }',
-    'servers:',
-    `  - { name: app1, address: ${HOST} }`,
-    'groups:',
-    '  - name: app',
-    `    members: [{ server: app1, port: ${backendPort}, weight: 100 }]`,
-    '    healthCheck: { type: http, http: { path: /health, expect: OK }, degradedAbove: 200ms, availableBelow: 100ms }',
-    'services:',
-    `  - { name: app-vip, address: ${HOST}, port: ${vipPort}, group: app }`,
-    '',
-  ].join('\n'));
 });
 
-test.afterAll(async () => {
-  backend.closeAllConnections();
-  await new Promise((r) => backend.close(r));
-});
+test.afterAll(() => site.stopBackend());
 
 /** A few HTTP requests through the lab's virtual service (bounded). */
 async function traffic(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     await new Promise<void>((resolve, reject) => {
-      const req = request({ host: HOST, port: vipPort, path: '/', agent: false, timeout: 3000 }, (res) => {
+      const req = request({ host: HOST, port: site.vipPort, path: '/', agent: false, timeout: 3000 }, (res) => {
         res.resume();
         res.on('end', () => resolve());
       });
@@ -87,9 +58,9 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
       test.setTimeout(120_000);
       const app = new LbdeskPage(page);
       await app.goto();
-      await app.open(workspaceFile, 'charts-e2e');
+      await app.open(site.workspaceFile, 'charts-e2e');
       await app.startLab();
-      const key = `g:app/app1:${backendPort}`;
+      const key = `g:app/app1:${site.backendPort}`;
       await expect(app.member(key).getByTestId('state')).toHaveText('available', { timeout: 10_000 });
       await app.member(key).click();
       const detail = page.getByTestId('member-detail');

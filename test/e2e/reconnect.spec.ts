@@ -1,39 +1,17 @@
 // Browser mode loses its connection: the page says "reconnecting…", gets back by itself, and
 // the Overview resumes with what the lab saw meanwhile (a backend stopped while it was away).
 import { expect, test, type WebSocketRoute } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
-import { dataDir, demoPath } from './pages/env';
-import { freePort } from '../helpers/sshd';
+import { demoPath } from './pages/env';
+import { startLabSite, type LabSite } from './pages/lab-site';
 
-const HOST = '127.0.0.76';
-let backend: Server;
-let workspaceFile: string;
-let backendPort = 0;
+let site: LabSite;
 
 test.beforeAll(async () => {
-  backendPort = await freePort(HOST);
-  const vipPort = await freePort(HOST);
-  backend = createServer((req, res) => res.end(req.url === '/health' ? 'OK\n' : 'hello\n'));
-  await new Promise<void>((r) => backend.listen(backendPort, HOST, () => r()));
-  workspaceFile = join(mkdtempSync(join(dataDir(), 'reconnect-')), 'reconnect.yaml');
-  writeFileSync(workspaceFile, [
-    'lbdesk: 1',
-    'name: reconnect-e2e',
-    'healthTimers: { interval: 500ms, retryInterval: 250ms, failAfter: 2, restoreAfter: 1, timeout: 400ms }',
-    `servers: [{ name: app1, address: ${HOST} }]`,
-    `groups: [{ name: app, members: [{ server: app1, port: ${backendPort} }], healthCheck: { type: http, http: { path: /health, expect: OK } } }]`,
-    `services: [{ name: app-vip, address: ${HOST}, port: ${vipPort}, group: app }]`,
-    '',
-  ].join('\n'));
+  site = await startLabSite({ host: '127.0.0.76', name: 'reconnect-e2e', interval: '500ms' });
 });
 
-test.afterAll(async () => {
-  backend.closeAllConnections();
-  await new Promise((r) => backend.close(r));
-});
+test.afterAll(() => site.stopBackend());
 
 test('a dropped connection comes back by itself and the Overview resumes', async ({ page }) => {
   // Every connection of the page goes through here: while `away`, new ones are refused.
@@ -46,17 +24,16 @@ test('a dropped connection comes back by itself and the Overview resumes', async
   });
   const app = new LbdeskPage(page);
   await app.goto();
-  await app.open(workspaceFile, 'reconnect-e2e');
+  await app.open(site.workspaceFile, 'reconnect-e2e');
   await app.startLab();
-  const row = app.member(`g:app/app1:${backendPort}`);
+  const row = app.member(`g:app/app1:${site.backendPort}`);
   await expect(row.getByTestId('state')).toHaveText('available', { timeout: 10_000 });
 
   away = true;
   await live!.close();
   await expect(page.getByTestId('reconnecting')).toBeVisible({ timeout: 5_000 });
   // Meanwhile the backend stops: only the lab sees it.
-  backend.closeAllConnections();
-  await new Promise((r) => backend.close(r));
+  await site.stopBackend();
 
   away = false;
   await expect(page.getByTestId('reconnecting')).toBeHidden({ timeout: 10_000 });

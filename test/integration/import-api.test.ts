@@ -96,7 +96,7 @@ describe('import over the contract', () => {
   });
 });
 
-describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an appliance over the contract (real sshd)${haveSshd ? '' : ' (skipped: needs openssh-server)'}`, () => {
+describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an appliance over the contract (real sshd)${haveSshd ? '' : ` (skipped: ${noSshd})`}`, () => {
   let sshd: Sshd;
   let svc: AppServices;
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-import-api-ssh-'));

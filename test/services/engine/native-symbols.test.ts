@@ -21,7 +21,7 @@ const runtimes: [string, string][] = [['node ' + process.version, process.execPa
 if (existsSync(NODE24)) runtimes.push(['node 24 (Electron 41)', NODE24]);
 else console.log(`native-symbols.test: Electron's Node not checked: ${NODE24} is missing (scripts/test.sh installs it)`);
 
-describe.skipIf(skipBecause(!existsSync(ADDON) && `${ADDON} is not built (npm run build)`, 'native addon imports'))('the native addon imports only what every runtime exports', () => {
+describe.skipIf(skipBecause(!existsSync(ADDON) && `${ADDON} is not built: npm run build:native says why (it needs gcc and libuv1-dev)`, 'native addon imports'))('the native addon imports only what every runtime exports', () => {
   const imports = existsSync(ADDON) ? [...symbols(ADDON, '--undefined-only')] : [];
   const fromHost = imports.filter((s) => /^(napi_|uv_)/.test(s));
 
