@@ -5,7 +5,6 @@ import { expect, test, type Locator } from '@playwright/test';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { LbdeskPage, SCREENSHOTS } from './pages/lbdesk';
-import { demoPath } from './pages/env';
 import { startLabSite, type LabSite } from './pages/lab-site';
 
 const HOST = '127.0.0.76';
@@ -119,8 +118,4 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
   });
 }
 
-test.afterEach(async ({ page }) => {
-  const app = new LbdeskPage(page);
-  await app.stopLab().catch(() => undefined);
-  await app.open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());

@@ -7,11 +7,7 @@ import { join } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
 import { dataDir, demoPath } from './pages/env';
 
-test.afterEach(async ({ page }) => {
-  const app = new LbdeskPage(page);
-  await app.stopLab().catch(() => undefined);
-  await app.open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());
 
 for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
   test(`${width}×${height}: new workspace by path; the lab names its file and offers the switch`, async ({ page }) => {

@@ -4,7 +4,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { LbdeskPage } from './pages/lbdesk';
-import { demoPath } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
 import { haveSshd, noSshd } from '../helpers/sshd';
 
@@ -17,9 +16,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await site?.stop();
 });
-test.afterEach(async ({ page }) => {
-  await new LbdeskPage(page).open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());
 
 async function showDiff(page: Page): Promise<void> {
   await page.getByTestId('diff-button').click();

@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
-import { dataDir, demoPath } from './pages/env';
+import { dataDir } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
 import { haveSshd, noSshd } from '../helpers/sshd';
 
@@ -16,9 +16,7 @@ let site: PushSite | undefined;
 test.afterAll(async () => {
   await site?.stop();
 });
-test.afterEach(async ({ page }) => {
-  await new LbdeskPage(page).open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());
 
 /** The kept row of `listen stats`, clicked: its line is highlighted and on screen in the source view. */
 async function openKeptRow(page: Page, file: string): Promise<void> {

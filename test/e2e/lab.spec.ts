@@ -2,7 +2,6 @@
 // available, stop the backend, see it go unavailable with the reason in words.
 import { expect, test } from '@playwright/test';
 import { LbdeskPage } from './pages/lbdesk';
-import { demoPath } from './pages/env';
 import { startLabSite, type LabSite } from './pages/lab-site';
 
 let site: LabSite;
@@ -40,9 +39,4 @@ test('start the lab and see a server go down when its backend is stopped', async
   app.expectNoErrors();
 });
 
-test.afterEach(async ({ page }) => {
-  // The next spec expects the demo as the most recent workspace.
-  const app = new LbdeskPage(page);
-  await app.stopLab().catch(() => undefined);
-  await app.open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());

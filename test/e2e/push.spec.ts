@@ -3,7 +3,6 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync, existsSync } from 'node:fs';
 import { LbdeskPage } from './pages/lbdesk';
-import { demoPath } from './pages/env';
 import { startPushSite, type PushSite } from './pages/push-site';
 import { haveSshd, noSshd, type Sshd } from '../helpers/sshd';
 
@@ -76,6 +75,4 @@ test('push to a loopback sshd: host key, diff, push, confirm, report', async ({ 
   app.expectNoErrors();
 });
 
-test.afterEach(async ({ page }) => {
-  await new LbdeskPage(page).open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());

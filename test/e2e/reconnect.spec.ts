@@ -2,7 +2,6 @@
 // the Overview resumes with what the lab saw meanwhile (a backend stopped while it was away).
 import { expect, test, type WebSocketRoute } from '@playwright/test';
 import { LbdeskPage } from './pages/lbdesk';
-import { demoPath } from './pages/env';
 import { startLabSite, type LabSite } from './pages/lab-site';
 
 let site: LabSite;
@@ -41,8 +40,4 @@ test('a dropped connection comes back by itself and the Overview resumes', async
   await app.stopLab();
 });
 
-test.afterEach(async ({ page }) => {
-  const app = new LbdeskPage(page);
-  await app.stopLab().catch(() => undefined);
-  await app.open(demoPath(), 'lab-site-a').catch(() => undefined);
-});
+test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());

@@ -2,6 +2,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { demoPath } from './env';
 
 export const SCREENSHOTS = join(__dirname, '../../../test-results/screenshots');
 
@@ -82,6 +83,13 @@ export class LbdeskPage {
     if (!/running/.test((await this.labState.textContent()) ?? '')) return;
     await this.page.keyboard.press('F5');
     await expect(this.labState).toHaveText(/off/, { timeout: 15_000 });
+  }
+
+  /** After a spec: the lab off and the demo workspace open again, the most recent one the next
+   * spec expects. Best effort: a spec that failed may have left the page anywhere. */
+  async reopenDemo(): Promise<void> {
+    await this.stopLab().catch(() => undefined);
+    await this.open(demoPath(), 'lab-site-a').catch(() => undefined);
   }
 
   async screenshot(name: string): Promise<void> {
