@@ -187,6 +187,24 @@ static void start_listener(engine_t *e, listener_t *l, int fd) {
   }
 }
 
+static void ack_drop(ack_t *a) {
+  uv_mutex_lock(&a->mu);
+  int last = --a->refs == 0;
+  uv_mutex_unlock(&a->mu);
+  if (!last) return;
+  uv_cond_destroy(&a->cv);
+  uv_mutex_destroy(&a->mu);
+  free(a);
+}
+
+static void ack_done(ack_t *a) {
+  uv_mutex_lock(&a->mu);
+  a->done = 1;
+  uv_cond_signal(&a->cv);
+  uv_mutex_unlock(&a->mu);
+  ack_drop(a);
+}
+
 static void on_wake(uv_async_t *a) {
   engine_t *e = a->data;
   uv_mutex_lock(&e->qmu);
@@ -221,6 +239,7 @@ static void on_wake(uv_async_t *a) {
         uv_close((uv_handle_t *)&e->sweep, NULL);
         break;
     }
+    if (c->ack) ack_done(c->ack);
     free(c);
     c = next;
   }
@@ -388,7 +407,20 @@ void engine_unlisten(engine_t *e, uint32_t id) {
   cmd_t *c = calloc(1, sizeof *c);
   c->type = C_UNLISTEN;
   c->id = id;
+  /* Returns once the loop thread has closed the socket (UDP, and TCP on libuv's handles), so a
+   * listener added next on the same address and port can bind. Bounded: a loop that has quit
+   * never runs the command. */
+  ack_t *ack = calloc(1, sizeof *ack);
+  uv_mutex_init(&ack->mu);
+  uv_cond_init(&ack->cv);
+  ack->refs = 2;
+  c->ack = ack;
   post(e, c);
+  uv_mutex_lock(&ack->mu);
+  while (!ack->done && uv_cond_timedwait(&ack->cv, &ack->mu, 2000000000ull) == 0) {
+  }
+  uv_mutex_unlock(&ack->mu);
+  ack_drop(ack);
 }
 
 void engine_chosen(engine_t *e, int udp, uint32_t slot, uint32_t gen, uint32_t member, const char *reason) {

@@ -10,8 +10,16 @@ typedef struct flow flow_t;
 
 enum cmd_type { C_LISTEN, C_UNLISTEN, C_CHOSEN, C_STOP_ALL, C_QUIT };
 
+/* A caller waiting until the loop thread has run its command; freed by whichever side is last. */
+typedef struct ack {
+  uv_mutex_t mu;
+  uv_cond_t cv;
+  int done, refs;
+} ack_t;
+
 typedef struct cmd {
   int type;
+  ack_t *ack;
   listener_t *l;
   uint32_t id, slot, gen, member;
   int udp;
