@@ -10,7 +10,7 @@ import { useLab } from '../../renderer/src/stores/lab';
 import { CHECK_ROWS, MAX_MEMBER_SERIES, TRAFFIC_ROWS, useSeries } from '../../renderer/src/stores/series';
 import { NumRing } from '../../renderer/src/lib/ring';
 import { bytesRate } from '../../renderer/src/lib/series';
-import { bytesChart, checkChart, connectionChart } from '../../renderer/src/lib/chartSeries';
+import { bytesChart, checkChart, connectionChart, MIN_SPAN_MS, xRange } from '../../renderer/src/lib/chartSeries';
 import type { EngineStats, PoolStats, ServerStats } from '../../shared/api/engine';
 
 const server = (key: string, c: Partial<ServerStats> = {}): ServerStats => ({
@@ -168,9 +168,21 @@ describe('chart series', () => {
       ['response time', 'line', 3], ['degraded', 'points', 1], ['failed', 'points', 1],
       ['degraded above 200 ms', 'threshold', 2], ['available below 100 ms', 'threshold', 2],
     ]);
-    expect(c.series[3]!.points).toEqual([{ x: 1000, y: 200 }, { x: 4000, y: 200 }]);
+    // Across the whole axis, which spans at least MIN_SPAN_MS.
+    expect(c.series[3]!.points).toEqual([{ x: 1000, y: 200 }, { x: 1000 + MIN_SPAN_MS, y: 200 }]);
     expect(c.summary).toBe('Response time: 4 checks, last 3.5 ms, peak 250 ms, 1 failed, 1 degraded.');
     expect(checkChart([], {}).summary).toBe('Response time: no checks yet.');
+  });
+
+  it('gives a first check an axis of seconds, its point marked and the thresholds across it', () => {
+    const c = checkChart([{ at: 50_000, rttMs: 40, ok: true, degraded: false }], { degradedAboveMs: 1000 });
+    expect(xRange(c.series)).toEqual({ min: 50_000, max: 50_000 + MIN_SPAN_MS });
+    expect(c.series[0]!.dots).toBe(true);
+    expect(c.series[1]!.points).toEqual([{ x: 50_000, y: 1000 }, { x: 60_000, y: 1000 }]);
+    expect(c.summary).toBe('Response time: 1 check, last 40 ms, peak 40 ms.');
+    // A long session keeps its own span.
+    expect(xRange([{ label: 'a', colour: '--accent', points: [{ x: 0, y: 1 }, { x: 90_000, y: 2 }] }])).toEqual({ min: 0, max: 90_000 });
+    expect(xRange([])).toBeUndefined();
   });
 
   it('sums the new connections a traffic chart covers and says the bytes now', () => {

@@ -11,6 +11,25 @@ export interface ChartSeries {
   /** A line (default), points only (failed checks), or a threshold drawn across. */
   kind?: 'line' | 'points' | 'threshold';
   dashed?: boolean;
+  /** A line whose every point is marked (checks are events: a first check alone still shows). */
+  dots?: boolean;
+}
+
+/** The least time an x axis covers: a first point gets room beside it, not an axis of days. */
+export const MIN_SPAN_MS = 10_000;
+
+/** The x axis over the series' own points (thresholds follow it), at least MIN_SPAN_MS wide. */
+export function xRange(series: readonly ChartSeries[]): { min: number; max: number } | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of series) {
+    if (s.kind === 'threshold') continue;
+    for (const p of s.points) {
+      if (p.x < min) min = p.x;
+      if (p.x > max) max = p.x;
+    }
+  }
+  return min > max ? undefined : { min, max: Math.max(max, min + MIN_SPAN_MS) };
 }
 
 export interface Thresholds { degradedAboveMs?: number; availableBelowMs?: number }
@@ -20,19 +39,18 @@ export function checkChart(points: readonly CheckPoint[], t: Thresholds): { seri
   const slow = points.filter((p) => p.degraded && p.rttMs !== undefined).map((p) => ({ x: p.at, y: p.rttMs! }));
   const failed = points.filter((p) => !p.ok).map((p) => ({ x: p.at, y: 0 }));
   const timed = points.filter((p) => p.rttMs !== undefined).map((p) => ({ x: p.at, y: p.rttMs! }));
-  const series: ChartSeries[] = [{ label: 'response time', colour: '--accent', points: timed }];
+  const series: ChartSeries[] = [{ label: 'response time', colour: '--accent', points: timed, dots: true }];
   if (slow.length) series.push({ label: 'degraded', colour: '--warn', points: slow, kind: 'points' });
   if (failed.length) series.push({ label: 'failed', colour: '--bad', points: failed, kind: 'points' });
-  const first = points[0]?.at;
-  const last = points.at(-1)?.at;
-  const across = (y: number) => (first === undefined || last === undefined ? [] : [{ x: first, y }, { x: last, y }]);
+  const range = xRange(series);
+  const across = (y: number) => (range ? [{ x: range.min, y }, { x: range.max, y }] : []);
   if (t.degradedAboveMs !== undefined) series.push({ label: `degraded above ${rtt(t.degradedAboveMs)}`, colour: '--warn', points: across(t.degradedAboveMs), kind: 'threshold' });
   if (t.availableBelowMs !== undefined) series.push({ label: `available below ${rtt(t.availableBelowMs)}`, colour: '--ok', points: across(t.availableBelowMs), kind: 'threshold' });
   const peak = Math.max(0, ...timed.map((p) => p.y));
   const yMax = Math.max(1, peak, (t.degradedAboveMs ?? 0) * 1.1);
   if (!points.length) return { series, summary: 'Response time: no checks yet.', yMax };
   const lastRtt = [...points].reverse().find((p) => p.rttMs !== undefined)?.rttMs;
-  const parts = [`${points.length} checks`, `last ${rtt(lastRtt)}`, `peak ${rtt(timed.length ? peak : undefined)}`];
+  const parts = [`${points.length} ${points.length === 1 ? 'check' : 'checks'}`, `last ${rtt(lastRtt)}`, `peak ${rtt(timed.length ? peak : undefined)}`];
   if (failed.length) parts.push(`${failed.length} failed`);
   if (slow.length) parts.push(`${slow.length} degraded`);
   return { series, summary: `Response time: ${parts.join(', ')}.`, yMax };
