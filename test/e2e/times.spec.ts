@@ -1,6 +1,7 @@
 // One time format and the Overview's column names, at both window sizes: local HH:MM:SS on
 // screen with the ISO instant in the tooltip, and headers that explain score and connections.
 import { expect, test } from '@playwright/test';
+import { connect } from 'node:net';
 import { LbdeskPage } from './pages/lbdesk';
 
 test.afterEach(async ({ page }) => {
@@ -33,3 +34,30 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     app.expectNoErrors();
   });
 }
+
+test.describe('in a time zone far from UTC', () => {
+  test.use({ timezoneId: 'Asia/Kathmandu' });
+
+  test('History shows engine events and state changes in local time, the ISO instant in the tooltip', async ({ page }) => {
+    const app = new LbdeskPage(page);
+    await app.goto();
+    await app.startLab();
+    // ldap-vip forwards only to dir1, which the demo leaves down: a connection is refused, an engine event.
+    await expect.poll(async () => {
+      await new Promise<void>((done) => {
+        const s = connect({ host: '127.0.0.10', port: 1389 }, () => s.end());
+        s.on('close', () => done()).on('error', () => done()).setTimeout(2000, () => s.destroy());
+      });
+      await page.keyboard.press('Control+8');
+      return page.getByTestId('engine-events').locator('.t').count();
+    }, { timeout: 15_000 }).toBeGreaterThan(0);
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kathmandu', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    for (const list of ['engine-events', 'lab-events']) {
+      const t = page.getByTestId(list).locator('.t').first();
+      const iso = (await t.getAttribute('title')) ?? '';
+      expect(iso, list).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      await expect(t, list).toHaveText(local.format(new Date(iso)));
+    }
+    app.expectNoErrors();
+  });
+});
