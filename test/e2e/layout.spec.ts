@@ -135,3 +135,115 @@ test('1440×900 (a common laptop): the overview keeps its connections column', a
   expect(await conn.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).display)).not.toBe('none');
   expect(app.errors).toEqual([]);
 });
+
+/** The element's text, measured in its own font, fits its content box (a grid cell's scrollWidth
+ * does not see its ellipsis). */
+async function textFits(l: Locator): Promise<void> {
+  const m = await l.evaluate((el) => {
+    const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
+    const s = el.ownerDocument.defaultView!.getComputedStyle(el);
+    c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    return { text: c.measureText((el.textContent ?? '').trim()).width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+  });
+  expect(m.text, `${await l.textContent()} is cut`).toBeLessThanOrEqual(m.room);
+}
+
+/** The element is on screen and nothing covers its middle. */
+async function reachable(l: Locator): Promise<void> {
+  await expect(l).toBeVisible();
+  const hit = await l.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView!;
+    const top = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.right <= view.innerWidth && (top === el || el.contains(top));
+  });
+  expect(hit, `${await l.getAttribute('aria-label')} is off screen or covered`).toBe(true);
+}
+
+test('1024×700: every list keeps its fold arrow and a whole filter hint; a narrow table scrolls sideways with its header', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  for (const id of ['servers', 'groups', 'services', 'targetSets', 'appliances'] as const) {
+    await app.section(id);
+    await reachable(page.getByTestId('panel-toggle'));
+    const filter = page.locator('.master input[data-filter]');
+    const ph = await filter.evaluate((el) => {
+      const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
+      const s = el.ownerDocument.defaultView!.getComputedStyle(el);
+      c.font = `${s.fontSize} ${s.fontFamily}`;
+      return { text: c.measureText(el.getAttribute('placeholder') ?? '').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+    });
+    expect(ph.text, `${id} filter hint`).toBeLessThanOrEqual(ph.room);
+  }
+  // Real servers beside its editor: name, address, groups and state on screen; the rest a scroll away,
+  // the header following the rows.
+  await app.section('servers');
+  const grid = page.getByRole('grid', { name: 'Real servers' });
+  const gb = (await grid.boundingBox())!;
+  const state = grid.getByRole('columnheader', { name: /State|Enabled/ });
+  const sb = (await state.boundingBox())!;
+  expect(sb.x + sb.width).toBeLessThanOrEqual(gb.x + gb.width);
+  const problems = grid.getByRole('columnheader', { name: 'Problems' });
+  const moved = await grid.evaluate((el) => {
+    const viewport = el.querySelector('.viewport')!;
+    const wide = viewport.scrollWidth > viewport.clientWidth;
+    viewport.scrollLeft = 10_000;
+    viewport.dispatchEvent(new Event('scroll'));
+    return { wide, left: viewport.scrollLeft };
+  });
+  expect(moved.wide).toBe(true);
+  await expect.poll(() => grid.locator('.thead').evaluate((el) => el.scrollLeft)).toBe(moved.left);
+  const pb = (await problems.boundingBox())!;
+  expect(pb.x + pb.width).toBeLessThanOrEqual(gb.x + gb.width + 1);
+  expect(app.errors).toEqual([]);
+});
+
+test('1024×700: Overview headers keep endpoint and algorithm whole; the side panel folds, a member still opens its detail', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await app.section('overview');
+  for (const part of await page.locator('.row-head > .mono, .row-head > .pill').all()) await notCut(part);
+  const toggle = page.getByTestId('panel-toggle');
+  await reachable(toggle);
+  await toggle.click();
+  await expect(page.locator('div.side')).toBeHidden();
+  // The room goes to the topology: the address column is back.
+  await expect(page.locator('.row-member .c-addr').first()).toBeVisible();
+  await page.locator('.row-member').first().click();
+  await expect(page.getByTestId('member-detail')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('div.side')).toBeHidden();
+  await toggle.click();
+  await expect(page.locator('div.side .kind', { hasText: 'Site' })).toBeVisible();
+  expect(app.errors).toEqual([]);
+});
+
+for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+  test(`${width}×${height}: every list cell shows its words whole (a narrow table scrolls instead)`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    const app = new LbdeskPage(page);
+    await app.goto();
+    for (const [id, name, sample] of [
+      ['servers', 'Real servers', 'resolvers'], ['groups', 'Server groups', 'directory'], ['services', 'Virtual services', 'weighted-round-robin'],
+      ['targetSets', 'Target sets', 'least-load'],
+    ] as const) {
+      await app.section(id);
+      const cells = page.getByRole('grid', { name }).getByRole('gridcell');
+      await expect(cells.filter({ hasText: sample }).first()).toBeVisible();
+      for (const cell of await cells.all()) await textFits(cell);
+    }
+    expect(app.errors).toEqual([]);
+  });
+}
+
+test('1440×900: the compare strip leaves the push panel its room', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await app.section('appliances');
+  const compare = page.getByTestId('compare-panel');
+  expect((await compare.boundingBox())!.height).toBeLessThan(80);
+  expect((await compare.locator('select').boundingBox())!.width).toBeLessThan(200);
+  expect((await page.locator('.push').boundingBox())!.height).toBeGreaterThan(300);
+  expect(app.errors).toEqual([]);
+});
