@@ -116,7 +116,8 @@ function labWords(lab: ReportLab): string {
 
 function labBlocks(lab: ReportLab): Block[] {
   if (lab.state !== 'running') return [];
-  const out: Block[] = [{ heading: 2, text: 'Lab' }, { para: [labWords(lab)] }];
+  const words = labWords(lab);
+  const out: Block[] = [{ heading: 2, text: 'Lab' }, { para: [`${words[0]!.toUpperCase()}${words.slice(1)}.`] }];
   if (lab.members.length) {
     out.push({ table: { head: ['Group', 'Server', 'State', 'Since', 'Why'], rows: lab.members.map((m) => [[m.group], [m.server], [m.state], [m.since ? iso(m.since) : ''], [m.reason]]) } });
   }

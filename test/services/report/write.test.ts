@@ -63,7 +63,8 @@ describe('change report files', () => {
     expect(md).toContain('| **A push now** | could not be asked |');
     expect(md).toContain('merged onto the appliance\'s file: known once it is read');
     expect(md).toContain('| web-vip | 1 | 40 | 100 | 2000 | 1 | 0 |');
-    expect(md).toContain('running this workspace for 5 min: 3 available, 1 unavailable; 2 state changes');
+    expect(md).toContain('| **Lab** | running this workspace for 5 min: 3 available, 1 unavailable; 2 state changes |');
+    expect(md).toContain('## Lab\n\nRunning this workspace for 5 min: 3 available, 1 unavailable; 2 state changes.\n');
   });
 
   it('Markdown: an underscore inside a word stays as it is, one at a word\'s edge is escaped', () => {
