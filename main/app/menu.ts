@@ -51,6 +51,7 @@ export function buildMenuTemplate(o: MenuOptions): MenuItemConstructorOptions[] 
       sep,
       { label: "New Workspace from an Appliance's &Config…", click: () => o.send('import-new') },
       { label: '&Import into This Workspace…', click: () => o.send('import-into') },
+      { label: 'Change &Report for a Ticket…', click: () => o.send('change-report') },
       sep,
       { label: '&Save', accelerator: 'CmdOrCtrl+S', click: () => o.send('save') },
       { label: 'Save &As…', accelerator: 'CmdOrCtrl+Shift+S', click: () => o.send('save-as') },

@@ -6,6 +6,7 @@ import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
+import type { ReportExport } from './report';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -188,6 +189,15 @@ const importMethods = {
   'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
 } as const;
 
+/** Change reports for a ticket (`lbdesk report`). */
+const reportMethods = {
+  /**
+   * Gathers the report (each appliance asked what a push changes, unless `offline`) and writes it
+   * as HTML and Markdown in `reports/` beside the workspace.
+   */
+  'report.export': method<ReportExport>()(z.strictObject({ ...source.shape, offline: z.boolean().optional(), appliances: z.array(name).max(500).optional() })),
+} as const;
+
 /**
  * The contract grouped by area: each area's handlers are written (and typed) as one object in
  * main/services/api, and the full table is assembled from exactly these areas.
@@ -200,13 +210,14 @@ export const areas = {
   ssh: sshMethods,
   secrets: secretsMethods,
   import: importMethods,
+  report: reportMethods,
 } as const;
 export type AreaName = keyof typeof areas;
 export const AREA_NAMES = Object.keys(areas) as AreaName[];
 /** The methods of one area. */
 export type MethodOf<A extends AreaName> = Extract<keyof (typeof areas)[A], MethodName>;
 
-export const contract = { ...appMethods, ...workspaceMethods, ...labMethods, ...appliancesMethods, ...sshMethods, ...secretsMethods, ...importMethods } as const;
+export const contract = { ...appMethods, ...workspaceMethods, ...labMethods, ...appliancesMethods, ...sshMethods, ...secretsMethods, ...importMethods, ...reportMethods } as const;
 
 export type Contract = typeof contract;
 export type MethodName = keyof Contract;
@@ -236,7 +247,7 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
 export const MENU_COMMANDS = [
   'open', 'save', 'save-as',
   'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history',
-  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into',
+  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report',
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }

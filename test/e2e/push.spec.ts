@@ -72,6 +72,16 @@ test('push to a loopback sshd: host key, diff, push, confirm, report', async ({ 
   await expect(page.getByTestId('push-button')).toBeDisabled();
   await page.getByTestId('diff-button').click();
   await expect(page.getByTestId('diff-stale')).toHaveCount(0, { timeout: 15_000 });
+
+  // The change report asks the same appliance: nothing to push, the last push confirmed and the
+  // file it left is the one the workspace renders now.
+  await page.getByTestId('change-report').click();
+  const report = page.getByRole('dialog', { name: 'Change report' });
+  await expect(report.getByTestId('report-appliances')).toContainText('no change: the appliance runs this workspace', { timeout: 20_000 });
+  const md = await report.getByTestId('report-markdown').innerText();
+  expect(md).toMatch(/\| \*\*Last push from here\*\* \| \d{4}-\d\d-\d\dT[\d:]+Z, applied, confirmed [\d:TZ-]+, sha256 `[0-9a-f]{16}` — the file the workspace renders now \|/);
+  expect(md).toContain(`| **Running now** | \``);
+  await report.getByRole('button', { name: 'Close' }).last().click();
   app.expectNoErrors();
 });
 

@@ -11,6 +11,7 @@ import { register as pull } from './pull';
 import { register as diff } from './diff';
 import { register as compare } from './compare';
 import { register as importCommand } from './import';
+import { register as report } from './report';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand];
+export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand, report];

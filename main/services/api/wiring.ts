@@ -14,6 +14,7 @@ import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
 import { SshQuestions } from './ssh';
 import { importHandlers } from './import';
+import { reportHandlers } from './report';
 
 export interface AppServicesOptions {
   /** The desktop app's shell, or `browserShell()`. */
@@ -63,6 +64,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     lab: labHandlers(lab, secrets),
     appliances: applianceHandlers(remote),
     import: importHandlers(remote),
+    report: reportHandlers(remote, lab),
     ssh: questions.handlers(),
     secrets: secretsHandlers(secrets),
   });

@@ -1,0 +1,27 @@
+// The report area: a change report of the open workspace (the text on screen), written beside it.
+import { checkReadableWorkspace } from '../files/guard';
+import type { Lab } from '../lab';
+import { collectReport, writeReport } from '../report';
+import { syncDataDir } from '../sync';
+import { applianceAccess, type ApplianceDeps } from './appliances';
+import type { AreaHandlers } from './dispatch';
+
+export function reportHandlers(deps: ApplianceDeps, lab: Lab): AreaHandlers<'report'> {
+  const { ssh } = applianceAccess(deps);
+  return {
+    'report.export': async ({ offline, appliances, ...src }) => {
+      // The file must exist, unsaved text or not: the report goes beside it, and says whether the text on screen is the file's.
+      const path = await checkReadableWorkspace(src.path);
+      const report = await collectReport({
+        path,
+        ...(src.text !== undefined ? { text: src.text } : {}),
+        ...(appliances ? { appliances } : {}),
+        ask: offline !== true,
+        read: { ...ssh(), dataDir: deps.dataDir },
+        historyDir: syncDataDir(deps.dataDir),
+        lab: { status: lab.status(), changes: lab.session().changes.length },
+      });
+      return writeReport(report);
+    },
+  };
+}
