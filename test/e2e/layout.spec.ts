@@ -47,6 +47,10 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   await expect(resolved).toContainText('built-in default');
   const rb = (await resolved.boundingBox())!;
   expect(rb.x + rb.width).toBeLessThanOrEqual(sb.x + sb.width);
+  // ...its words too (they are not inside the box when they refuse to wrap), and nothing in the panel.
+  const wb = (await resolved.locator('.src').boundingBox())!;
+  expect(wb.x + wb.width).toBeLessThanOrEqual(sb.x + sb.width);
+  expect(await page.locator('div.side').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await interval.fill('30s');
 
   // Every section's name in the side bar is whole on one line, also when it is the one shown (bold).
