@@ -178,6 +178,10 @@ test('1024×700: every list keeps its fold arrow and a whole filter hint; a narr
       return { text: c.measureText(el.getAttribute('placeholder') ?? '').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
     });
     expect(ph.text, `${id} filter hint`).toBeLessThanOrEqual(ph.room);
+    // The first item's editor fits its panel: nothing runs past the edge.
+    await page.locator('[role="grid"] [role="row"]').nth(1).click();
+    await expect(page.locator('aside.detail h2, aside.detail h3').first()).toBeVisible();
+    expect(await page.locator('aside.detail').evaluate((el) => el.scrollWidth - el.clientWidth), `${id} editor`).toBeLessThanOrEqual(0);
   }
   // Real servers beside its editor: name, address, groups and state on screen; the rest a scroll away,
   // the header following the rows.
