@@ -211,6 +211,14 @@ test('1024×700: Overview headers keep endpoint and algorithm whole; the side pa
   await app.goto();
   await app.section('overview');
   for (const part of await page.locator('.row-head > .mono, .row-head > .pill').all()) await notCut(part);
+  // The widest state word keeps clear of the name beside it (the lab is off here: put it in).
+  const gap = await page.locator('.row-member').first().evaluate((row) => {
+    const badge = row.querySelector('.c-state .state')!;
+    badge.className = 'state unavailable';
+    badge.textContent = 'unavailable';
+    return row.querySelector('.c-name')!.getBoundingClientRect().left - badge.getBoundingClientRect().right;
+  });
+  expect(gap).toBeGreaterThanOrEqual(4);
   const toggle = page.getByTestId('panel-toggle');
   await reachable(toggle);
   await toggle.click();
