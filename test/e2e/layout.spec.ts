@@ -263,3 +263,16 @@ test('1440×900: the compare strip leaves the push panel its room', async ({ pag
   expect((await page.locator('.push').boundingBox())!.height).toBeGreaterThan(300);
   expect(app.errors).toEqual([]);
 });
+
+test('1024×700: read-only values and the check summary line up with the fields above them', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  const left = async (l: Locator) => (await l.boundingBox())!.x;
+  await app.section('targetSets');
+  await page.getByRole('grid', { name: 'Target sets' }).getByRole('row').nth(1).click();
+  expect(Math.abs((await left(page.locator('.ro .mono'))) - (await left(app.input('targetSets.0.deleteAge'))))).toBeLessThan(2);
+  await app.section('groups');
+  await page.getByRole('grid', { name: 'Server groups' }).getByRole('row').nth(1).click();
+  expect(Math.abs((await left(page.getByTestId('resolved-checks'))) - (await left(app.input('groups.0.healthCheck.type'))))).toBeLessThan(2);
+  expect(app.errors).toEqual([]);
+});
