@@ -2,6 +2,7 @@
 // a page reload): what the lab saw so far is loaded, and its notices are listed with the events.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appendFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Pinia } from 'pinia';
 import { realApi, type RealApi } from './helpers/api';
 import { mountWith, storeContext } from './helpers/mount';
@@ -48,6 +49,10 @@ describe('History of a lab started elsewhere', () => {
     expect(w.find('[data-testid="lab-events"]').text()).toContain('b1');
     expect(w.text()).not.toContain('Start the lab (F5)');
     expect(w.find('[data-testid="lab-notes"]').text()).toMatch(/target set 1 \(192\.0\.2\.10\) is not on a loopback address/);
+    expect(w.find('[data-testid="history-lab-file"]').exists()).toBe(false);
+    // Another workspace on screen: the changes are said to be the lab file's, not this one's.
+    await useWorkspace().openDemo();
+    await vi.waitFor(() => expect(w.find('[data-testid="history-lab-file"]').text()).toBe(`· lab file ${basename(file)}`));
     w.unmount();
     await lab.stop();
   });
