@@ -85,6 +85,11 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
       await expect(conns.locator('canvas')).toBeVisible({ timeout: 10_000 });
       await expect(conns.getByTestId('chart-summary')).toContainText(/5 new over the chart/, { timeout: 10_000 });
       await expect(detail.getByTestId('bytes-chart').getByTestId('chart-summary')).toContainText(/to clients now, peak [\d.]+ kB\/s/);
+      // One above the other, they share one time axis.
+      const spans = await detail.getByTestId('traffic-charts').evaluate((el) => [...el.querySelectorAll('figure')].map((f) => f.getAttribute('data-x')));
+      expect(spans).toHaveLength(2);
+      expect(spans[0]).toMatch(/^\d+-\d+$/);
+      expect(spans[1]).toBe(spans[0]);
       // Failed checks are marked on the chart (and said below it).
       healthy = false;
       await expect(checks).toHaveAttribute('data-series', 'response time;failed', { timeout: 10_000 });
