@@ -12,6 +12,19 @@ async function notCut(l: Locator): Promise<void> {
   expect(sw, `${await l.textContent()} is cut`).toBeLessThanOrEqual(cw);
 }
 
+/** `text` (else the placeholder, else the element's text) in the element's own font fits its content
+ * box; measured, since a grid cell's or a placeholder's overflow shows in no scrollWidth. */
+async function fits(l: Locator, what: string, text?: string): Promise<void> {
+  const m = await l.evaluate((el, t) => {
+    const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
+    const s = el.ownerDocument.defaultView!.getComputedStyle(el);
+    c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const shown = t ?? el.getAttribute('placeholder') ?? (el.textContent ?? '').trim();
+    return { text: c.measureText(shown).width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+  }, text);
+  expect(m.text, `${what} is cut`).toBeLessThanOrEqual(m.room);
+}
+
 test('1024×700: overview toolbar, header and topology are usable', async ({ page }) => {
   const app = new LbdeskPage(page);
   await app.goto();
@@ -32,13 +45,7 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   });
   expect(covered).toBe(false);
   // The placeholder fits the box.
-  const ph = await filter.evaluate((el) => {
-    const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
-    const s = el.ownerDocument.defaultView!.getComputedStyle(el);
-    c.font = `${s.fontSize} ${s.fontFamily}`;
-    return { text: c.measureText(el.getAttribute('placeholder') ?? '').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
-  });
-  expect(ph.text).toBeLessThanOrEqual(ph.room);
+  await fits(filter, 'the filter hint');
 
   // A timer left to its default says so without running past the side panel's edge.
   const interval = page.locator('div.side').getByLabel('Interval', { exact: true });
@@ -50,6 +57,10 @@ test('1024×700: overview toolbar, header and topology are usable', async ({ pag
   // ...its words too (they are not inside the box when they refuse to wrap), and nothing in the panel.
   const wb = (await resolved.locator('.src').boundingBox())!;
   expect(wb.x + wb.width).toBeLessThanOrEqual(sb.x + sb.width);
+  // It wraps between words, never inside "built-in".
+  const pieces = await resolved.locator('.src .w').evaluateAll((words) => words.map((w) => [w.textContent, w.getClientRects().length]));
+  expect(pieces.map((p) => p[0])).toEqual(['from', 'built-in', 'default']);
+  expect(pieces.every((p) => p[1] === 1)).toBe(true);
   expect(await page.locator('div.side').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await interval.fill('30s');
 
@@ -106,13 +117,7 @@ test('1024×700: a group member\'s port and weight show five digits', async ({ p
   await page.getByRole('grid', { name: 'Server groups' }).getByRole('row').nth(1).click();
   for (const field of ['Member 1 port', 'Member 1 weight', 'Member 1 server']) {
     const input = page.getByLabel(field, { exact: true });
-    const fit = await input.evaluate((el) => {
-      const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
-      const s = el.ownerDocument.defaultView!.getComputedStyle(el);
-      c.font = `${s.fontSize} ${s.fontFamily}`;
-      return { text: c.measureText('65535').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
-    });
-    expect(fit.text, field).toBeLessThanOrEqual(fit.room);
+    await fits(input, `65535 in ${field}`, '65535');
   }
   expect(app.errors).toEqual([]);
 });
@@ -140,18 +145,6 @@ test('1440×900 (a common laptop): the overview keeps its connections column', a
   expect(app.errors).toEqual([]);
 });
 
-/** The element's text, measured in its own font, fits its content box (a grid cell's scrollWidth
- * does not see its ellipsis). */
-async function textFits(l: Locator): Promise<void> {
-  const m = await l.evaluate((el) => {
-    const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
-    const s = el.ownerDocument.defaultView!.getComputedStyle(el);
-    c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-    return { text: c.measureText((el.textContent ?? '').trim()).width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
-  });
-  expect(m.text, `${await l.textContent()} is cut`).toBeLessThanOrEqual(m.room);
-}
-
 /** The element is on screen and nothing covers its middle. */
 async function reachable(l: Locator): Promise<void> {
   await expect(l).toBeVisible();
@@ -170,14 +163,7 @@ test('1024×700: every list keeps its fold arrow and a whole filter hint; a narr
   for (const id of ['servers', 'groups', 'services', 'targetSets', 'appliances'] as const) {
     await app.section(id);
     await reachable(page.getByTestId('panel-toggle'));
-    const filter = page.locator('.master input[data-filter]');
-    const ph = await filter.evaluate((el) => {
-      const c = el.ownerDocument.createElement('canvas').getContext('2d')!;
-      const s = el.ownerDocument.defaultView!.getComputedStyle(el);
-      c.font = `${s.fontSize} ${s.fontFamily}`;
-      return { text: c.measureText(el.getAttribute('placeholder') ?? '').width, room: el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
-    });
-    expect(ph.text, `${id} filter hint`).toBeLessThanOrEqual(ph.room);
+    await fits(page.locator('.master input[data-filter]'), `${id} filter hint`);
     // The first item's editor fits its panel: nothing runs past the edge.
     await page.locator('[role="grid"] [role="row"]').nth(1).click();
     await expect(page.locator('aside.detail h2, aside.detail h3').first()).toBeVisible();
@@ -246,7 +232,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
       await app.section(id);
       const cells = page.getByRole('grid', { name }).getByRole('gridcell');
       await expect(cells.filter({ hasText: sample }).first()).toBeVisible();
-      for (const cell of await cells.all()) await textFits(cell);
+      for (const cell of await cells.all()) await fits(cell, (await cell.textContent()) ?? '');
     }
     expect(app.errors).toEqual([]);
   });
