@@ -68,6 +68,8 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     expect(box.width).toBeGreaterThan(main.width - 40);
     // Side by side: the old line left, the new one right, each with its word marked.
     await page.getByTestId('diff-split').click();
+    // The layout switch keeps each word on one line, also beside a long file name at 1024.
+    expect((await page.getByTestId('diff-split').boundingBox())!.height).toBeLessThan(24);
     await expect(diff.locator('.pair .half.del .w')).toHaveText(/127\.0\.0\.2[12]:8081/);
     await expect(diff.locator('.pair .half.add .w')).toHaveCount(1);
     await app.screenshot(`diff-split-${width}`);
