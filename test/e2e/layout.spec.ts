@@ -232,7 +232,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await app.goto();
     for (const [id, name, sample] of [
       ['servers', 'Real servers', 'resolvers'], ['groups', 'Server groups', 'directory'], ['services', 'Virtual services', 'weighted-round-robin'],
-      ['targetSets', 'Target sets', 'least-load'],
+      ['targetSets', 'Target sets', 'least-load'], ['appliances', 'Appliances', 'lbdesk@127.0.0.1:2222'],
     ] as const) {
       await app.section(id);
       const cells = page.getByRole('grid', { name }).getByRole('gridcell');
