@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostKeyPrompt } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
-import { createAppServices, type AppServices } from '../../main/services/api/wiring';
-import { browserShell } from '../../main/services/api/shell';
-import { MemorySecretStore } from '../../main/services/secrets/memory';
+import type { AppServices } from '../../main/services/api/wiring';
 import { noSshd, startSshd, type Sshd } from '../helpers/sshd';
-import { ROOT } from '../helpers/cli';
 import { skipBecause } from '../helpers/skip';
+import { windowServices } from '../helpers/app-services';
 
 describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances over the contract (real sshd)', () => {
   let sshd: Sshd;
@@ -25,18 +23,10 @@ describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances
 
   beforeAll(async () => {
     sshd = await startSshd({ host: '127.0.3.61' });
-    writeFileSync(join(dir, 'ssh_config'), '');
-    svc = createAppServices({
-      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
-      knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
-    });
+    svc = windowServices(dir);
     svc.events.subscribe((e) => {
       if (e.event === 'hostKey.prompt') prompts.push(e.payload as never);
       if (e.event === 'push.progress') steps.push((e.payload as { step: string }).step);
-    });
-    // The UI's part: accept the unknown key it was shown.
-    svc.events.subscribe((e) => {
-      if (e.event === 'hostKey.prompt') void callDirect(svc.handlers, 'hostKey.answer', { id: (e.payload as { id: string }).id, accept: true });
     });
     text = `lbdesk: 1
 name: apps-test

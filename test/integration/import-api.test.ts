@@ -13,6 +13,7 @@ import { parseWorkspace } from '../../shared/model/validate';
 import { haproxyApplianceLines, haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { ROOT } from '../helpers/cli';
 import { skipBecause } from '../helpers/skip';
+import { windowServices } from '../helpers/app-services';
 
 const CORPUS = join(ROOT, 'test', 'fixtures', 'import');
 
@@ -109,14 +110,7 @@ describe.skipIf(skipBecause(noSshd, 'import over the contract'))(`import from an
     mkdirSync(join(dir, 'box'));
     // A password in a kept section: the source shown in the app masks it.
     writeFileSync(cfg, `${readFileSync(join(CORPUS, 'debian-tls.cfg'), 'utf8')}\tstats auth admin:not-a-real-pass\n`);
-    writeFileSync(join(dir, 'ssh_config'), '');
-    svc = createAppServices({
-      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
-      knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
-    });
-    svc.events.subscribe((e) => {
-      if (e.event === 'hostKey.prompt') void callDirect(svc.handlers, 'hostKey.answer', { id: (e.payload as { id: string }).id, accept: true });
-    });
+    svc = windowServices(dir);
     text = [
       'lbdesk: 1',
       'name: site   # the site as it was before the import',

@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callDirect } from '../../main/services/api/dispatch';
-import { createAppServices, type AppServices } from '../../main/services/api/wiring';
-import { browserShell } from '../../main/services/api/shell';
-import { MemorySecretStore } from '../../main/services/secrets/memory';
+import type { AppServices } from '../../main/services/api/wiring';
 import { noSshd, startSshd, type Sshd } from '../helpers/sshd';
-import { ROOT } from '../helpers/cli';
 import { skipBecause } from '../helpers/skip';
+import { windowServices } from '../helpers/app-services';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -31,14 +29,7 @@ describe.skipIf(skipBecause(noSshd, 'the change report over sshd'))('change repo
 
   beforeAll(async () => {
     sshd = await startSshd({ host: '127.0.3.81' });
-    writeFileSync(join(dir, 'ssh_config'), '');
-    svc = createAppServices({
-      shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
-      knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
-    });
-    svc.events.subscribe((e) => {
-      if (e.event === 'hostKey.prompt') void callDirect(svc.handlers, 'hostKey.answer', { id: (e.payload as { id: string }).id, accept: true });
-    });
+    svc = windowServices(dir);
     const login = `    host: ${sshd.host}\n    port: ${sshd.port}\n    user: root\n    auth: key\n    keyFile: ${sshd.userKey.path}\n`;
     text = `lbdesk: 1
 name: report-test
