@@ -97,7 +97,9 @@ export interface ReportExport {
   markdown: string;
   htmlPath: string;
   markdownPath: string;
-  /** `site-a: valid; lb1 no change: …` — one line for a status bar or a terminal. */
+  /** `site-a: valid`. */
+  headline: string;
+  /** The headline and each appliance: `site-a: valid; lb1 no change: …` — one line for a terminal. */
   summary: string;
   /** Per appliance, what a push would do now in a few words; `ok` false where someone should look. */
   appliances: { name: string; says: string; ok: boolean }[];

@@ -5,7 +5,7 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { collectReport, reportHtml, reportMarkdown, writeReport } from '../../services/report';
+import { collectReport, reportHtml, reportMarkdown, UnknownAppliances, writeReport } from '../../services/report';
 import { syncDataDir } from '../../services/sync';
 import { CliError, writeFailure } from '../errors';
 import { sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
@@ -37,9 +37,10 @@ export function register(program: Command): void {
         ask: o.offline !== true,
         read: sshOptionsFrom(o),
         historyDir: syncDataDir(undefined),
+      }).catch((err: unknown) => {
+        if (err instanceof UnknownAppliances) throw new CliError(`no appliance ${err.names.map((n) => `"${n}"`).join(', ')} in ${file}`, 2);
+        throw err;
       });
-      const unknown = (o.appliance ?? []).filter((n) => !report.appliancesNote && !report.appliances.some((a) => a.name === n));
-      if (unknown.length) throw new CliError(`no appliance ${unknown.map((n) => `"${n}"`).join(', ')} in ${file}`, 2);
       if (o.print) {
         process.stdout.write(o.print === 'json' ? `${JSON.stringify(report, null, 2)}\n` : o.print === 'html' ? reportHtml(report) : reportMarkdown(report));
       } else {

@@ -1,7 +1,8 @@
 // The report area: a change report of the open workspace (the text on screen), written beside it.
 import { checkReadableWorkspace } from '../files/guard';
 import type { Lab } from '../lab';
-import { collectReport, writeReport } from '../report';
+import { ApiError } from '../../../shared/api/contract';
+import { collectReport, UnknownAppliances, writeReport } from '../report';
 import { syncDataDir } from '../sync';
 import { applianceAccess, type ApplianceDeps } from './appliances';
 import type { AreaHandlers } from './dispatch';
@@ -20,6 +21,8 @@ export function reportHandlers(deps: ApplianceDeps, lab: Lab): AreaHandlers<'rep
         read: { ...ssh(), dataDir: deps.dataDir },
         historyDir: syncDataDir(deps.dataDir),
         lab: { status: lab.status(), changes: lab.session().changes.length },
+      }).catch((err: unknown) => {
+        throw err instanceof UnknownAppliances ? new ApiError('not-found', err.message) : err;
       });
       return writeReport(report);
     },

@@ -2,7 +2,6 @@
 // now (asked over SSH, never pushed), the file's hash and the last recorded push, and the lab's
 // state when it runs this workspace. An appliance that cannot be reached is a row saying why: a
 // report is still made offline, which is where field engineers write tickets.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LabStatus } from '../../../shared/api/contract';
@@ -14,6 +13,8 @@ import { VERSION } from '../../../shared/version';
 import { listHistory } from '../sync/history';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';
+import { sha256 } from '../sync/remote';
+import { targetLabel } from '../sync/target';
 import { loadWorkspace } from '../workspace/load';
 
 /** Problems listed in full; the counts stay exact beyond. */
@@ -34,7 +35,12 @@ export interface CollectOptions {
   lab?: { status: LabStatus; changes: number };
 }
 
-const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+/** Appliances asked for by name that the workspace does not have: found before any is contacted. */
+export class UnknownAppliances extends Error {
+  constructor(readonly names: string[], known: string[]) {
+    super(`no appliance ${names.map((n) => `"${n}"`).join(', ')} in the workspace (known: ${known.join(', ') || 'none'})`);
+  }
+}
 
 export async function collectReport(opts: CollectOptions): Promise<ChangeReport> {
   const onDisk = await readFile(opts.path, 'utf8').catch(() => undefined);
@@ -52,7 +58,8 @@ export async function collectReport(opts: CollectOptions): Promise<ChangeReport>
       unsaved: onDisk !== text,
     },
     validation: {
-      errors: problems.filter((p) => p.severity === 'error').length + (loaded.ok || problems.length ? 0 : 1),
+      // A file that cannot be read is one error with no line to show.
+      errors: problems.filter((p) => p.severity === 'error').length + (!loaded.ok && loaded.unreadable ? 1 : 0),
       warnings: problems.filter((p) => p.severity === 'warning').length,
       problems: problems.slice(0, MAX_PROBLEMS),
     },
@@ -63,6 +70,9 @@ export async function collectReport(opts: CollectOptions): Promise<ChangeReport>
     report.appliancesNote = `appliances are not rendered: ${loaded.unreadable ? loaded.message : 'the workspace has errors'}`;
     return report;
   }
+  const known = loaded.workspace.appliances.map((a) => a.name);
+  const unknown = (opts.appliances ?? []).filter((n) => !known.includes(n));
+  if (unknown.length) throw new UnknownAppliances(unknown, known);
   const chosen = loaded.workspace.appliances.filter((a) => !opts.appliances || opts.appliances.includes(a.name));
   report.appliances = await Promise.all(chosen.map((a) => applianceRow(loaded.workspace, a, opts)));
   return report;
@@ -75,19 +85,18 @@ function nameIn(text: string): string {
 
 async function applianceRow(workspace: Workspace, a: Appliance, opts: CollectOptions): Promise<ReportAppliance> {
   const link = openAppliance(workspace, a, opts.path);
-  const manage = a.manage ?? 'file';
   const row: ReportAppliance = {
     name: a.name,
     driver: a.driver,
-    target: `${a.user ? `${a.user}@` : ''}${a.host}:${a.port}`,
+    target: targetLabel(link.target),
     configPath: link.where,
-    manage,
+    manage: a.manage,
     errors: link.errors,
     warnings: link.render.warnings.map((w) => `${w.subject}: ${w.message}`),
     live: { state: 'not-asked', why: 'offline report: the appliance was not contacted' },
   };
   // Rendered on its own, the file is what a push leaves; merged onto the box's file it is known once read.
-  if (!link.errors.length && manage === 'file') row.renderedSha256 = sha256(link.render.text);
+  if (!link.errors.length && a.manage === 'file') row.renderedSha256 = sha256(link.render.text);
   const last = lastPush(await listHistory(opts.historyDir, a.name));
   if (last) {
     row.lastPush = { at: last.at, kind: last.kind === 'restore' ? 'restore' : 'push', outcome: last.outcome ?? 'applied', sha256: last.hash, ...(last.confirm ? { confirm: last.confirm } : {}), ...(last.settledAt ? { settledAt: last.settledAt } : {}) };

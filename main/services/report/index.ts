@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../workspace/atomic';
 import { pushWords } from './blocks';
 import { reportHtml, reportMarkdown } from './write';
 
-export { collectReport, type CollectOptions } from './collect';
+export { collectReport, UnknownAppliances, type CollectOptions } from './collect';
 export { reportHtml, reportMarkdown } from './write';
 
 /** `site-a-change-20261202-003105Z`: sorts by time, one per second. */
@@ -16,12 +16,15 @@ export function reportName(workspacePath: string, at: number): string {
   return `${basename(workspacePath, extname(workspacePath))}-change-${stamp}`;
 }
 
-/** One line for the page and the CLI: validity, each appliance, the lab. */
-export function reportSummary(r: ChangeReport): string {
+/** The workspace and whether it validates: `site-a: valid`. */
+function reportHeadline(r: ChangeReport): string {
   const n = r.validation.errors;
-  const valid = n ? `invalid (${n} error${n === 1 ? '' : 's'})` : 'valid';
-  const apps = r.appliances.map((a) => `${a.name} ${pushWords(a)}`).join('; ');
-  return `${r.workspace.name || basename(r.workspace.path)}: ${valid}${apps ? `; ${apps}` : ''}`;
+  return `${r.workspace.name || basename(r.workspace.path)}: ${n ? `invalid (${n} error${n === 1 ? '' : 's'})` : 'valid'}`;
+}
+
+/** One line for the CLI: the headline, then each appliance. */
+export function reportSummary(r: ChangeReport): string {
+  return [reportHeadline(r), ...r.appliances.map((a) => `${a.name} ${pushWords(a)}`)].join('; ');
 }
 
 const exists = (p: string) => access(p).then(() => true, () => false);
@@ -37,5 +40,5 @@ export async function writeReport(r: ChangeReport, dir = join(dirname(r.workspac
   await writeFileAtomic(`${base}.html`, html);
   await writeFileAtomic(`${base}.md`, markdown);
   const appliances = r.appliances.map((a) => ({ name: a.name, says: pushWords(a), ok: !a.errors.length && a.live.state === 'checked' && !a.live.refused && !a.live.conflicts.length }));
-  return { html, markdown, htmlPath: `${base}.html`, markdownPath: `${base}.md`, summary: reportSummary(r), appliances };
+  return { html, markdown, htmlPath: `${base}.html`, markdownPath: `${base}.md`, headline: reportHeadline(r), summary: reportSummary(r), appliances };
 }

@@ -68,7 +68,8 @@ pre.diff{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;overflow-x:auto
 @media print{pre.diff{white-space:pre-wrap}}`;
 
 export function reportHtml(r: ChangeReport): string {
-  const title = reportBlocks(r)[0] as { text: string };
+  const blocks = reportBlocks(r);
+  const title = blocks[0] as { text: string };
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -79,7 +80,7 @@ export function reportHtml(r: ChangeReport): string {
 <style>${STYLE}</style>
 </head>
 <body>
-${reportBlocks(r).map(htmlBlock).join('\n')}
+${blocks.map(htmlBlock).join('\n')}
 </body>
 </html>
 `;
