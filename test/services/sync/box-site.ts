@@ -1,14 +1,18 @@
 // A real HAProxy "site" run by an appliance's own (non-root) user, and the sequence every
 // appliance-like target goes through: diff, push, commit-confirmed left to roll back,
-// confirm, pull, a push that fails validation — with the live file's mode and owner kept.
+// confirm, pull, a change report, a push that fails validation — with the live file's mode and owner kept.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { connectSsh } from '../../../main/services/ssh';
-import { confirmPush, diffConfig, pullConfig, pushConfig } from '../../../main/services/sync';
+import { confirmPush, diffConfig, pullConfig, pushConfig, syncDataDir } from '../../../main/services/sync';
+import { collectReport } from '../../../main/services/report';
+import type { ReportAppliance } from '../../../shared/api/report';
+import { sha256 } from '../../../main/services/sync/remote';
 import type { PushOptions } from '../../../main/services/sync/push';
 import type { SyncTarget } from '../../../main/services/sync/target';
 import { openAppliance } from '../../../main/services/sync/appliance';
@@ -59,8 +63,14 @@ export class Site {
   }
 
   prepared(server: 'a' | 'b') {
+    const workspace = workspaceSchema.parse(this.input(server));
+    return openAppliance(workspace, workspace.appliances[0]!, join(this.o.dir, 'site.yaml'));
+  }
+
+  /** The workspace as a file would hold it. */
+  private input(server: 'a' | 'b') {
     const [vip, a, b] = this.o.addresses;
-    const workspace = workspaceSchema.parse({
+    return {
       lbdesk: 1, name: 'box',
       servers: [{ name: 'a', address: a }, { name: 'b', address: b }],
       groups: [{ name: 'web', members: [{ server, port: this.backendPort }] }],
@@ -71,8 +81,21 @@ export class Site {
         reloadCommand: `kill -USR2 $(cat ${join(this.o.dir, 'haproxy.pid')})`,
         ...this.o.appliance,
       }],
-    });
-    return openAppliance(workspace, workspace.appliances[0]!, join(this.o.dir, 'site.yaml'));
+    };
+  }
+
+  /** The change report's row for the box, made from a workspace file outside the box. */
+  async report(opts: PushOptions): Promise<ReportAppliance> {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-box-report-'));
+    try {
+      const path = join(dir, 'site.yaml');
+      writeFileSync(path, JSON.stringify(this.input('a')));
+      const r = await collectReport({ path, ask: true, read: opts, historyDir: syncDataDir(opts.dataDir) });
+      expect(r.appliancesNote, JSON.stringify(r.validation.problems)).toBeUndefined();
+      return r.appliances[0]!;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   target(): SyncTarget { return this.prepared('a').target; }
@@ -191,6 +214,15 @@ async function sequence(site: Site, opts: PushOptions, rollback: boolean): Promi
 
   const pulled = await pullConfig(a.target, opts);
   expect(pulled.data.toString('utf8')).toBe(textA);
+
+  // A change report asks the box as diff does: it names the confirmed push, and nothing on the box changes.
+  const bytes = readFileSync(site.live);
+  const row = await site.report(opts);
+  expect(row.live, JSON.stringify(row.live)).toMatchObject({ state: 'checked', remoteSha256: sha256(bytes) });
+  expect(row.lastPush).toMatchObject({ outcome: 'applied', confirm: 'confirmed', sha256: sha256(bytes) });
+  expect(readFileSync(site.live).equals(bytes)).toBe(true);
+  expect(site.stat(), 'mode and owner after the report').toBe(mode);
+  expect(site.temps()).toEqual([]);
 
   const before = readFileSync(site.live, 'utf8');
   const bad = await pushConfig(a.target, `${textA}\nbackend broken\n    server x ${site.prepared('a').target.verify![0]!.address}:notaport\n`, opts);
