@@ -6,7 +6,7 @@
 // proxy's CPU time (user + system, from /proc) per request or connection: the figure least
 // disturbed by other load on the machine. Bounded: rounds x modes x proxies runs of --seconds.
 //
-//   npx tsx bench/engine.ts [--rounds 5] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
+//   npx tsx bench/engine.ts [--rounds 9] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
 //
 // --paths picks lbdesk's data paths (native, uv, net). --proxy runs a bare prototype proxy
 // (node FILE LISTEN_ADDR PORT TO_ADDR PORT) as one more contestant, to measure a socket layer alone.
@@ -24,7 +24,7 @@ const opt = (name: string, dflt: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1]! : dflt;
 };
-const ROUNDS = Number(opt('rounds', '5'));
+const ROUNDS = Number(opt('rounds', '9'));
 const SECONDS = Number(opt('seconds', '4'));
 const PATHS = opt('paths', 'native,uv').split(',').filter((p) => p === 'native' || p === 'uv' || p === 'net');
 const BUNDLE = args.includes('--bundle');
@@ -285,7 +285,16 @@ services:
         const r = median(ratios);
         const verdict = g !== undefined ? `  goal >= ${g.toFixed(1)}: ${r >= g ? 'met' : 'not met'}` : '';
         const cpu = `${median(user[c.name]![m.name]!).toFixed(1)}+${median(sys[c.name]![m.name]!).toFixed(1)} ${m.bulk ? 'ms/MiB' : 'µs'}`;
-        console.log(`    ${c.name.padEnd(14)} ${median(t).toFixed(m.bulk ? 0 : 0).padStart(7)}${m.bulk ? ' MiB/s' : '/s'}  ratio ${c.name === 'haproxy' ? '1.00' : r.toFixed(2)}  CPU user+sys ${cpu}${verdict}`);
+        const spread = c.name === 'haproxy' ? '' : `  rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})`;
+        console.log(`    ${c.name.padEnd(14)} ${median(t).toFixed(m.bulk ? 0 : 0).padStart(7)}${m.bulk ? ' MiB/s' : '/s'}  ratio ${c.name === 'haproxy' ? '1.00' : r.toFixed(2)}  CPU user+sys ${cpu}${verdict}${spread}`);
+      }
+      // New connections: the native path's own CPU per connection (user + kernel) against HAProxy's,
+      // the median of the per-round ratios, as the throughput goal is judged.
+      if (m.name === 'new' && user['lbdesk-native']) {
+        const per = (n: string) => user[n]![m.name]!.map((u, i) => u + sys[n]![m.name]![i]!);
+        const ratios = per('lbdesk-native').map((v, i) => v / per('haproxy')[i]!);
+        const r = median(ratios);
+        console.log(`    CPU per new connection, lbdesk-native / haproxy: ${r.toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})  goal <= 1.0: ${r <= 1 ? 'met' : 'not met'}`);
       }
     }
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

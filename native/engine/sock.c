@@ -218,6 +218,7 @@ static void shut_due(engine_t *e, uint32_t n) {
 static void on_event(sock_t *k, uint32_t ev) {
   if (k->closed) return;
   if (ev & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) k->hup = 1;
+  if ((ev & EPOLLRDHUP) && !(ev & EPOLLERR)) k->fin_queued = 1;
   if (k->connecting) {
     /* The connect's result is its first event: getsockopt only when it failed. */
     if (ev & (EPOLLERR | EPOLLHUP)) {
@@ -428,12 +429,16 @@ void sock_read_stop(sock_t *k) {
   else uv_read_stop((uv_stream_t *)&k->h);
 }
 
-/* Bytes written, UV_EAGAIN, or an error. */
-int sock_try_write(sock_t *k, const char *data, size_t n) {
+/* Bytes written, UV_EAGAIN, or an error. Bytes read from a socket whose peer's FIN is already
+ * queued behind them go with MSG_MORE: the shutdown that follows their EOF sends them and the
+ * FIN in one segment, as HAProxy does (a segment and its ACK less per closing connection on
+ * each side, which is kernel time: bench/engine-notes.md). */
+int sock_try_write(sock_t *k, const sock_t *from, const char *data, size_t n) {
   if (EP(k)) {
     if (k->connecting || k->writing) return UV_EAGAIN;
+    int flags = MSG_DONTWAIT | MSG_NOSIGNAL | (from && from->fin_queued && !from->eof ? MSG_MORE : 0);
     ssize_t r;
-    do r = write(k->fd, data, n);
+    do r = send(k->fd, data, n, flags);
     while (r < 0 && errno == EINTR);
     if (r >= 0) return (int)r;
     return errno == EAGAIN ? UV_EAGAIN : -errno;

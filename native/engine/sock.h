@@ -30,6 +30,7 @@ struct sock {
   uint64_t id;            /* its epoll event data */
   unsigned reading : 1, can_read : 1, hup : 1, eof : 1, connecting : 1, writing : 1;
   unsigned shut_wanted : 1, shut_done : 1, closed : 1, queued : 1, probe : 1;
+  unsigned fin_queued : 1;  /* the peer's FIN came with this edge (EPOLLRDHUP, no error): EOF follows */
   sock_alloc_cb first;    /* what a connecting socket may send at once (sock_speculate) */
   size_t early;           /* bytes of it sent before the connect was reported */
   int shut_status;
@@ -49,7 +50,8 @@ void sock_speculate(sock_t *k, sock_alloc_cb first);
 size_t sock_take_early(sock_t *k);
 void sock_read_start(sock_t *k, sock_alloc_cb alloc, sock_read_cb cb);
 void sock_read_stop(sock_t *k);
-int sock_try_write(sock_t *k, const char *data, size_t n);
+/* `from`: the socket the bytes were read from (NULL: none); see sock_try_write in sock.c. */
+int sock_try_write(sock_t *k, const sock_t *from, const char *data, size_t n);
 int sock_write(sock_t *k, const char *data, size_t n, sock_cb cb);
 int sock_shutdown(sock_t *k, sock_cb cb);
 void sock_close(sock_t *k, int reset, sock_close_cb cb);

@@ -211,7 +211,7 @@ static void on_write(sock_t *k, int status);
 
 /* Writes what `from` read to `to`: at once when the socket takes it, else queued with reading stopped. */
 static int relay(dir_t *d, sock_t *from, sock_t *to, const char *data, size_t n) {
-  int r = sock_try_write(to, data, n);
+  int r = sock_try_write(to, from, data, n);
   if (r == (int)n) return 0;
   if (r == UV_EAGAIN) r = 0;
   if (r < 0) return r;

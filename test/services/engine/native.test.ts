@@ -2,7 +2,8 @@
 // silent), peers that reset in the middle of a write, and a run of the engine under
 // AddressSanitizer + UBSan (the addon built with -fsanitize, libasan preloaded into node).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import * as net from 'node:net';
 import { join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { StaticHealth, freePort, startBackend, until, whoAnswers, workspace } fr
 import { skipBecause } from '../../helpers/skip';
 
 const ROOT = resolve(__dirname, '../../..');
+const run = promisify(execFile);
 const VIP = '127.0.5.190';
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -126,6 +128,22 @@ describe('native data path', () => {
     cleanups.push(() => echo.close());
     const e3 = await engineOn(echo);
     expect(await whoAnswers(VIP, e3.port)).toBe('echo');
+  });
+
+  it.runIf(process.platform === 'linux')('sends a server\'s last bytes and its FIN to the client in one segment, as the server sent them', async () => {
+    // One segment and its ACK less per closing connection on each side: kernel time the relay
+    // spent beyond HAProxy's (bench/engine-notes.md, "The last bytes and the FIN").
+    const peer = join(__dirname, 'peers/fin-with-data.py');
+    const backend = spawn('python3', [peer, 'serve', '127.0.5.195'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanups.push(() => void backend.kill());
+    const backendPort = Number(await new Promise<string>((r) => backend.stdout!.once('data', (d) => r(String(d)))));
+    const { port } = await engineOn({ name: 'fin', address: '127.0.5.195', port: backendPort });
+    // Asynchronously: the engine's listener comes up on this thread's event loop.
+    const count = async (address: string, p: number) => JSON.parse((await run('python3', [peer, 'count', address, String(p), '40'])).stdout) as Record<string, number>;
+    // Straight from the backend: SYN-ACK, the ACK of the request, the answer with the FIN.
+    expect(await count('127.0.5.195', backendPort)).toEqual({ 3: 40 });
+    // Through the relay the same three (four when the FIN is sent apart from the bytes).
+    expect(await count(VIP, port)).toEqual({ 3: 40 });
   });
 });
 
