@@ -8,16 +8,12 @@
 // child process, so the checker gets a core of its own) and one closed, whose 5 % of members
 // must stay down. Every member's state is known in advance, so any transition after its first
 // result is false. Loopback only, bounded in time: the run stops after --seconds.
-import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HealthChecker } from '../main/services/health';
 import { TCP_IO } from '../main/services/health/probes/tcp';
 import { MemorySecretStore } from '../main/services/secrets/memory';
 import { workspaceSchema } from '../shared/model/schema';
+import { ask, startListeners } from './lib/listeners';
 
 // tsx turns on source-mapped stack traces; Node's streams format the stack of every socket
 // error (each ECONNREFUSED of the closed-port members), and under tsx that waits on its loader
@@ -44,79 +40,10 @@ const CLOSED_GROUPS = Math.max(1, Math.round(GROUPS * 0.05));
 
 const address = (i: number) => `127.4.${Math.floor(i / 250)}.${(i % 250) + 1}`;
 
-/**
- * The listener process: plain JS, run by node itself. It accepts and closes at once: the
- * kernel completes the handshake the check looks at before accept(), and the check has
- * usually reset the connection by the time the listener sees it. It uses libuv's TCP handles
- * where it can (a node:net Socket per accept would cost it more CPU than the checks it serves,
- * on the same two cores), else node:net.
- */
-const LISTENER_JS = `
-const net = require('node:net');
-const { addrs, ports } = JSON.parse(process.argv[2]);
-let pending = addrs.length * ports.length;
-let accepted = 0;
-let raw;
-try {
-  const tcp = process.binding('tcp_wrap');
-  if (typeof tcp.TCP === 'function') raw = tcp;
-} catch {}
-const ready = () => { if (--pending === 0) process.send({ ready: true }); };
-const failed = (where, code) => { process.send({ error: where + ' ' + code }); process.exit(1); };
-for (const host of addrs) for (const port of ports) {
-  if (raw) {
-    const h = new raw.TCP(raw.constants.SERVER);
-    const err = h.bind(host, port) || h.listen(4096);
-    if (err) failed(host + ':' + port, err);
-    h.onconnection = (status, client) => { if (client) { accepted++; client.close(); } };
-    ready();
-    continue;
-  }
-  const s = net.createServer({ pauseOnConnect: true }, (sock) => { accepted++; sock.on('error', () => {}); sock.destroy(); });
-  s.on('error', (e) => failed(host + ':' + port, e.code));
-  s.listen({ host, port, backlog: 4096 }, ready);
-}
-process.on('message', (m) => {
-  if (m === 'stats') process.send({ cpu: process.cpuUsage(), accepted });
-  if (m === 'stop') process.exit(0);
-});
-`;
-
-async function freePortOn(host: string): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, host, () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-function ask<T>(child: ChildProcess, msg: string, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (m: Record<string, unknown>) => {
-      if (key in m) {
-        child.off('message', on);
-        resolve(m as T);
-      }
-    };
-    child.on('message', on);
-    child.send(msg);
-  });
-}
-
 async function main(): Promise<void> {
   const addrs = Array.from({ length: ADDRESSES }, (_, i) => address(i));
-  const ports: number[] = [];
-  while (ports.length < OPEN_PORTS + 1) {
-    const p = await freePortOn(addrs[0]!);
-    if (!ports.includes(p)) ports.push(p);
-  }
-  const closedPort = ports.pop()!;
-  const dir = mkdtempSync(join(tmpdir(), 'lbdesk-bench-'));
-  const script = join(dir, 'listeners.cjs');
-  writeFileSync(script, LISTENER_JS);
-  const child = fork(script, [JSON.stringify({ addrs, ports })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
-  const ready = await new Promise<{ ready?: boolean; error?: string }>((r) => child.once('message', (m) => r(m as { ready?: boolean; error?: string })));
-  if (!ready.ready) throw new Error(`listeners: ${ready.error}`);
+  const listeners = await startListeners(addrs, OPEN_PORTS);
+  const { child, open: ports, closed: closedPort } = listeners;
 
   const groups = Array.from({ length: GROUPS }, (_, g) => {
     const closed = g >= GROUPS - CLOSED_GROUPS;
@@ -197,8 +124,7 @@ async function main(): Promise<void> {
   clearInterval(firstRound);
   loop.disable();
   await checker.stop();
-  child.send('stop');
-  rmSync(dir, { recursive: true, force: true });
+  listeners.stop();
 
   const states = checker.all().reduce<Record<string, number>>((acc, s) => ((acc[s.state] = (acc[s.state] ?? 0) + 1), acc), {});
   const pct = (u: NodeJS.CpuUsage) => Math.round(((u.user + u.system) / 1000 / windowMs) * 1000) / 10;
