@@ -6,15 +6,18 @@
 // proxy's CPU time (user + system, from /proc) per request or connection: the figure least
 // disturbed by other load on the machine. Bounded: rounds x modes x proxies runs of --seconds.
 //
-//   npx tsx bench/engine.ts [--rounds 9] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk] [--conns N] [--proxy FILE]
+//   npx tsx bench/engine.ts [--rounds 9] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk,held] [--conns N] [--held N] [--proxy FILE]
 //
 // --paths picks lbdesk's data paths (native, uv, net). --proxy runs a bare prototype proxy
 // (node FILE LISTEN_ADDR PORT TO_ADDR PORT) as one more contestant, to measure a socket layer alone.
+// --only held (not in the default set): each proxy holds --held idle connections (default 10,000)
+// while wrk measures new connections through it; prints each proxy's memory per held connection.
+// The bench raises its own descriptor limit (and so its children's) with prlimit where allowed.
 // --conns sets wrk's connection count for every mode (default 50, bulk 10): the goals are stated
 // at the defaults; lower counts show the proxies when neither is CPU-bound.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -29,6 +32,10 @@ const SECONDS = Number(opt('seconds', '4'));
 const PATHS = opt('paths', 'native,uv').split(',').filter((p) => p === 'native' || p === 'uv' || p === 'net');
 const BUNDLE = args.includes('--bundle');
 const ONLY = new Set(opt('only', 'ka,new,bulk').split(','));
+const WANT_HELD = Number(opt('held', '10000'));
+const NOFILE = ONLY.has('held') ? raiseNofile(2 * WANT_HELD + 1000) : undefined;
+// Two descriptors a relayed connection, and room for wrk's, the listeners' and the runtime's own.
+const HELD = NOFILE ? Math.min(WANT_HELD, Math.floor((NOFILE.limit - 1000) / 2)) : WANT_HELD;
 const PROXY = args.includes('--proxy') ? resolve(opt('proxy', '')) : undefined;
 if (PROXY !== undefined && !existsSync(PROXY)) {
   console.error(`bench/engine: --proxy: no such file: ${PROXY}`);
@@ -95,6 +102,53 @@ function cpuTimes(pid: number): { user: number; sys: number } {
   return own;
 }
 
+/** RSS of a process and its children (nginx's workers), in KiB. */
+function rssKiB(pid: number): number {
+  let kib = 0;
+  try {
+    kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) kib += rssKiB(Number(c));
+  } catch {
+    // gone
+  }
+  return kib;
+}
+
+/**
+ * Raises this process's descriptor limit (children inherit it) to `want` where allowed, and says
+ * what it is. A relay needs two descriptors per held connection, so the limit bounds --held.
+ */
+function raiseNofile(want: number): { limit: number; said: string } {
+  const now = () => Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 1024);
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${want}:${want}`], { stdio: 'ignore' });
+    return { limit: now(), said: `descriptor limit raised to ${now()} (prlimit)` };
+  } catch {
+    const hard = /Max open files\s+\d+\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (hard && Number(hard) > now()) execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${hard}:${hard}`], { stdio: 'ignore' });
+    return { limit: now(), said: `descriptor limit ${now()}: raising it to ${want} is not allowed here (prlimit: not permitted)` };
+  }
+}
+
+/** Opens `n` idle connections (a request line with no end: the backend waits for the rest). */
+async function holdConnections(address: string, port: number, n: number): Promise<{ sockets: Socket[]; failed: number }> {
+  const sockets: Socket[] = [];
+  let failed = 0;
+  for (let i = 0; i < n; i += 500) {
+    const batch = await Promise.all(Array.from({ length: Math.min(500, n - i) }, () => new Promise<Socket | undefined>((done) => {
+      const s = createConnection({ host: address, port });
+      s.once('connect', () => {
+        s.write('GET / HTTP/1.1\r\nHost: held\r\n');
+        done(s);
+      });
+      s.once('error', () => done(undefined));
+    })));
+    for (const s of batch) if (s) sockets.push(s);
+    else failed++;
+  }
+  return { sockets, failed };
+}
+
 interface Run { perSec: number; mbPerSec: number; count: number; cpuMs: number; userMs: number; errors: string }
 
 function wrk(url: string, conns: number, extra: string[], pid: number): Run {
@@ -116,6 +170,7 @@ const MODES = [
   { name: 'ka', label: 'keep-alive requests/s', path: '/', conns: 50, extra: [] as string[], bulk: false },
   { name: 'new', label: 'new connections/s', path: '/', conns: 50, extra: ['-H', 'Connection: close'], bulk: false },
   { name: 'bulk', label: 'bulk MiB/s', path: '/bulk.bin', conns: 10, extra: [], bulk: true },
+  { name: 'held', label: `new conn/s, ${HELD} held`, path: '/', conns: 50, extra: ['-H', 'Connection: close'], bulk: false },
 ]
   .filter((m) => ONLY.has(m.name))
   .map((m) => (CONNS === undefined ? m : { ...m, conns: CONNS }));
@@ -149,7 +204,8 @@ async function main(): Promise<void> {
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/nginx.err warn;
-events { worker_connections 4096; }
+events { worker_connections 30000; }
+worker_rlimit_nofile 70000;
 http {
   access_log off;
   client_body_temp_path ${dir}/cb; proxy_temp_path ${dir}/pt; fastcgi_temp_path ${dir}/ft; uwsgi_temp_path ${dir}/ut; scgi_temp_path ${dir}/st;
@@ -166,7 +222,8 @@ worker_processes 1;
 daemon off;
 pid ${dir}/stream.pid;
 error_log ${dir}/stream.err warn;
-events { worker_connections 4096; }
+events { worker_connections 30000; }
+worker_rlimit_nofile 70000;
 stream {
   server {
     listen ${STREAM.address}:${STREAM.port} backlog=4096;
@@ -176,7 +233,7 @@ stream {
 `);
   writeFileSync(join(dir, 'haproxy.cfg'), `global
   nbthread 1
-  maxconn 4000
+  maxconn ${NOFILE ? Math.floor((NOFILE.limit - 100) / 2) : 4000}
 defaults
   mode tcp
   timeout connect 5s
@@ -244,18 +301,34 @@ services:
     }
     const version = execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2];
     console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread 1; nginx stream 1 worker; lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
+    if (NOFILE) console.log(`${NOFILE.said}; held connections: ${HELD}${HELD < WANT_HELD ? ` of the ${WANT_HELD} asked (a relay needs two descriptors each)` : ''}`);
     console.log(`load average at the start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores (throughput ratios move with it; CPU per unit much less)`);
     // name -> mode -> per-round figures
     const thr: Record<string, Record<string, number[]>> = {};
     const user: Record<string, Record<string, number[]>> = {};
     const sys: Record<string, Record<string, number[]>> = {};
+    const heldKiB: Record<string, Record<string, number[]>> = {};
     const push = (t: Record<string, Record<string, number[]>>, n: string, m: string, v: number) => ((t[n] ??= {})[m] ??= []).push(v);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const m of MODES) {
         const k = (round - 1) % contestants.length;
         const order = [...contestants.slice(k), ...contestants.slice(0, k)];
         const res: Record<string, Run> = {};
-        for (const c of order) res[c.name] = wrk(`http://${c.address}:${c.port}${m.path}`, m.conns, m.extra, c.proc.pid!);
+        for (const c of order) {
+          if (m.name !== 'held') {
+            res[c.name] = wrk(`http://${c.address}:${c.port}${m.path}`, m.conns, m.extra, c.proc.pid!);
+            continue;
+          }
+          const before = rssKiB(c.proc.pid!);
+          const held = await holdConnections(c.address, c.port, HELD);
+          // Every held connection reached the backend (the proxies connect on accept or first bytes).
+          await new Promise((r) => setTimeout(r, 500));
+          push(heldKiB, c.name, m.name, (rssKiB(c.proc.pid!) - before) / Math.max(held.sockets.length, 1));
+          res[c.name] = wrk(`http://${c.address}:${c.port}${m.path}`, m.conns, m.extra, c.proc.pid!);
+          if (held.failed) res[c.name]!.errors = `${res[c.name]!.errors ? `${res[c.name]!.errors}; ` : ''}${held.failed} of ${HELD} held connections failed`;
+          for (const h of held.sockets) h.destroy();
+          await new Promise((r) => setTimeout(r, 1000)); // the proxy and nginx close theirs
+        }
         const val = (r: Run) => (m.bulk ? r.mbPerSec : r.perSec);
         const units = (r: Run) => Math.max(m.bulk ? r.mbPerSec * SECONDS : r.count, 1e-9);
         // CPU per unit of work: µs per request or connection; ms per MiB for bulk.
@@ -288,6 +361,7 @@ services:
         const spread = c.name === 'haproxy' ? '' : `  rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})`;
         console.log(`    ${c.name.padEnd(14)} ${median(t).toFixed(m.bulk ? 0 : 0).padStart(7)}${m.bulk ? ' MiB/s' : '/s'}  ratio ${c.name === 'haproxy' ? '1.00' : r.toFixed(2)}  CPU user+sys ${cpu}${verdict}${spread}`);
       }
+      if (m.name === 'held') console.log(`    memory per held connection (RSS, KiB): ${contestants.map((c) => `${c.name} ${median(heldKiB[c.name]![m.name]!).toFixed(1)}`).join(', ')}`);
       // New connections: the native path's own CPU per connection (user + kernel) against HAProxy's,
       // the median of the per-round ratios, as the throughput goal is judged.
       if (m.name === 'new' && user['lbdesk-native']) {

@@ -54,6 +54,9 @@ struct engine {
   session_t *live;
   int64_t live_sessions, live_flows;
   uint32_t freed;     /* sessions freed since memory was last given back */
+  /* Small relay buffers not in use: a session holds one only while bytes are in it (tcp.c). */
+  char **bufs;
+  uint32_t nbufs, capbufs;
   /* UDP flows: slots (for JavaScript's answers) and the live list. */
   flow_t **fslots;
   uint32_t nfslots;

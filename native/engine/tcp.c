@@ -61,6 +61,36 @@ static void finish(session_t *s, int status, int server_side, int reset);
 
 /* ---- sessions: a free list, slots for JavaScript's answers, a live list for the sweep ---- */
 
+/* ---- buffers: a small one from the pool while bytes are in it, a big one kept for bulk ---- */
+
+#define KEEP_BUFS 2048
+
+static void buf_give(engine_t *e, dir_t *d) {
+  if (!d->buf) return;
+  if (d->cap == SMALL_BUF && e->nbufs < KEEP_BUFS) {
+    if (e->nbufs == e->capbufs) {
+      e->capbufs = e->capbufs ? e->capbufs * 2 : 64;
+      e->bufs = realloc(e->bufs, e->capbufs * sizeof *e->bufs);
+    }
+    e->bufs[e->nbufs++] = d->buf;
+  } else free(d->buf);
+  d->buf = NULL;
+  d->cap = SMALL_BUF;
+}
+
+static char *buf_take(engine_t *e, dir_t *d) {
+  if (!d->buf) {
+    d->buf = e->nbufs ? e->bufs[--e->nbufs] : malloc(SMALL_BUF);
+    d->cap = SMALL_BUF;
+  }
+  return d->buf;
+}
+
+/* An idle connection holds no buffer (as HAProxy's do): given back once its bytes are sent on. */
+static void buf_idle(engine_t *e, dir_t *d) {
+  if (!d->writing && d->cap == SMALL_BUF) buf_give(e, d);
+}
+
 static session_t *session_get(engine_t *e) {
   session_t *s = e->free;
   if (s) {
@@ -68,9 +98,6 @@ static session_t *session_get(engine_t *e) {
     e->nfree -= 1;
   } else {
     s = calloc(1, sizeof *s);
-    s->up.cap = s->down.cap = SMALL_BUF;
-    s->up.buf = malloc(SMALL_BUF);
-    s->down.buf = malloc(SMALL_BUF);
     if (e->nfree_slots > 0) s->slot = e->free_slots[--e->nfree_slots];
     else {
       s->slot = e->nslots++;
@@ -112,11 +139,11 @@ static void session_put(session_t *s) {
   listener_t *l = s->l;
   l->refs -= 1;
   listener_release(e, l);
+  buf_give(e, &s->up);
+  buf_give(e, &s->down);
   if (e->nfree >= KEEP_FREE) {
     e->slots[s->slot] = NULL;
     e->free_slots[e->nfree_slots++] = s->slot;
-    free(s->up.buf);
-    free(s->down.buf);
     free(s->pre);
     free(s);
     e->freed += 1;
@@ -173,6 +200,7 @@ static const char *client_name(session_t *s) {
 
 static void alloc_up(sock_t *k, uv_buf_t *b) {
   session_t *s = k->data;
+  buf_take(s->e, &s->up);
   size_t n = s->up.cap;
   /* Before a server is connected, what is read is kept whole for it: never past the replay limit. */
   if ((s->phase == P_CHOOSING || s->phase == P_CONNECTING) && REPLAY_LIMIT - s->pre_len < n) n = REPLAY_LIMIT - s->pre_len;
@@ -181,22 +209,24 @@ static void alloc_up(sock_t *k, uv_buf_t *b) {
 
 static void alloc_down(sock_t *k, uv_buf_t *b) {
   sconn_t *c = k->data;
+  buf_take(c->s->e, &c->s->down);
   *b = uv_buf_init(c->s->down.buf, (unsigned)c->s->down.cap);
 }
 
-/* A full small read is bulk traffic: read in big chunks from now on (the buffer is free). */
-static void maybe_grow(dir_t *d, size_t n) {
-  if (n < d->cap || d->cap >= BIG_BUF) return;
+/* A full small read is bulk traffic: read in big chunks from now on (the buffer is free); a
+ * shorter one leaves the small buffer to the pool. */
+static void maybe_grow(engine_t *e, dir_t *d, size_t n) {
+  if (n < d->cap || d->cap >= BIG_BUF) return buf_idle(e, d);
   char *big = malloc(BIG_BUF);
-  if (!big) return;
-  free(d->buf);
+  if (!big) return buf_idle(e, d);
+  buf_give(e, d);
   d->buf = big;
   d->cap = BIG_BUF;
 }
 
 static void keep(session_t *s, const char *data, size_t n) {
   if (s->pre_len + n > s->pre_cap) {
-    size_t cap = s->pre_cap ? s->pre_cap : 4096;
+    size_t cap = s->pre_cap ? s->pre_cap : 1024; /* most first requests fit; held ones cost less */
     while (cap < s->pre_len + n) cap *= 2;
     s->pre = realloc(s->pre, cap);
     s->pre_cap = cap;
@@ -226,6 +256,7 @@ static int relay(dir_t *d, sock_t *from, sock_t *to, const char *data, size_t n)
 static void wrote(session_t *s, dir_t *d, int current, int status) {
   if (!current) return;
   d->writing = 0;
+  buf_idle(s->e, d);
   if (s->phase != P_RELAYING) return;
   int up = d == &s->up;
   if (status < 0) return finish(s, status, up, 1);
@@ -291,6 +322,7 @@ static void on_client_read(sock_t *h, ssize_t n) {
     /* Before a server is connected: kept for it (bounded; reading stops past the limit). */
     if (n > 0) {
       keep(s, s->up.buf, (size_t)n);
+      buf_idle(s->e, &s->up);
       s->last_active = uv_now(&s->e->loop);
       s->pending_in += n;
       s->pending_chunks += 1;
@@ -319,7 +351,7 @@ static void on_client_read(sock_t *h, ssize_t n) {
     }
     int err = relay(&s->up, h, &s->server->h, s->up.buf, (size_t)n);
     if (err) return finish(s, err, 1, 1);
-    if (!s->up.writing) maybe_grow(&s->up, (size_t)n);
+    if (!s->up.writing) maybe_grow(s->e, &s->up, (size_t)n);
   } else if (n == UV_EOF) {
     ended(s, &s->up, h, &s->server->h);
   } else finish(s, (int)n, 0, 1);
@@ -335,7 +367,7 @@ static void on_server_read(sock_t *h, ssize_t n) {
     s->last_active = uv_now(&s->e->loop);
     int err = relay(&s->down, h, &s->client, s->down.buf, (size_t)n);
     if (err) return finish(s, err, 0, 1);
-    if (!s->down.writing) maybe_grow(&s->down, (size_t)n);
+    if (!s->down.writing) maybe_grow(s->e, &s->down, (size_t)n);
   } else if (n == UV_EOF) {
     ended(s, &s->down, h, &s->client);
   } else finish(s, (int)n, 1, 1);
@@ -678,11 +710,11 @@ void tcp_free_all(engine_t *e) {
   while (e->free) {
     session_t *s = e->free;
     e->free = s->next;
-    free(s->up.buf);
-    free(s->down.buf);
     free(s->pre);
     free(s);
   }
+  while (e->nbufs) free(e->bufs[--e->nbufs]);
+  free(e->bufs);
   free(e->slots);
   free(e->free_slots);
 }
