@@ -229,14 +229,10 @@ static napi_value js_set_listener(napi_env env, napi_callback_info info) {
   return undefined(env);
 }
 
-static int parse_ip(const char *a, struct sockaddr_storage *ss) {
-  memset(ss, 0, sizeof *ss);
-  if (uv_ip4_addr(a, 0, (struct sockaddr_in *)ss) == 0) return 0;
-  return uv_ip6_addr(a, 0, (struct sockaddr_in6 *)ss);
-}
-
-/* Per member, in table order: [id, index, weight, score, eligible, address, address2|'', port, hash, connectMs] */
-#define FIELDS 10
+/* Per member, in table order: ROW_FIELDS (engine.h), exported as layout.rowFields. */
+#define ROW_NAME(n) n,
+static const char *ROW_NAMES[] = {ROW_FIELDS(ROW_NAME)};
+#define FIELDS (sizeof ROW_NAMES / sizeof *ROW_NAMES)
 
 /* publish(pool, algo, idleMs, rows): a pool's selection table, swapped in whole. */
 static napi_value js_publish(napi_env env, napi_callback_info info) {
@@ -246,41 +242,28 @@ static napi_value js_publish(napi_env env, napi_callback_info info) {
   if (!e) return NULL;
   uint32_t n = 0;
   napi_get_array_length(env, argv[3], &n);
-  entry_t *entries = calloc(n ? n : 1, sizeof *entries);
+  row_t *rows = calloc(n ? n : 1, sizeof *rows);
   char a[64];
   for (uint32_t i = 0; i < n; i++) {
     napi_value row, f[FIELDS];
     napi_get_element(env, argv[3], i, &row);
     for (uint32_t k = 0; k < FIELDS; k++) napi_get_element(env, row, k, &f[k]);
-    entry_t *c = &entries[i];
-    c->index = i32(env, f[1]);
-    c->weight = i32(env, f[2]);
-    c->score = i32(env, f[3]);
-    c->eligible = i32(env, f[4]);
+    row_t *r = &rows[i];
+    r->member = u32(env, f[0]);
+    r->index = i32(env, f[1]);
+    r->weight = i32(env, f[2]);
+    r->score = i32(env, f[3]);
+    r->eligible = i32(env, f[4]);
     str(env, f[5], a, sizeof a);
-    parse_ip(a, &c->addr);
+    engine_parse_addr(a, 0, &r->addr);
     str(env, f[6], a, sizeof a);
-    c->has2 = a[0] != 0 && parse_ip(a, &c->addr2) == 0;
-    c->port = i32(env, f[7]);
-    c->hash = u32(env, f[8]);
-    c->connect_ms = u32(env, f[9]);
-    c->m = (member_t *)(uintptr_t)u32(env, f[0]); /* resolved under the lock below */
+    r->has2 = a[0] != 0 && engine_parse_addr(a, 0, &r->addr2) == 0;
+    r->port = i32(env, f[7]);
+    r->hash = u32(env, f[8]);
+    r->connect_ms = u32(env, f[9]);
   }
-  engine_lock(e);
-  pool_t *p = engine_pool(e, u32(env, argv[0]));
-  for (uint32_t i = 0; i < n; i++) {
-    entry_t *c = &entries[i];
-    c->m = engine_member(e, (uint32_t)(uintptr_t)c->m);
-    /* Smooth weighted memory carries over for servers that stay; a new one starts at zero. */
-    for (int k = 0; k < p->n; k++)
-      if (p->entries[k].m == c->m) c->current = p->entries[k].current;
-  }
-  free(p->entries);
-  p->entries = entries;
-  p->n = (int)n;
-  p->algo = i32(env, argv[1]);
-  p->idle_ms = (uint64_t)f64(env, argv[2]);
-  engine_unlock(e);
+  engine_publish(e, u32(env, argv[0]), i32(env, argv[1]), (uint64_t)f64(env, argv[2]), rows, (int)n);
+  free(rows);
   return undefined(env);
 }
 
@@ -298,10 +281,8 @@ static napi_value js_chosen(napi_env env, napi_callback_info info) {
   return undefined(env);
 }
 
-#define MEMBER_STATS (6 + NBUCKETS)
-
-/* members(ids: Uint32Array) -> Float64Array of [active, total, errors, bytesIn, bytesOut, chunksIn, connectMs...] each */
-static napi_value js_members(napi_env env, napi_callback_info info) {
+/* members(ids: Uint32Array) -> Float64Array of MEMBER_STATS each; pools(ids) -> POOL_STATS each. */
+static napi_value stats(napi_env env, napi_callback_info info, size_t per, void (*read)(engine_t *, const uint32_t *, size_t, double *)) {
   napi_value argv[1];
   if (!args(env, info, 1, argv)) return NULL;
   engine_t *e = need(env);
@@ -310,52 +291,16 @@ static napi_value js_members(napi_env env, napi_callback_info info) {
   size_t n = 0;
   void *data = NULL;
   CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, NULL, NULL));
-  uint32_t *ids = data;
   double *out;
   napi_value ab, r;
-  CHECK(napi_create_arraybuffer(env, n * MEMBER_STATS * sizeof(double), (void **)&out, &ab));
-  engine_lock(e);
-  for (size_t i = 0; i < n; i++) {
-    member_t *m = engine_member(e, ids[i]);
-    double *o = out + i * MEMBER_STATS;
-    o[0] = (double)LOAD(m->active);
-    o[1] = (double)LOAD(m->total);
-    o[2] = (double)LOAD(m->errors);
-    o[3] = (double)LOAD(m->bytes_in);
-    o[4] = (double)LOAD(m->bytes_out);
-    o[5] = (double)LOAD(m->chunks_in);
-    for (int k = 0; k < NBUCKETS; k++) o[6 + k] = (double)LOAD(m->connect_ms[k]);
-  }
-  engine_unlock(e);
-  CHECK(napi_create_typedarray(env, napi_float64_array, n * MEMBER_STATS, ab, 0, &r));
+  CHECK(napi_create_arraybuffer(env, n * per * sizeof(double), (void **)&out, &ab));
+  read(e, data, n, out);
+  CHECK(napi_create_typedarray(env, napi_float64_array, n * per, ab, 0, &r));
   return r;
 }
 
-/* pools(ids: Uint32Array) -> Float64Array of [accepted, refused, redispatched] each */
-static napi_value js_pools(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!args(env, info, 1, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
-  napi_typedarray_type t;
-  size_t n = 0;
-  void *data = NULL;
-  CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, NULL, NULL));
-  uint32_t *ids = data;
-  double *out;
-  napi_value ab, r;
-  CHECK(napi_create_arraybuffer(env, n * 3 * sizeof(double), (void **)&out, &ab));
-  engine_lock(e);
-  for (size_t i = 0; i < n; i++) {
-    pool_t *p = engine_pool(e, ids[i]);
-    out[i * 3] = (double)LOAD(p->accepted);
-    out[i * 3 + 1] = (double)LOAD(p->refused);
-    out[i * 3 + 2] = (double)LOAD(p->redispatched);
-  }
-  engine_unlock(e);
-  CHECK(napi_create_typedarray(env, napi_float64_array, n * 3, ab, 0, &r));
-  return r;
-}
+static napi_value js_members(napi_env env, napi_callback_info info) { return stats(env, info, MEMBER_STATS, engine_member_stats); }
+static napi_value js_pools(napi_env env, napi_callback_info info) { return stats(env, info, POOL_STATS, engine_pool_stats); }
 
 /* live() -> [connections, flows] open now */
 static napi_value js_live(napi_env env, napi_callback_info info) {
@@ -402,6 +347,36 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   return undefined(env);
 }
 
+static napi_value names(napi_env env, const char **list, size_t n) {
+  napi_value a, x;
+  napi_create_array_with_length(env, n, &a);
+  for (size_t i = 0; i < n; i++) {
+    napi_create_string_utf8(env, list[i], NAPI_AUTO_LENGTH, &x);
+    napi_set_element(env, a, (uint32_t)i, x);
+  }
+  return a;
+}
+
+/* What JavaScript must agree on with this build: algorithm numbers, row and counter layouts. */
+static napi_value layout(napi_env env) {
+#define ALGO_NAME(id, name) name,
+  static const char *algos[] = {ENGINE_ALGORITHMS(ALGO_NAME)};
+  static const char *members[] = {MEMBER_FIELDS(ROW_NAME)};
+  static const char *pools[] = {POOL_FIELDS(ROW_NAME)};
+  napi_value o, algo;
+  napi_create_object(env, &o);
+  napi_create_object(env, &algo);
+  for (int i = 0; i < A_COUNT; i++) set_u32(env, algo, algos[i], (uint32_t)i);
+  napi_set_named_property(env, o, "algorithms", algo);
+  napi_set_named_property(env, o, "rowFields", names(env, ROW_NAMES, FIELDS));
+  napi_set_named_property(env, o, "memberFields", names(env, members, sizeof members / sizeof *members));
+  set_u32(env, o, "connectBuckets", NBUCKETS);
+  set_u32(env, o, "memberStats", MEMBER_STATS);
+  napi_set_named_property(env, o, "poolFields", names(env, pools, sizeof pools / sizeof *pools));
+  set_u32(env, o, "poolStats", POOL_STATS);
+  return o;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
     {"start", NULL, js_start, NULL, NULL, NULL, napi_default, NULL},
@@ -421,5 +396,6 @@ NAPI_MODULE_INIT() {
   napi_value v;
   napi_create_uint32(env, 1, &v);
   napi_set_named_property(env, exports, "abi", v);
+  napi_set_named_property(env, exports, "layout", layout(env));
   return exports;
 }

@@ -173,7 +173,7 @@ static void start_listener(engine_t *e, listener_t *l, int fd) {
     if (err == 0) udp_start(e, l);
   } else if (e->ep >= 0) {
     l->fd = fd;
-    err = ep_watch_listener(e, l, 1);
+    err = ep_watch(e, fd, l, tcp_listener_ready);
   } else {
     uv_tcp_init(&e->loop, &l->tcp);
     l->tcp.data = l;
@@ -325,16 +325,64 @@ void engine_free(engine_t *e) {
   free(e);
 }
 
-static int parse_addr(const char *addr, int port, struct sockaddr_storage *ss) {
+int engine_parse_addr(const char *addr, int port, struct sockaddr_storage *ss) {
   memset(ss, 0, sizeof *ss);
   if (uv_ip4_addr(addr, port, (struct sockaddr_in *)ss) == 0) return 0;
-  return uv_ip6_addr(addr, port, (struct sockaddr_in6 *)ss);
+  return uv_ip6_addr(addr, port, (struct sockaddr_in6 *)ss) == 0 ? 0 : -1;
+}
+
+void engine_publish(engine_t *e, uint32_t pool, int algo, uint64_t idle_ms, const row_t *rows, int n) {
+  entry_t *entries = calloc(n ? (size_t)n : 1, sizeof *entries);
+  engine_lock(e);
+  pool_t *p = engine_pool(e, pool);
+  for (int i = 0; i < n; i++) {
+    const row_t *r = &rows[i];
+    entry_t *c = &entries[i];
+    *c = (entry_t){.m = engine_member(e, r->member), .index = r->index, .weight = r->weight, .score = r->score, .eligible = r->eligible,
+                   .has2 = r->has2, .addr = r->addr, .addr2 = r->addr2, .port = r->port, .hash = r->hash, .connect_ms = r->connect_ms};
+    /* Smooth weighted memory carries over for servers that stay; a new one starts at zero. */
+    for (int k = 0; k < p->n; k++)
+      if (p->entries[k].m == c->m) c->current = p->entries[k].current;
+  }
+  free(p->entries);
+  p->entries = entries;
+  p->n = n;
+  p->algo = algo;
+  p->idle_ms = idle_ms;
+  engine_unlock(e);
+}
+
+void engine_member_stats(engine_t *e, const uint32_t *ids, size_t n, double *out) {
+  engine_lock(e);
+  for (size_t i = 0; i < n; i++) {
+    member_t *m = engine_member(e, ids[i]);
+    double *o = out + i * MEMBER_STATS;
+    o[0] = (double)LOAD(m->active);
+    o[1] = (double)LOAD(m->total);
+    o[2] = (double)LOAD(m->errors);
+    o[3] = (double)LOAD(m->bytes_in);
+    o[4] = (double)LOAD(m->bytes_out);
+    o[5] = (double)LOAD(m->chunks_in);
+    for (int k = 0; k < NBUCKETS; k++) o[6 + k] = (double)LOAD(m->connect_ms[k]);
+  }
+  engine_unlock(e);
+}
+
+void engine_pool_stats(engine_t *e, const uint32_t *ids, size_t n, double *out) {
+  engine_lock(e);
+  for (size_t i = 0; i < n; i++) {
+    pool_t *p = engine_pool(e, ids[i]);
+    out[i * POOL_STATS] = (double)LOAD(p->accepted);
+    out[i * POOL_STATS + 1] = (double)LOAD(p->refused);
+    out[i * POOL_STATS + 2] = (double)LOAD(p->redispatched);
+  }
+  engine_unlock(e);
 }
 
 /* Binds on JavaScript's thread so an error (address in use...) is known before apply commits. */
 int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp, int *bound, char *err, size_t errlen) {
   struct sockaddr_storage ss;
-  if (parse_addr(addr, port, &ss) != 0) {
+  if (engine_parse_addr(addr, port, &ss) != 0) {
     snprintf(err, errlen, "EINVAL");
     return -1;
   }

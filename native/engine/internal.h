@@ -2,7 +2,7 @@
 #ifndef LBDESK_INTERNAL_H
 #define LBDESK_INTERNAL_H
 
-#include "engine.h"
+#include "model.h"
 
 typedef struct session session_t;
 typedef struct sock sock_t;
@@ -71,7 +71,7 @@ struct engine {
   sock_t *ready, *ready_tail;
   /* By descriptor: what an event names (a forked child can keep a closed fd's registration
    * alive for a moment, so an event is trusted only if its generation matches). */
-  struct fdent { void *p; uint32_t gen; int listener; } *fds;
+  struct fdent { ep_cb on; void *p; uint32_t gen; } *fds;
   uint32_t nfds, gen;
   uint64_t *shuts;    /* shutdowns due after the next wait, by event id */
   uint32_t nshuts, capshuts;
@@ -81,7 +81,7 @@ struct engine {
 
 /* tcp.c */
 void tcp_on_connection(uv_stream_t *server, int status);
-void tcp_accept_ready(engine_t *e, listener_t *l);
+void tcp_listener_ready(engine_t *e, void *listener, uint32_t events);
 void tcp_chosen(engine_t *e, cmd_t *c);
 void tcp_sweep(engine_t *e, uint64_t now);
 void tcp_stop_all(engine_t *e);

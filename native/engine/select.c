@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "engine.h"
+#include "model.h"
 
 uint32_t fmix32(uint32_t h) {
   h ^= h >> 16;

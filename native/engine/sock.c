@@ -105,7 +105,7 @@ void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg) {
 }
 
 /* An event's data: the descriptor and a generation (0 is libuv's loop). */
-static uint64_t enter(engine_t *e, int fd, void *p, int listener) {
+static uint64_t enter(engine_t *e, int fd, void *p, ep_cb on) {
   if ((uint32_t)fd >= e->nfds) {
     uint32_t n = (uint32_t)fd + 1024;
     e->fds = realloc(e->fds, n * sizeof *e->fds);
@@ -113,7 +113,7 @@ static uint64_t enter(engine_t *e, int fd, void *p, int listener) {
     e->nfds = n;
   }
   if (++e->gen == 0) e->gen = 1;
-  e->fds[fd] = (struct fdent){p, e->gen, listener};
+  e->fds[fd] = (struct fdent){on, p, e->gen};
   return (uint64_t)e->gen << 32 | (uint32_t)fd;
 }
 
@@ -121,17 +121,28 @@ static void leave(engine_t *e, int fd) {
   if (fd >= 0 && (uint32_t)fd < e->nfds) e->fds[fd].p = NULL;
 }
 
+static void on_event(sock_t *k, uint32_t ev);
+static void sock_ready(engine_t *e, void *p, uint32_t ev) {
+  (void)e;
+  on_event(p, ev);
+}
+
 static int watch(sock_t *k) {
-  k->id = enter(k->e, k->fd, k, 0);
+  k->id = enter(k->e, k->fd, k, sock_ready);
   struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.u64 = k->id};
   return epoll_ctl(k->e->ep, EPOLL_CTL_ADD, k->fd, &ev) == 0 ? 0 : -errno;
 }
 
-/* Listeners are level-triggered: accept takes a bounded batch per event. */
-int ep_watch_listener(engine_t *e, listener_t *l, int on) {
-  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = on ? enter(e, l->fd, l, 1) : 0};
-  if (!on) leave(e, l->fd);
-  return epoll_ctl(e->ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, l->fd, &ev) == 0 ? 0 : -errno;
+/* Level-triggered, for reading (listeners: accept takes a bounded batch per event). */
+int ep_watch(engine_t *e, int fd, void *p, ep_cb on) {
+  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = enter(e, fd, p, on)};
+  return epoll_ctl(e->ep, EPOLL_CTL_ADD, fd, &ev) == 0 ? 0 : -errno;
+}
+
+int ep_unwatch(engine_t *e, int fd) {
+  struct epoll_event ev = {0};
+  leave(e, fd);
+  return epoll_ctl(e->ep, EPOLL_CTL_DEL, fd, &ev) == 0 ? 0 : -errno;
 }
 
 void ep_forget(engine_t *e, int fd) { leave(e, fd); }
@@ -208,7 +219,7 @@ static void shut_soon(sock_t *k) {
 static void shut_due(engine_t *e, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     struct fdent *f = lookup(e, e->shuts[i]);
-    sock_t *k = f && !f->listener ? f->p : NULL;
+    sock_t *k = f && f->on == sock_ready ? f->p : NULL;
     if (k && !k->closed && k->shut_wanted && !k->writing && !k->connecting) do_shutdown(k);
   }
   memmove(e->shuts, e->shuts + n, (e->nshuts - n) * sizeof *e->shuts);
@@ -336,8 +347,7 @@ void ep_run(engine_t *e) {
     for (int i = 0; i < n; i++) {
       struct fdent *f = evs[i].data.u64 ? lookup(e, evs[i].data.u64) : NULL;
       if (evs[i].data.u64 == 0) uv_ready = 1;
-      else if (f && f->listener) tcp_accept_ready(e, f->p);
-      else if (f) on_event(f->p, evs[i].events);
+      else if (f) f->on(e, f->p, evs[i].events);
     }
     drain(e);
     if (shuts) {
@@ -364,7 +374,8 @@ int ep_init(engine_t *e) {
 void ep_run(engine_t *e) { (void)e; }
 void ep_forget(engine_t *e, int fd) { (void)e, (void)fd; }
 void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg) { (void)e, (void)fn, (void)arg; }
-int ep_watch_listener(engine_t *e, listener_t *l, int on) { return (void)e, (void)l, (void)on, UV_ENOSYS; }
+int ep_watch(engine_t *e, int fd, void *p, ep_cb on) { return (void)e, (void)fd, (void)p, (void)on, UV_ENOSYS; }
+int ep_unwatch(engine_t *e, int fd) { return (void)e, (void)fd, UV_ENOSYS; }
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) { return (void)k, (void)fd, (void)peer, UV_ENOSYS; }
 #endif
 

@@ -5,7 +5,7 @@
 #ifndef LBDESK_SOCK_H
 #define LBDESK_SOCK_H
 
-#include "engine.h"
+#include "model.h"
 
 typedef struct sock sock_t;
 typedef void (*sock_alloc_cb)(sock_t *k, uv_buf_t *b);
@@ -61,7 +61,8 @@ int sock_peer(sock_t *k, struct sockaddr_storage *ss);
 int ep_init(engine_t *e);
 void ep_run(engine_t *e);
 void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg);
-int ep_watch_listener(engine_t *e, listener_t *l, int on);
+int ep_watch(engine_t *e, int fd, void *p, ep_cb on);
+int ep_unwatch(engine_t *e, int fd);
 void ep_forget(engine_t *e, int fd);
 
 #endif

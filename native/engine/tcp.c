@@ -624,14 +624,16 @@ void tcp_on_connection(uv_stream_t *server, int status) {
 #ifdef __linux__
 /* The epoll loop's listener: a bounded batch per event (it is level-triggered). Out of
  * descriptors, it rests until the next sweep instead of waking the loop for nothing. */
-void tcp_accept_ready(engine_t *e, listener_t *l) {
+void tcp_listener_ready(engine_t *e, void *listener, uint32_t events) {
+  listener_t *l = listener;
+  (void)events;
   for (int i = 0; i < 64 && !l->closed; i++) {
     struct sockaddr_storage ss;
     socklen_t len = sizeof ss;
     int fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      if ((errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) && ep_watch_listener(e, l, 0) == 0) l->paused = 1;
+      if ((errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) && ep_unwatch(e, l->fd) == 0) l->paused = 1;
       return;
     }
     session_t *s = session_get(e);
@@ -684,7 +686,7 @@ static void finish(session_t *s, int status, int server_side, int reset) {
 void tcp_sweep(engine_t *e, uint64_t now) {
   uv_mutex_lock(&e->mu);
   for (listener_t *l = e->listeners; l; l = l->next)
-    if (l->paused && !l->closed && ep_watch_listener(e, l, 1) == 0) l->paused = 0;
+    if (l->paused && !l->closed && ep_watch(e, l->fd, l, tcp_listener_ready) == 0) l->paused = 0;
   for (session_t *s = e->live; s; s = s->next)
     s->idle = s->phase == P_RELAYING && now - s->last_active >= s->l->pool->idle_ms;
   uv_mutex_unlock(&e->mu);

@@ -28,7 +28,31 @@ interface NativeEvent {
   tried?: number[];
 }
 
+/** What the addon and JavaScript agree on, exported by the addon itself (native/engine/engine.h). */
+export interface AddonLayout {
+  algorithms: Record<string, number>;
+  rowFields: string[];
+  memberFields: string[];
+  connectBuckets: number;
+  memberStats: number;
+  poolFields: string[];
+  poolStats: number;
+}
+
+/** The counters C keeps, by the names it exports them under. */
+const MEMBER_COUNTERS = ['active', 'total', 'errors', 'bytesIn', 'bytesOut', 'chunksIn'] as const satisfies readonly (keyof Member)[];
+const POOL_COUNTERS = ['accepted', 'refused', 'redispatched'] as const satisfies readonly (keyof Pool)[];
+type MemberCounter = (typeof MEMBER_COUNTERS)[number];
+type PoolCounter = (typeof POOL_COUNTERS)[number];
+
+function understood(layout: AddonLayout | undefined): layout is AddonLayout {
+  return layout?.connectBuckets === CONNECT_BUCKETS_MS.length + 1
+    && layout.memberFields.every((f) => (MEMBER_COUNTERS as readonly string[]).includes(f))
+    && layout.poolFields.every((f) => (POOL_COUNTERS as readonly string[]).includes(f));
+}
+
 export interface Addon {
+  layout: AddonLayout;
   start(onEvents: (events: NativeEvent[]) => void): void;
   listen(id: number, address: string, port: number, udp: boolean): number;
   unlisten(id: number): void;
@@ -69,16 +93,19 @@ export function loadAddon(): { addon: Addon } | { error: string } {
   try {
     // A runtime require: the bundler must not try to inline a binary.
     const req = eval('require') as NodeJS.Require;
-    return { addon: req(file) as Addon };
+    const addon = req(file) as Addon;
+    // A build whose counters do not match this code's buckets would misread every stat.
+    if (!understood(addon.layout)) return { error: `the native data path at ${file} was built for another version (rebuild: npm run build:native)` };
+    return { addon };
   } catch (err) {
     return { error: `the native data path did not load: ${(err as Error).message.split('\n')[0]}` };
   }
 }
 
-/** Pool algorithms C decides alone; everything else is one call into JavaScript per connection. */
-const ALGO: Record<string, number> = { 'round-robin': 0, 'weighted-round-robin': 1, 'least-connections': 2, 'health-weighted': 3, 'source-hash': 4, hash: 4 };
-const A_JS = 5;
-const MEMBER_STATS = 6 + CONNECT_BUCKETS_MS.length + 1;
+/** The addon's number for a pool's algorithm: C decides these alone (`js`: one call into JavaScript per connection). */
+function algorithmOf(layout: AddonLayout, name: string): number {
+  return layout.algorithms[name === 'source-hash' ? 'hash' : name] ?? layout.algorithms['round-robin']!;
+}
 
 export interface NativeListener {
   cfg: ListenerConfig;
@@ -139,34 +166,29 @@ export class NativePath {
     const rows = pool.members.map((m) => {
       const mid = this.id(m);
       this.members.set(mid, m);
-      return [mid, m.index, m.weight, Math.round(m.score), tier.has(m) ? 1 : 0, m.cfg.address, m.cfg.secondaryAddress ?? '', m.cfg.port ?? 0, m.hash, m.cfg.connectTimeoutMs];
+      const row: Record<string, string | number> = { id: mid, index: m.index, weight: m.weight, score: Math.round(m.score), eligible: tier.has(m) ? 1 : 0, address: m.cfg.address, address2: m.cfg.secondaryAddress ?? '', port: m.cfg.port ?? 0, hash: m.hash, connectMs: m.cfg.connectTimeoutMs };
+      return this.addon.layout.rowFields.map((f) => row[f]!);
     });
     for (const m of pool.retired) this.members.set(this.id(m), m);
     const c = pool.cfg;
     const js = c.persistence.type === 'client-ip' || c.algorithm === 'least-load' || (c.peerThreshold ?? 0) > 0;
-    this.addon.publish(pid, js ? A_JS : ALGO[c.algorithm] ?? 0, c.idleTimeoutMs, rows);
+    this.addon.publish(pid, algorithmOf(this.addon.layout, js ? 'js' : c.algorithm), c.idleTimeoutMs, rows);
   }
 
   /** C's counters into the members and pools (before stats, least-load samples and reloads). */
   sync(pools: Iterable<Pool>): void {
     const list = [...pools];
     const members = list.flatMap((p) => [...p.members, ...p.retired]);
+    const { memberFields, memberStats, poolFields, poolStats } = this.addon.layout;
     const m = this.addon.members(Uint32Array.from(members, (x) => this.id(x)));
     members.forEach((x, i) => {
-      const o = i * MEMBER_STATS;
-      x.active = m[o]!;
-      x.total = m[o + 1]!;
-      x.errors = m[o + 2]!;
-      x.bytesIn = m[o + 3]!;
-      x.bytesOut = m[o + 4]!;
-      x.chunksIn = m[o + 5]!;
-      for (let k = 0; k < x.connectMs.length; k++) x.connectMs[k] = m[o + 6 + k]!;
+      const o = i * memberStats;
+      memberFields.forEach((f, k) => (x[f as MemberCounter] = m[o + k]!));
+      for (let k = 0; k < x.connectMs.length; k++) x.connectMs[k] = m[o + memberFields.length + k]!;
     });
     const p = this.addon.pools(Uint32Array.from(list, (x) => this.id(x)));
     list.forEach((x, i) => {
-      x.accepted = p[i * 3]!;
-      x.refused = p[i * 3 + 1]!;
-      x.redispatched = p[i * 3 + 2]!;
+      poolFields.forEach((f, k) => (x[f as PoolCounter] = p[i * poolStats + k]!));
       // A server removed by a reload is kept while it still carries connections.
       for (const r of x.retired) if (r.active <= 0) x.retired.delete(r);
     });

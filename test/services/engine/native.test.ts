@@ -59,6 +59,17 @@ describe('native data path', () => {
     expect(loops).toEqual(['epoll', 'libuv']);
   });
 
+  it('exports what JavaScript must agree on: algorithm numbers, the table row and the counters', () => {
+    const loaded = loadAddon();
+    if ('error' in loaded) throw new Error(loaded.error);
+    const { layout } = loaded.addon;
+    expect(Object.keys(layout.algorithms)).toEqual(['round-robin', 'weighted-round-robin', 'least-connections', 'health-weighted', 'hash', 'js']);
+    expect(new Set(Object.values(layout.algorithms)).size).toBe(6);
+    expect(layout.rowFields).toEqual(['id', 'index', 'weight', 'score', 'eligible', 'address', 'address2', 'port', 'hash', 'connectMs']);
+    expect(layout.memberStats).toBe(layout.memberFields.length + layout.connectBuckets);
+    expect(layout.poolStats).toBe(layout.poolFields.length);
+  });
+
   it('falls back to the JavaScript path when the addon cannot load, and says so', async () => {
     const b = await startBackend('s0', '127.0.5.191');
     cleanups.push(() => b.close());
