@@ -6,13 +6,16 @@
 // proxy's CPU time (user + system, from /proc) per request or connection: the figure least
 // disturbed by other load on the machine. Bounded: rounds x modes x proxies runs of --seconds.
 //
-//   npx tsx bench/engine.ts [--rounds 9] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk,held] [--conns N] [--held N] [--proxy FILE]
+//   npx tsx bench/engine.ts [--rounds 9] [--seconds 4] [--paths native,uv] [--bundle] [--only ka,new,bulk,held] [--conns N] [--held N] [--threads N] [--proxy FILE]
 //
 // --paths picks lbdesk's data paths (native, uv, net). --proxy runs a bare prototype proxy
 // (node FILE LISTEN_ADDR PORT TO_ADDR PORT) as one more contestant, to measure a socket layer alone.
 // --only held (not in the default set): each proxy holds --held idle connections (default 10,000)
 // while wrk measures new connections through it; prints each proxy's memory per held connection.
 // The bench raises its own descriptor limit (and so its children's) with prlimit where allowed.
+// --threads N: every proxy and the backend get N threads or workers (lbdesk serve --threads,
+// HAProxy nbthread, nginx worker_processes) and wrk N threads; on 2 cores wrk, nginx and a
+// 2-thread proxy share two cores, so a second thread shows its overhead here, not its gain.
 // --conns sets wrk's connection count for every mode (default 50, bulk 10): the goals are stated
 // at the defaults; lower counts show the proxies when neither is CPU-bound.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -32,6 +35,11 @@ const SECONDS = Number(opt('seconds', '4'));
 const PATHS = opt('paths', 'native,uv').split(',').filter((p) => p === 'native' || p === 'uv' || p === 'net');
 const BUNDLE = args.includes('--bundle');
 const ONLY = new Set(opt('only', 'ka,new,bulk').split(','));
+const THREADS = Number(opt('threads', '1'));
+if (!(Number.isInteger(THREADS) && THREADS >= 1 && THREADS <= 16)) {
+  console.error('bench/engine: --threads takes a whole number from 1 to 16');
+  process.exit(2);
+}
 const WANT_HELD = Number(opt('held', '10000'));
 const NOFILE = ONLY.has('held') ? raiseNofile(2 * WANT_HELD + 1000) : undefined;
 // Two descriptors a relayed connection, and room for wrk's, the listeners' and the runtime's own.
@@ -153,7 +161,7 @@ interface Run { perSec: number; mbPerSec: number; count: number; cpuMs: number; 
 
 function wrk(url: string, conns: number, extra: string[], pid: number): Run {
   const c0 = cpuTimes(pid);
-  const out = execFileSync('wrk', ['-t1', `-c${conns}`, `-d${SECONDS}s`, ...extra, url], { encoding: 'utf8' });
+  const out = execFileSync('wrk', [`-t${THREADS}`, `-c${Math.max(conns, THREADS)}`, `-d${SECONDS}s`, ...extra, url], { encoding: 'utf8' });
   const c1 = cpuTimes(pid);
   const userMs = c1.user - c0.user;
   const cpu = userMs + c1.sys - c0.sys;
@@ -200,7 +208,7 @@ async function main(): Promise<void> {
   chmodSync(dir, 0o755); // nginx workers run as another user
   for (const d of ['cb', 'pt', 'ft', 'ut', 'st']) mkdirSync(join(dir, d));
   writeFileSync(join(dir, 'bulk.bin'), Buffer.alloc(1 << 20, 7));
-  writeFileSync(join(dir, 'nginx.conf'), `worker_processes 1;
+  writeFileSync(join(dir, 'nginx.conf'), `worker_processes ${THREADS};
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/nginx.err warn;
@@ -218,7 +226,7 @@ http {
 }
 `);
   writeFileSync(join(dir, 'stream.conf'), `load_module ${streamModule};
-worker_processes 1;
+worker_processes ${THREADS};
 daemon off;
 pid ${dir}/stream.pid;
 error_log ${dir}/stream.err warn;
@@ -232,7 +240,7 @@ stream {
 }
 `);
   writeFileSync(join(dir, 'haproxy.cfg'), `global
-  nbthread 1
+  nbthread ${THREADS}
   maxconn ${NOFILE ? Math.floor((NOFILE.limit - 100) / 2) : 4000}
 defaults
   mode tcp
@@ -272,7 +280,7 @@ groups:
 services:
   - { name: bench-vip, address: ${at.address}, port: ${at.port}, group: web, algorithm: round-robin }
 `);
-      const serveArgs = ['serve', join(dir, `workspace-${path}.yaml`), '--io', path];
+      const serveArgs = ['serve', join(dir, `workspace-${path}.yaml`), '--io', path, ...(THREADS > 1 ? ['--threads', String(THREADS)] : [])];
       const lb = BUNDLE
         ? spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
         : spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/bin.ts'), ...serveArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -300,7 +308,7 @@ services:
       }
     }
     const version = execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2];
-    console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread 1; nginx stream 1 worker; lbdesk serve (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx 1 worker; wrk -t1 -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
+    console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread ${THREADS}; nginx stream ${THREADS} worker(s); lbdesk serve --threads ${THREADS} (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx ${THREADS} worker(s); wrk -t${THREADS} -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
     if (NOFILE) console.log(`${NOFILE.said}; held connections: ${HELD}${HELD < WANT_HELD ? ` of the ${WANT_HELD} asked (a relay needs two descriptors each)` : ''}`);
     console.log(`load average at the start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores (throughput ratios move with it; CPU per unit much less)`);
     // name -> mode -> per-round figures

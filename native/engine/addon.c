@@ -16,8 +16,15 @@
     }                                                                \
   } while (0)
 
+/* Data threads: one engine (its own loop thread) each. Their listeners share each port
+ * (SO_REUSEPORT: the kernel spreads new connections and UDP flows over them), every call goes
+ * to all of them, counters are summed, and a connection waiting on JavaScript is named to it as
+ * slot * MAX_LOOPS + its engine. */
+#define MAX_LOOPS 16
+
 typedef struct {
-  engine_t *e;
+  engine_t *e[MAX_LOOPS];
+  int n;
   napi_threadsafe_function tsfn;
 } state_t;
 
@@ -50,19 +57,19 @@ static void set_str(napi_env env, napi_value o, const char *k, const char *v) {
 static void call_js(napi_env env, napi_value fn, void *ctx, void *data) {
   state_t *st = ctx;
   (void)data;
-  if (!env || !st->e) return;
-  event_t *ev = engine_take_events(st->e);
-  if (!ev) return;
+  if (!env || !st->n) return;
   napi_value arr;
   napi_create_array(env, &arr);
   uint32_t i = 0;
+  for (int loop = 0; loop < st->n; loop++) {
+  event_t *ev = engine_take_events(st->e[loop]);
   while (ev) {
     napi_value o;
     napi_create_object(env, &o);
     set_str(env, o, "type", TYPES[ev->type]);
     set_u32(env, o, "pool", ev->pool);
     set_u32(env, o, "member", ev->member);
-    set_u32(env, o, "slot", ev->slot);
+    set_u32(env, o, "slot", ev->slot * MAX_LOOPS + (uint32_t)loop);
     set_u32(env, o, "gen", ev->gen);
     set_u32(env, o, "js", (uint32_t)ev->js);
     set_u32(env, o, "udp", (uint32_t)ev->udp);
@@ -89,16 +96,17 @@ static void call_js(napi_env env, napi_value fn, void *ctx, void *data) {
     free(ev);
     ev = next;
   }
+  }
+  if (i == 0) return;
   napi_value undef;
   napi_get_undefined(env, &undef);
   napi_call_function(env, undef, fn, 1, &arr, NULL);
 }
 
 static void shutdown_engine(state_t *st) {
-  if (!st->e) return;
-  engine_t *e = st->e;
-  engine_free(e); /* joins the loop thread: no notify after this */
-  st->e = NULL;
+  /* Each free joins its loop thread: no notify after the last. */
+  for (int i = 0; i < st->n; i++) engine_free(st->e[i]);
+  st->n = 0;
 }
 
 static void cleanup(void *arg) {
@@ -153,21 +161,33 @@ static napi_value undefined(napi_env env) {
   return u;
 }
 
-static engine_t *need(napi_env env) {
+static state_t *need(napi_env env) {
   state_t *st = get_state(env);
-  if (!st || !st->e) {
+  if (!st || !st->n) {
     napi_throw_error(env, NULL, "lbdesk native engine: not started");
     return NULL;
   }
-  return st->e;
+  return st;
 }
 
-/* start(onEvents) */
+/* start(onEvents, loops = 1): `loops` data threads */
 static napi_value js_start(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!args(env, info, 1, argv)) return NULL;
+  napi_value argv[2];
+  size_t argc = 2;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1) return args(env, info, 1, argv);
+  int loops = 1;
+  if (argc > 1) {
+    napi_valuetype t;
+    napi_typeof(env, argv[1], &t);
+    if (t == napi_number) napi_get_value_int32(env, argv[1], &loops);
+  }
+  if (loops < 1 || loops > MAX_LOOPS) {
+    napi_throw_range_error(env, NULL, "lbdesk native engine: 1 to 16 data threads");
+    return NULL;
+  }
   state_t *st = get_state(env);
-  if (st && st->e) return undefined(env);
+  if (st && st->n) return undefined(env);
   if (!st) {
     st = calloc(1, sizeof *st);
     CHECK(napi_set_instance_data(env, st, finalize_state, NULL));
@@ -179,12 +199,16 @@ static napi_value js_start(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "lbdesk-engine-events", NAPI_AUTO_LENGTH, &name);
   CHECK(napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL, st, call_js, &st->tsfn));
   CHECK(napi_unref_threadsafe_function(env, st->tsfn));
-  st->e = engine_new();
-  if (!st->e) {
-    napi_throw_error(env, NULL, "lbdesk native engine: cannot start its loop");
-    return NULL;
+  for (int i = 0; i < loops; i++) {
+    engine_t *e = engine_new();
+    if (!e) {
+      shutdown_engine(st);
+      napi_throw_error(env, NULL, "lbdesk native engine: cannot start its loop");
+      return NULL;
+    }
+    engine_set_notify(e, notify, st);
+    st->e[st->n++] = e;
   }
-  engine_set_notify(st->e, notify, st);
   return undefined(env);
 }
 
@@ -192,16 +216,21 @@ static napi_value js_start(napi_env env, napi_callback_info info) {
 static napi_value js_listen(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   if (!args(env, info, 4, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   char addr[64], err[64];
   str(env, argv[1], addr, sizeof addr);
   bool udp = false;
   napi_get_value_bool(env, argv[3], &udp);
-  int bound = 0;
-  if (engine_listen(e, u32(env, argv[0]), addr, i32(env, argv[2]), udp, &bound, err, sizeof err) != 0) {
-    napi_throw_error(env, err, err);
-    return NULL;
+  int bound = 0, port = i32(env, argv[2]);
+  uint32_t id = u32(env, argv[0]);
+  for (int i = 0; i < st->n; i++) {
+    /* Port 0: the first thread's port for all of them. */
+    if (engine_listen(st->e[i], id, addr, i ? bound : port, udp, st->n > 1, &bound, err, sizeof err) != 0) {
+      for (int k = 0; k < i; k++) engine_unlisten(st->e[k], id);
+      napi_throw_error(env, err, err);
+      return NULL;
+    }
   }
   napi_value r;
   napi_create_int32(env, bound, &r);
@@ -211,9 +240,9 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
 static napi_value js_unlisten(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   if (!args(env, info, 1, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
-  engine_unlisten(e, u32(env, argv[0]));
+  state_t *st = need(env);
+  if (!st) return NULL;
+  for (int i = 0; i < st->n; i++) engine_unlisten(st->e[i], u32(env, argv[0]));
   return undefined(env);
 }
 
@@ -221,11 +250,11 @@ static napi_value js_unlisten(napi_env env, napi_callback_info info) {
 static napi_value js_set_listener(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   if (!args(env, info, 3, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   bool secondary = false;
   napi_get_value_bool(env, argv[2], &secondary);
-  engine_set_listener(e, u32(env, argv[0]), u32(env, argv[1]), secondary);
+  for (int i = 0; i < st->n; i++) engine_set_listener(st->e[i], u32(env, argv[0]), u32(env, argv[1]), secondary);
   return undefined(env);
 }
 
@@ -238,8 +267,8 @@ static const char *ROW_NAMES[] = {ROW_FIELDS(ROW_NAME)};
 static napi_value js_publish(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   if (!args(env, info, 4, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   uint32_t n = 0;
   napi_get_array_length(env, argv[3], &n);
   row_t *rows = calloc(n ? n : 1, sizeof *rows);
@@ -262,7 +291,7 @@ static napi_value js_publish(napi_env env, napi_callback_info info) {
     r->hash = u32(env, f[8]);
     r->connect_ms = u32(env, f[9]);
   }
-  engine_publish(e, u32(env, argv[0]), i32(env, argv[1]), (uint64_t)f64(env, argv[2]), rows, (int)n);
+  for (int i = 0; i < st->n; i++) engine_publish(st->e[i], u32(env, argv[0]), i32(env, argv[1]), (uint64_t)f64(env, argv[2]), rows, (int)n);
   free(rows);
   return undefined(env);
 }
@@ -271,13 +300,15 @@ static napi_value js_publish(napi_env env, napi_callback_info info) {
 static napi_value js_chosen(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   if (!args(env, info, 5, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   char reason[96];
   str(env, argv[4], reason, sizeof reason);
   bool udp = false;
   napi_get_value_bool(env, argv[0], &udp);
-  engine_chosen(e, udp, u32(env, argv[1]), u32(env, argv[2]), u32(env, argv[3]), reason);
+  uint32_t slot = u32(env, argv[1]);
+  if ((int)(slot % MAX_LOOPS) >= st->n) return undefined(env);
+  engine_chosen(st->e[slot % MAX_LOOPS], udp, slot / MAX_LOOPS, u32(env, argv[2]), u32(env, argv[3]), reason);
   return undefined(env);
 }
 
@@ -285,8 +316,8 @@ static napi_value js_chosen(napi_env env, napi_callback_info info) {
 static napi_value stats(napi_env env, napi_callback_info info, size_t per, void (*read)(engine_t *, const uint32_t *, size_t, double *)) {
   napi_value argv[1];
   if (!args(env, info, 1, argv)) return NULL;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   napi_typedarray_type t;
   size_t n = 0;
   void *data = NULL;
@@ -294,7 +325,16 @@ static napi_value stats(napi_env env, napi_callback_info info, size_t per, void 
   double *out;
   napi_value ab, r;
   CHECK(napi_create_arraybuffer(env, n * per * sizeof(double), (void **)&out, &ab));
-  read(e, data, n, out);
+  /* Every thread's counters, summed. */
+  read(st->e[0], data, n, out);
+  if (st->n > 1) {
+    double *more = malloc(n * per * sizeof(double) + 1);
+    for (int i = 1; i < st->n; i++) {
+      read(st->e[i], data, n, more);
+      for (size_t k = 0; k < n * per; k++) out[k] += more[k];
+    }
+    free(more);
+  }
   CHECK(napi_create_typedarray(env, napi_float64_array, n * per, ab, 0, &r));
   return r;
 }
@@ -305,10 +345,15 @@ static napi_value js_pools(napi_env env, napi_callback_info info) { return stats
 /* live() -> [connections, flows] open now */
 static napi_value js_live(napi_env env, napi_callback_info info) {
   (void)info;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   int64_t s = 0, f = 0;
-  engine_live(e, &s, &f);
+  for (int i = 0; i < st->n; i++) {
+    int64_t s1 = 0, f1 = 0;
+    engine_live(st->e[i], &s1, &f1);
+    s += s1;
+    f += f1;
+  }
   napi_value arr, a, b;
   napi_create_array_with_length(env, 2, &arr);
   napi_create_double(env, (double)s, &a);
@@ -320,27 +365,37 @@ static napi_value js_live(napi_env env, napi_callback_info info) {
 
 static napi_value js_stop_all(napi_env env, napi_callback_info info) {
   (void)info;
-  engine_t *e = need(env);
-  if (!e) return NULL;
-  engine_stop_all(e);
+  state_t *st = need(env);
+  if (!st) return NULL;
+  for (int i = 0; i < st->n; i++) engine_stop_all(st->e[i]);
   return undefined(env);
 }
 
 /* close(): ends the loop thread (its connections are closed first). */
 /* loop() -> "epoll" (Linux: the engine's own set) or "libuv" (its handles: the portable loop) */
+/* threads() -> how many data threads run */
+static napi_value js_threads(napi_env env, napi_callback_info info) {
+  (void)info;
+  state_t *st = need(env);
+  if (!st) return NULL;
+  napi_value v;
+  napi_create_int32(env, st->n, &v);
+  return v;
+}
+
 static napi_value js_loop(napi_env env, napi_callback_info info) {
   (void)info;
-  engine_t *e = need(env);
-  if (!e) return NULL;
+  state_t *st = need(env);
+  if (!st) return NULL;
   napi_value v;
-  napi_create_string_utf8(env, engine_loop_name(e), NAPI_AUTO_LENGTH, &v);
+  napi_create_string_utf8(env, engine_loop_name(st->e[0]), NAPI_AUTO_LENGTH, &v);
   return v;
 }
 
 static napi_value js_close(napi_env env, napi_callback_info info) {
   (void)info;
   state_t *st = get_state(env);
-  if (st && st->e) {
+  if (st && st->n) {
     shutdown_engine(st);
     napi_release_threadsafe_function(st->tsfn, napi_tsfn_abort);
   }
@@ -391,6 +446,7 @@ NAPI_MODULE_INIT() {
     {"stopAll", NULL, js_stop_all, NULL, NULL, NULL, napi_default, NULL},
     {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
     {"loop", NULL, js_loop, NULL, NULL, NULL, napi_default, NULL},
+    {"threads", NULL, js_threads, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   napi_value v;

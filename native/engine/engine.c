@@ -380,7 +380,7 @@ void engine_pool_stats(engine_t *e, const uint32_t *ids, size_t n, double *out) 
 }
 
 /* Binds on JavaScript's thread so an error (address in use...) is known before apply commits. */
-int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp, int *bound, char *err, size_t errlen) {
+int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp, int shared, int *bound, char *err, size_t errlen) {
   struct sockaddr_storage ss;
   if (engine_parse_addr(addr, port, &ss) != 0) {
     snprintf(err, errlen, "EINVAL");
@@ -393,6 +393,8 @@ int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp,
   }
   int on = 1;
   if (!udp) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  /* One port for several data threads: the kernel spreads connections (and UDP flows) over them. */
+  if (shared) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on);
   if (ss.ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
   socklen_t len = ss.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
   int rc = bind(fd, (struct sockaddr *)&ss, len);

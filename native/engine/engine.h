@@ -64,7 +64,8 @@ void engine_set_notify(engine_t *e, void (*fn)(void *), void *arg);
 event_t *engine_take_events(engine_t *e);
 /* An IPv4 or IPv6 address and port; 0, or -1 when it is not one. */
 int engine_parse_addr(const char *addr, int port, struct sockaddr_storage *ss);
-int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp, int *bound, char *err, size_t errlen);
+/* `shared`: other engines listen on the same port (SO_REUSEPORT). */
+int engine_listen(engine_t *e, uint32_t id, const char *addr, int port, int udp, int shared, int *bound, char *err, size_t errlen);
 void engine_unlisten(engine_t *e, uint32_t id);
 void engine_set_listener(engine_t *e, uint32_t id, uint32_t pool, int secondary);
 /* Swaps a pool's selection table whole (`rows` is copied). */

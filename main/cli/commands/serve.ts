@@ -23,6 +23,7 @@ interface ServeOptions {
   ui?: boolean;
   uiPort?: number;
   io?: 'native' | 'uv' | 'net';
+  threads?: number;
 }
 
 /** What serve drives: its own lab, or the one behind the browser UI. */
@@ -46,6 +47,11 @@ export function register(program: Command): void {
     .option('--io <layer>', 'data path of the forwarding engine: native (C addon, default), or JavaScript on uv (libuv handles) or net (node:net)', (v) => {
       if (v !== 'native' && v !== 'uv' && v !== 'net') throw new CliError(`--io must be native, uv or net, not "${v}"`, 2);
       return v;
+    })
+    .option('--threads <n>', 'data threads of the native data path, sharing each listener\'s port (default 1)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 16) throw new CliError(`--threads must be a whole number from 1 to 16, not "${v}"`, 2);
+      return n;
     })
     .addHelpText('after', `\nSCTP target sets are kept in the config but only their TCP side is forwarded locally.\n${SECRETS_HELP}`)
     .action(async (file: string, opts: ServeOptions) => {
@@ -126,6 +132,7 @@ async function directRunner(path: string, workspace: Workspace, opts: ServeOptio
     bind: 'any',
     statusEveryMs: 0,
     ...(opts.io ? { io: opts.io } : {}),
+    ...(opts.threads ? { threads: opts.threads } : {}),
     emit: (event, payload) => {
       if (event === 'lab.event') print(payload as EngineEvent);
     },

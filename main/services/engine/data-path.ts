@@ -61,9 +61,10 @@ export class DataPath {
     };
     if (opts.io === 'native') {
       const loaded = loadAddon();
-      if ('addon' in loaded) this.native = new NativePath(loaded.addon, rt);
+      if ('addon' in loaded) this.native = new NativePath(loaded.addon, rt, opts.threads ?? 1);
       else this.fallback = loaded.error;
     }
+    if (!this.native && (opts.threads ?? 1) > 1) this.fallback = `${this.fallback ? `${this.fallback}; ` : ''}one data thread (${opts.threads} asked: only the native path has more)`;
     // Asked for uv (or native, which fell back to it) and got net: said as well.
     if (!this.native && opts.io !== 'net' && !uv) this.fallback = `${this.fallback ? `${this.fallback}; ` : ''}libuv handles are not reachable from JavaScript (process.binding)`;
     this.tcp = new TcpPath(rt);

@@ -20,6 +20,8 @@ export interface ForwardingEngineOptions {
    * `net` force the JavaScript path on that socket layer.
    */
   io?: EngineIo;
+  /** Data threads of the native path, each a loop of its own sharing the listeners' ports (default 1). */
+  threads?: number;
   /** How often stats() is refreshed from the data path, in ms (default 1000; 0 = only by refreshStats). */
   statsIntervalMs?: number;
 }
@@ -198,7 +200,7 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
     if (this.ready) return this.ready;
     this.subscribe();
     const io = engineIo(this.opts.io);
-    const w = startEngineWorker({ io });
+    const w = startEngineWorker({ io, ...(this.opts.threads ? { threads: this.opts.threads } : {}) });
     this.worker = w;
     this.ready = new Promise<void>((resolve, reject) => {
       w.on('message', (m: ToController) => {

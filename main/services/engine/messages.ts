@@ -9,6 +9,8 @@ export interface WorkerOptions {
    * or the JavaScript one on `uv` (falls back to `net` when libuv handles are not reachable) or `net`.
    */
   io?: 'native' | 'uv' | 'net';
+  /** Data threads of the native path (default 1; the JavaScript path has one). */
+  threads?: number;
 }
 
 /** [member key, state, score] */

@@ -53,7 +53,9 @@ function understood(layout: AddonLayout | undefined): layout is AddonLayout {
 
 export interface Addon {
   layout: AddonLayout;
-  start(onEvents: (events: NativeEvent[]) => void): void;
+  /** `threads` loops, each on its own thread, sharing every listener's port (SO_REUSEPORT). */
+  start(onEvents: (events: NativeEvent[]) => void, threads?: number): void;
+  threads(): number;
   listen(id: number, address: string, port: number, udp: boolean): number;
   unlisten(id: number): void;
   setListener(id: number, pool: number, secondary: boolean): void;
@@ -122,8 +124,8 @@ export class NativePath {
   /** Connections and flows whose server JavaScript chose: ended here too. */
   private readonly chosen = new Map<string, { pool: Pool; m: Member; client: Client }>();
 
-  constructor(private readonly addon: Addon, private readonly rt: Runtime) {
-    addon.start((events) => this.onEvents(events));
+  constructor(private readonly addon: Addon, private readonly rt: Runtime, threads = 1) {
+    addon.start((events) => this.onEvents(events), threads);
   }
 
   private id(o: object): number {

@@ -27,6 +27,8 @@ export interface LabOptions {
   bind?: 'loopback' | 'any';
   /** Socket layer of the forwarding engine (default: its own). */
   io?: EngineIo;
+  /** Data threads of the forwarding engine's native path (default 1). */
+  threads?: number;
   /** How often `lab.status` goes out (default 1000 ms; 0: never, stats only when asked). */
   statusEveryMs?: number;
 }
@@ -66,7 +68,7 @@ export class Lab {
       this.events = [];
       const health = new HealthChecker({ secrets: this.deps.secrets });
       const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
-      const engine = new ForwardingEngine({ health, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}) });
+      const engine = new ForwardingEngine({ health, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}), ...(this.deps.threads ? { threads: this.deps.threads } : {}) });
       this.health = health;
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);

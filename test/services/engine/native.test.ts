@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../../shared/api/engine';
@@ -12,7 +12,7 @@ import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
 import { loadAddon } from '../../../main/services/engine/native';
 import { TSX_LOADER } from '../../helpers/cli';
-import { StaticHealth, freePort, startBackend, until, whoAnswers, workspace } from './helpers';
+import { StaticHealth, freePort, startBackend, tally, until, whoAnswers, workspace } from './helpers';
 import { skipBecause } from '../../helpers/skip';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -68,6 +68,32 @@ describe('native data path', () => {
     expect(layout.rowFields).toEqual(['id', 'index', 'weight', 'score', 'eligible', 'address', 'address2', 'port', 'hash', 'connectMs']);
     expect(layout.memberStats).toBe(layout.memberFields.length + layout.connectBuckets);
     expect(layout.poolStats).toBe(layout.poolFields.length);
+  });
+
+  it.runIf(process.platform === 'linux')('runs several data threads on one port: each a loop thread of its own, counters summed, JavaScript\'s choices answered on the thread that asked', async () => {
+    const a = await startBackend('t1', '127.0.5.196');
+    const b = await startBackend('t2', '127.0.5.197');
+    cleanups.push(() => a.close(), () => b.close());
+    const port = await freePort(VIP);
+    const health = new StaticHealth();
+    for (const x of [a, b]) health.set(memberKey({ group: 'g', server: x.name, port: x.port }), 'available');
+    const threadsNow = () => readdirSync('/proc/self/task').filter((t) => readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() === 'lbdesk-engine').length;
+    const before = threadsNow();
+    const engine = new ForwardingEngine({ health, io: 'native', threads: 2, statsIntervalMs: 0 });
+    cleanups.push(() => engine.stop());
+    const servers = [a, b].map((x) => ({ name: x.name, address: x.address }));
+    const members = [a, b].map((x) => ({ server: x.name, port: x.port }));
+    // Persistence: the choice is JavaScript's, asked by whichever thread accepted the connection.
+    expect((await engine.apply(workspace({ servers, groups: [{ name: 'g', members }], services: [{ name: 'vip', address: VIP, port, group: 'g', persistence: { type: 'client-ip', timeout: '60s' } }] }))).ok).toBe(true);
+    expect(threadsNow() - before).toBe(2);
+    const sticky = await Promise.all(Array.from({ length: 30 }, () => whoAnswers(VIP, port)));
+    expect(new Set(sticky).size).toBe(1);
+    // Round robin decided in C on each thread; the counters of both threads add up.
+    expect((await engine.apply(workspace({ servers, groups: [{ name: 'g', members }], services: [{ name: 'vip', address: VIP, port, group: 'g' }] }))).ok).toBe(true);
+    const names = [];
+    for (let i = 0; i < 40; i++) names.push(await whoAnswers(VIP, port, `127.0.6.${i + 1}`));
+    expect(Object.keys(tally(names)).sort()).toEqual(['t1', 't2']);
+    await until(async () => (await engine.refreshStats()).pools[0]!.servers.reduce((n, s) => n + s.total, 0) === 70, 5000, 'both threads\' counts');
   });
 
   it('falls back to the JavaScript path when the addon cannot load, and says so', async () => {
