@@ -23,6 +23,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync,
 import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { haproxyTcp } from './lib/haproxy';
 
 const ROOT = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -239,20 +240,7 @@ stream {
   }
 }
 `);
-  writeFileSync(join(dir, 'haproxy.cfg'), `global
-  nbthread ${THREADS}
-  maxconn ${NOFILE ? Math.floor((NOFILE.limit - 100) / 2) : 4000}
-defaults
-  mode tcp
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
-frontend fe
-  bind ${HAPROXY.address}:${HAPROXY.port}
-  default_backend be
-backend be
-  server s1 ${NGINX.address}:${NGINX.port}
-`);
+  writeFileSync(join(dir, 'haproxy.cfg'), haproxyTcp(HAPROXY, NGINX, { threads: THREADS, maxconn: NOFILE ? Math.floor((NOFILE.limit - 100) / 2) : 4000 }));
   const procs: ChildProcess[] = [];
   const cleanup = () => {
     for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');

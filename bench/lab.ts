@@ -19,6 +19,7 @@ import { ForwardingEngine } from '../main/services/engine';
 import { HealthChecker } from '../main/services/health';
 import { MemorySecretStore } from '../main/services/secrets/memory';
 import { workspaceSchema } from '../shared/model/schema';
+import { haproxyTcp } from './lib/haproxy';
 import { startListeners } from './lib/listeners';
 
 process.setSourceMapsEnabled(false); // as bench/health.ts: a built lbdesk does not pay for them
@@ -72,20 +73,7 @@ http {
   server { listen ${NGINX.address}:${NGINX.port} backlog=4096; location = / { return 200 "hello\\n"; } }
 }
 `);
-  writeFileSync(join(dir, 'haproxy.cfg'), `global
-  nbthread 1
-  maxconn 4000
-defaults
-  mode tcp
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
-frontend fe
-  bind ${HAPROXY.address}:${HAPROXY.port}
-  default_backend be
-backend be
-  server s1 ${NGINX.address}:${NGINX.port}
-`);
+  writeFileSync(join(dir, 'haproxy.cfg'), haproxyTcp(HAPROXY, NGINX));
   const procs: ChildProcess[] = [spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf')], { stdio: 'ignore' })];
   procs.push(spawn('/usr/sbin/haproxy', ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' }));
   const addrs = Array.from({ length: ADDRESSES }, (_, i) => address(i));
