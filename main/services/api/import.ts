@@ -6,7 +6,7 @@ import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
 import type { Workspace } from '../../../shared/model/schema';
 import { applyMerge, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
-import { redact } from '../sync/vendor/redact';
+import { shownConfig } from '../sync/vendor/redact';
 import { checkWritableWorkspace, readConfigFile } from '../files/guard';
 import { writeFileAtomic } from '../workspace/atomic';
 import type { AreaHandlers } from './dispatch';
@@ -22,7 +22,7 @@ function counts(rows: ImportRow[]): string {
 
 /** The source texts the rows name: the main config and the included files, as the importer read them. */
 function sources(main: { file: string; text: string }, r: Imported): ImportReport['sources'] {
-  return [main, ...r.included].map((f) => ({ file: f.file, text: redact(f.text) }));
+  return [main, ...r.included].map((f) => ({ file: f.file, text: shownConfig(f.text) }));
 }
 
 /** `quiet`: the file may be any file the page named, so the words it quotes are left out. */
@@ -88,7 +88,7 @@ export function mergeFromAppliance(workspace: Workspace, text: string, path: str
   const r: Imported | ImportError = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, existing: workspace, includes: false }));
   const source = (): ImportReport['sources'] => {
     try {
-      return [{ file: shown, text: redact(new TextDecoder('utf-8', { fatal: true }).decode(pulled.data)) }];
+      return [{ file: shown, text: shownConfig(new TextDecoder('utf-8', { fatal: true }).decode(pulled.data)) }];
     } catch {
       return [];
     }

@@ -8,9 +8,10 @@ import { dirname, normalize, sep } from 'node:path';
 
 export type ReadRefusalCode = 'not-found' | 'hidden' | 'not-a-file' | 'too-large' | 'outside' | 'unreadable';
 
+/** `message`: the path and `detail` (what is wrong with it, never what it holds). */
 export class ReadRefused extends Error {
-  constructor(message: string, readonly code: ReadRefusalCode) {
-    super(message);
+  constructor(readonly path: string, readonly detail: string, readonly code: ReadRefusalCode) {
+    super(code === 'not-found' || code === 'unreadable' ? `cannot read ${path}: ${detail}` : `${path}: ${detail}`);
     this.name = 'ReadRefused';
   }
 }
@@ -20,6 +21,8 @@ export interface ReadRule {
   max: number;
   /** The file's real path must be this folder's (real) path or below it. */
   within?: string;
+  /** Only for SSH keys the user's own ssh would read (~/.ssh): used to log in, never shown. */
+  hiddenAllowed?: boolean;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -32,7 +35,7 @@ export function hiddenPart(path: string): string | undefined {
 /** `path` and what it really is (after links) are outside every hidden folder and not dotfiles. */
 export function refuseHidden(path: string, real: string = path): void {
   if (hiddenPart(path) !== undefined || hiddenPart(real) !== undefined) {
-    throw new ReadRefused(`${path} is in a hidden folder or is a hidden file (or links into one): refused`, 'hidden');
+    throw new ReadRefused(path, 'in a hidden folder or a hidden file (or a link into one): refused', 'hidden');
   }
 }
 
@@ -46,17 +49,17 @@ function why(e: unknown): string {
 }
 
 /** The real path of a file the rule allows; the file is not opened. */
-export function checkReadable(path: string, rule: Pick<ReadRule, 'within'> = {}): string {
+export function checkReadable(path: string, rule: Pick<ReadRule, 'within' | 'hiddenAllowed'> = {}): string {
   let real: string;
   try {
     real = realpathSync(path);
   } catch (e) {
-    refuseHidden(path);
-    throw new ReadRefused(`cannot read ${path}: ${why(e)}`, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not-found' : 'unreadable');
+    if (!rule.hiddenAllowed) refuseHidden(path);
+    throw new ReadRefused(path, why(e), (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not-found' : 'unreadable');
   }
-  refuseHidden(path, real);
+  if (!rule.hiddenAllowed) refuseHidden(path, real);
   if (rule.within !== undefined && !isInside(real, rule.within)) {
-    throw new ReadRefused(`${path} is outside ${rule.within}: refused (only files in that folder or below it are read)`, 'outside');
+    throw new ReadRefused(path, `outside ${rule.within}: refused (only files in that folder or below it are read)`, 'outside');
   }
   return real;
 }
@@ -68,12 +71,12 @@ export function readChecked(path: string, rule: ReadRule): { bytes: Buffer; real
   try {
     fd = openSync(real, OPEN_FLAGS);
   } catch (e) {
-    throw new ReadRefused(`cannot read ${path}: ${why(e)}`, 'unreadable');
+    throw new ReadRefused(path, why(e), 'unreadable');
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) throw new ReadRefused(`${path} is not a regular file: refused`, 'not-a-file');
-    const tooLarge = () => new ReadRefused(`${path} is larger than ${(rule.max / 1024 / 1024).toFixed(0)} MiB: refused`, 'too-large');
+    if (!info.isFile()) throw new ReadRefused(path, 'not a regular file: refused', 'not-a-file');
+    const tooLarge = () => new ReadRefused(path, `larger than ${rule.max >= 1024 * 1024 ? `${(rule.max / 1024 / 1024).toFixed(0)} MiB` : `${rule.max} bytes`}: refused`, 'too-large');
     if (info.size > rule.max) throw tooLarge();
     // To the end, not to the size stat gave: a file that grew since is read whole, the limit still holds.
     const chunks: Buffer[] = [];
@@ -89,7 +92,7 @@ export function readChecked(path: string, rule: ReadRule): { bytes: Buffer; real
     return { bytes: Buffer.concat(chunks, got), real };
   } catch (e) {
     if (e instanceof ReadRefused) throw e;
-    throw new ReadRefused(`cannot read ${path}: ${why(e)}`, 'unreadable');
+    throw new ReadRefused(path, why(e), 'unreadable');
   } finally {
     closeSync(fd);
   }
