@@ -115,12 +115,12 @@ export function aesEncryptor(key = randomBytes(32), backend = 'gnome_libsecret')
 
 export interface PageReply { id: number; ok: boolean; result?: unknown; error?: { code: string; message: string } }
 
-/** The page as an attacker drives it: the real browser-mode host on loopback, its token and Origin, calls over the WebSocket. */
-export async function hostilePage(services: AppServices, staticDir: string): Promise<{ host: UiHost; call(method: string, args: unknown): Promise<PageReply>; close(): Promise<void> }> {
-  mkdirSync(staticDir, { recursive: true });
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>lbdesk</title>');
-  const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir });
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`, { headers: { origin: host.origin } });
+export interface PageSocket { call(method: string, args: unknown): Promise<PageReply>; close(): void }
+
+/** The page's WebSocket to a browser-mode host at `url` (its `?token=`), with the page's own Origin. */
+export async function pageSocket(url: string): Promise<PageSocket> {
+  const u = new URL(url);
+  const socket = new WebSocket(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, { headers: { origin: u.origin } });
   await new Promise<void>((done, fail) => socket.on('open', () => done()).on('error', fail));
   const waiting = new Map<number, (r: PageReply) => void>();
   socket.on('message', (m) => {
@@ -130,14 +130,26 @@ export async function hostilePage(services: AppServices, staticDir: string): Pro
   });
   let next = 1;
   return {
-    host,
     call: (method, args) => new Promise((done) => {
       const id = next++;
       waiting.set(id, done);
       socket.send(JSON.stringify({ id, method, args }));
     }),
+    close: () => socket.close(),
+  };
+}
+
+/** The page as an attacker drives it: the real browser-mode host on loopback, its token and Origin, calls over the WebSocket. */
+export async function hostilePage(services: AppServices, staticDir: string): Promise<{ host: UiHost; call: PageSocket['call']; close(): Promise<void> }> {
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>lbdesk</title>');
+  const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir });
+  const page = await pageSocket(host.url);
+  return {
+    host,
+    call: page.call,
     close: async () => {
-      socket.close();
+      page.close();
       await host.close();
     },
   };
