@@ -119,6 +119,18 @@ describe('workspace.browse names a hidden folder', () => {
   });
 });
 
+describe('workspace.write into a hidden folder', () => {
+  it('is refused, named directly or through a linked folder, and writes nothing', async () => {
+    execFileSync('ln', ['-sfn', join(home, '.config'), join(home, 'settings')]);
+    for (const path of [join(home, '.config', 'autostart.yaml'), join(home, 'settings', 'autostart.yaml')]) {
+      const r = await page.call('workspace.write', { path, text: 'lbdesk: 1\nname: planted\n' });
+      expect(r.ok, path).toBe(false);
+      expect(r.error?.message).toMatch(/hidden folder/);
+    }
+    expect(existsSync(join(home, '.config', 'autostart.yaml'))).toBe(false);
+  });
+});
+
 describe('a received keepalived.conf through the CLI (import --json)', () => {
   const received = (name: string, include: string) => {
     const dir = join(tmp.dir, `received-${name}`);

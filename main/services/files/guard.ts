@@ -3,7 +3,7 @@
 // page from reading keys or writing elsewhere.
 import { realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, normalize, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { ApiError } from '../../../shared/api/contract';
 import { fastLoad } from '../../../shared/model/fastload';
@@ -83,6 +83,8 @@ export async function checkWritableWorkspace(path: string): Promise<string> {
   const info = await stat(clean).catch(() => undefined);
   if (info && !info.isFile()) throw new ApiError('refused', `not a regular file: ${clean}`);
   if (info) await checkLinkTarget(clean);
+  // A new file: its folder may be a link into a hidden one.
+  else refuseHiddenWorkspace(clean, join(await realpath(dirname(clean)).catch(() => dirname(clean)), basename(clean)));
   return clean;
 }
 
