@@ -28,6 +28,8 @@ beforeAll(async () => {
   mkdirSync(sites, { recursive: true });
   writeFileSync(join(home, '.ssh', 'id_ed25519'), KEY, { mode: 0o600 });
   writeFileSync(join(home, 'notes.conf'), 'vrrp_instance outside {\n  state MASTER\n}\n');
+  mkdirSync(join(sites, 'notes'));
+  writeFileSync(join(sites, 'notes', 'bank.txt'), 'iban DE00 1234 secretmaterial\npin 4321\n');
   services = appServices(join(tmp.dir, 'data'));
   page = await hostilePage(services, join(tmp.dir, 'renderer'));
 });
@@ -47,6 +49,7 @@ describe('the page plants a config and imports it (keepalived include)', () => {
     ['/etc/shadow', () => '/etc/shadow', /outside/],
     ['a file outside the config\'s folder', () => join(home, 'notes.conf'), /outside/],
     ['a link to the key beside the config', () => 'link.conf', /hidden folder/],
+    ['a text file beside the config (notes, a token)', () => 'notes/bank.txt', /is not a keepalived config/],
   ] as const) {
     it(`refuses an include of ${what}, at file:line, and shows none of it`, async () => {
       const config = join(sites, `plant-${what.replace(/\W+/g, '-')}.yaml`);
@@ -59,6 +62,7 @@ describe('the page plants a config and imports it (keepalived include)', () => {
       expect(shown).not.toContain('secretmaterial');
       expect(shown).not.toContain(SHADOW);
       expect(shown).not.toContain('state MASTER');
+      expect(shown).not.toContain('iban');
       expect(r.ok).toBe(true);
       const report = r.result as { error?: string; sources: unknown[] };
       expect(report.error).toMatch(new RegExp(`^${config}:3: include `));

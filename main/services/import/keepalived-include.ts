@@ -1,11 +1,11 @@
 // keepalived `include` (glob patterns allowed), relative to the including file; loops refused.
 // Every target goes through the read rule (files/read.ts) and must lie in the main config's
 // folder or below it: a received keepalived.conf may not make lbdesk read (and report, line by
-// line) /etc/shadow or a key in ~/.ssh.
+// line) /etc/shadow or a key in ~/.ssh, nor a file beside it that is no keepalived config.
 import { readdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { decodeConfig } from './text';
-import { parseKeepalivedText, type KaNode } from './keepalived-parse';
+import { parseKeepalivedText, TOP_LEVEL, type KaNode } from './keepalived-parse';
 import { ImportError, MAX_IMPORT_BYTES } from './types';
 import { readChecked, ReadRefused, refuseHidden } from '../files/read';
 
@@ -61,6 +61,9 @@ export function followIncludes(nodes: KaNode[], chain: string[], within: string,
       if (chain.includes(real)) throw at(`include loop: ${[...chain, real].map((f) => basename(f)).join(' includes ')}`);
       if (chain.length > 8) throw at('includes nested more than 8 deep');
       const parsed = parseKeepalivedText(decodeConfig(bytes, path), path);
+      // A file beside the config that is no keepalived config (notes, a token) is not shown line by line.
+      const first = parsed.nodes[0];
+      if (first && !TOP_LEVEL.has(first.words[0]!)) throw at(`include ${pattern}: ${path} is not a keepalived config (its first statement is no keepalived keyword): refused, nothing of it is shown`);
       out.push({ file: path, from: node, nodes: parsed.nodes, lines: parsed.lines });
       followIncludes(parsed.nodes, [...chain, real], within, out);
     }
