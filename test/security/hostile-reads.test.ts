@@ -189,3 +189,23 @@ describe('a template that is a FIFO (render through the CLI)', () => {
     expect(r.stderr).toMatch(/cannot read template box\.liquid: not a regular file: refused/);
   });
 });
+
+describe('a workspace in a hidden folder the user chose outside the page', () => {
+  it('opens (native dialog), while the page still cannot name its neighbour', async () => {
+    const mine = join(home, '.config', 'lbdesk', 'chosen.yaml');
+    const neighbour = join(home, '.config', 'lbdesk', 'neighbour.yaml');
+    writeFileSync(mine, 'lbdesk: 1\nname: chosen\n');
+    writeFileSync(neighbour, 'lbdesk: 1\nname: neighbour\n');
+    const desk = appServices(join(tmp.dir, 'data-dialog'), { shell: { openFileDialog: async () => mine } });
+    const window = await hostilePage(desk, join(tmp.dir, 'renderer-dialog'));
+    try {
+      expect(await window.call('workspace.read', { path: mine })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/hidden folder/) } });
+      expect(await window.call('dialog.openFile', {})).toMatchObject({ ok: true, result: mine });
+      expect(await window.call('workspace.read', { path: mine })).toMatchObject({ ok: true, result: { text: 'lbdesk: 1\nname: chosen\n' } });
+      expect((await window.call('workspace.read', { path: neighbour })).ok).toBe(false);
+    } finally {
+      await window.close();
+      await desk.stop();
+    }
+  });
+});

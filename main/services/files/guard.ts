@@ -12,10 +12,13 @@ import { isInside, readChecked, ReadRefused, refuseHidden } from './read';
 export const WORKSPACE_EXTENSIONS = new Set(['.yaml', '.yml']);
 export const MAX_WORKSPACE_BYTES = 16 * 1024 * 1024;
 
-/** lbdesk's own folders (the data folder, which holds the demo copy, is often below ~/.local). */
+/**
+ * Paths the hidden-folder rule lets through: lbdesk's own folder (the demo copy, often below
+ * ~/.local) and files the user chose outside the page (a native dialog, the command line).
+ */
 const ownFolders = new Set<string>();
 
-/** Workspaces in `dir` may be opened although it is hidden: lbdesk made it. */
+/** Workspaces at or below `dir` may be opened although it is hidden: lbdesk or the user chose it, not the page. */
 export function trustOwnFolder(dir: string): void {
   ownFolders.add(resolve(dir));
   try {
