@@ -6,6 +6,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SecretStore } from '../services/secrets/types';
+import type { SecretKeeping } from '../../shared/api/secrets';
 
 /** The part of Electron's safeStorage this store uses. */
 export interface Encryptor {
@@ -56,6 +57,10 @@ export class SafeStorageSecretStore implements SecretStore {
     else if (backend === 'basic_text') this.warnings.push(BASIC_TEXT_WARNING);
     this.persistent = this.warnings.length === 0;
     for (const w of this.warnings) this.log('warn', `secrets: ${w}`);
+  }
+
+  keeping(): SecretKeeping {
+    return this.persistent ? { kept: 'keyring' } : { kept: 'memory', note: this.warnings[0] };
   }
 
   async get(name: string): Promise<string | undefined> {

@@ -3,7 +3,9 @@ import type { EngineIo } from '../services/engine';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../services/api/wiring';
 import { dataDir } from '../services/paths';
-import { MemorySecretStore } from '../services/secrets/memory';
+import type { MemorySecretStore } from '../services/secrets/memory';
+import { browserSecretStore } from '../services/secrets/cli';
+import { LayeredSecretStore } from '../services/secrets/layered';
 import { startUiHost } from '../host';
 import { CliError } from './errors';
 import { listenFailure } from './options';
@@ -15,7 +17,10 @@ export interface BrowserUi { url: string; dataDir: string; services: AppServices
 export async function startBrowserUi(opts: { port?: number; secrets?: MemorySecretStore; startPath?: string; io?: EngineIo } = {}): Promise<BrowserUi> {
   const root = packageRoot();
   const dir = dataDir();
-  const services = createAppServices({ shell: browserShell(), dataDir: dir, resourcesDir: root, secrets: opts.secrets ?? new MemorySecretStore(), startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });
+  // What the page sets goes to the OS keyring where there is one (else memory, and the page is told).
+  const kept = await browserSecretStore();
+  const secrets = opts.secrets ? new LayeredSecretStore(opts.secrets, kept) : kept;
+  const services = createAppServices({ shell: browserShell(), dataDir: dir, resourcesDir: root, secrets, startPath: opts.startPath, ...(opts.io ? { io: opts.io } : {}) });
   // Secrets handed to this process (environment, keyring) are the user's word for now: their
   // old places are forgotten, so a check whose port changed since the last run is not refused.
   if (opts.secrets) await services.secrets.given(opts.secrets.names());

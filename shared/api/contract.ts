@@ -7,6 +7,7 @@ import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 import type { ReportExport } from './report';
+import type { SecretKeeping } from './secrets';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -174,7 +175,7 @@ const sshMethods = {
 } as const;
 /** The secret store: values go in, never come out. */
 const secretsMethods = {
-  'secrets.set': method<void>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
+  'secrets.set': method<SecretKeeping>()(z.strictObject({ name, value: z.string().max(64 * 1024) })),
   'secrets.has': method<boolean>()(z.strictObject({ name })),
   'secrets.delete': method<void>()(z.strictObject({ name })),
 } as const;

@@ -10,7 +10,8 @@ export async function startDemoUi(dataDir: string, timeoutMs: number): Promise<{
   const home = join(dataDir, 'home');
   mkdirSync(home, { recursive: true });
   const child = spawn(process.execPath, [join(ROOT, 'out/cli/lbdesk.cjs'), 'demo', '--ui-port', '0'], {
-    env: { ...process.env, LBDESK_DATA_DIR: dataDir, HOME: home },
+    // LBDESK_KEYRING=off: the page's secrets must never reach the keyring of the session running the tests.
+    env: { ...process.env, LBDESK_DATA_DIR: dataDir, HOME: home, LBDESK_KEYRING: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((done, fail) => {

@@ -102,6 +102,8 @@ describe('editors', () => {
     await settled();
     expect(await t.real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
     expect(await workspaceStore.text()).not.toContain('s3cret-value');
+    // A store without a keyring (browser mode on a machine without one) is named as memory only.
+    expect(w.text()).toContain('Not stored in a keychain: kept in memory only, until lbdesk stops');
     w.unmount();
   });
 });

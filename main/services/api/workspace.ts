@@ -4,7 +4,7 @@ import { dirname, join, resolve, extname } from 'node:path';
 import { homedir } from 'node:os';
 import { ApiError, type ApiProblem } from '../../../shared/api/contract';
 import { plainSecretField } from '../../../shared/model/secret-scan';
-import { checkDirPath, checkReadableWorkspace, checkWorkspaceText, checkWritableWorkspace, WORKSPACE_EXTENSIONS } from '../files/guard';
+import { checkDirPath, checkReadableWorkspace, checkWorkspaceText, checkWritableWorkspace, trustOwnFolder, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { RecentFiles } from '../files/recent';
 import { readWorkspaceText, WorkspaceFileError } from '../workspace';
 import type { AreaHandlers, EventSink } from './dispatch';
@@ -30,6 +30,8 @@ export class WorkspaceFiles {
   constructor(dataDir: string, private readonly demoSource: string) {
     this.recent = new RecentFiles(dataDir);
     this.demoPath = join(dataDir, 'demo', 'lab-site-a.yaml');
+    // The data folder is often below a hidden one (~/.local/share): the demo copy is lbdesk's own.
+    trustOwnFolder(dirname(this.demoPath));
   }
   async demo(): Promise<string> {
     try {
@@ -107,7 +109,7 @@ export function workspaceHandlers(deps: WorkspaceDeps, files: WorkspaceFiles): A
     'workspace.recent': async () => recent.list(),
     'workspace.browse': async ({ dir, files }) => {
       const shown = (n: string) => files === 'any' || WORKSPACE_EXTENSIONS.has(extname(n).toLowerCase());
-      const where = dir === undefined ? resolve(homedir()) : checkDirPath(dir);
+      const where = dir === undefined ? resolve(homedir()) : await checkDirPath(dir);
       const items = await readdir(where, { withFileTypes: true });
       const entries = items
         .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || (d.isFile() && shown(d.name))))

@@ -3,7 +3,8 @@
 // `constructor`, `__proto__`), templates call no functions, and here it reads no files and
 // stops at a bound on output and allocation. Strict: an undefined value or filter is an error,
 // so a misspelt name never renders empty.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { readChecked, ReadRefused } from '../files/read';
 import { dirname, extname, resolve } from 'node:path';
 import { Liquid, Tag, type Context, type FS, type Liquid as LiquidEngine, type TagToken, type TopLevelToken } from 'liquidjs';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
@@ -152,9 +153,10 @@ export function renderCliTemplate(workspace: Workspace, appliance: Appliance, ct
   }
   let source: string;
   try {
-    source = readFileSync(found.file, 'utf8');
+    // The read rule: a FIFO is refused at once (never waited on), so is a template in a hidden folder.
+    source = readChecked(found.file, { max: 4 * PARSE_LIMIT }).bytes.toString('utf8');
   } catch (err) {
-    errors.push({ subject, message: `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+    errors.push({ subject, message: `cannot read ${shown}: ${err instanceof ReadRefused ? err.detail : (err as Error).message}` });
     return fail();
   }
   const liquid = templateEngine({ errors, warnings });

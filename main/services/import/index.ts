@@ -7,7 +7,7 @@ import type { Workspace } from '../../../shared/model/schema';
 import { importHaproxy } from './haproxy-import';
 import { importKeepalived } from './keepalived-import';
 import { decodeConfig } from './text';
-import { ImportError, type ImportDriver, type ImportResult, type ReportItem } from './types';
+import { ImportError, type ImportDriver, type ImportResult, type IncludedText, type ReportItem } from './types';
 
 export { ImportError, MAX_IMPORT_BYTES } from './types';
 export { detectDriver } from './detect';
@@ -28,6 +28,8 @@ export interface ImportInput {
 export interface Imported extends ImportResult {
   /** keepalived services defined in included files (not the appliance's to write). */
   fromIncludes: string[];
+  /** keepalived: the included files as they were read (never read again to be shown). */
+  included: IncludedText[];
 }
 
 /** Parses and maps the config; throws ImportError (file:line: message) for bad input. */
@@ -35,9 +37,8 @@ export function importConfig(input: ImportInput): Imported {
   const text = decodeConfig(input.bytes, input.file);
   const existingServers = input.existing?.servers.map((s) => ({ name: s.name, address: s.address }));
   const taken = input.existing ? { servers: input.existing.servers.map((s) => s.name) } : undefined;
-  if (input.driver === 'haproxy') return { ...importHaproxy(text, input.file, { taken, existingServers }), fromIncludes: [] };
-  const r = importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.includes ?? true });
-  return { ...r, fromIncludes: (r as { fromIncludes?: string[] }).fromIncludes ?? [] };
+  if (input.driver === 'haproxy') return { ...importHaproxy(text, input.file, { taken, existingServers }), fromIncludes: [], included: [] };
+  return importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.includes ?? true });
 }
 
 export interface ApplianceSpec {

@@ -4,9 +4,11 @@ import { formatDuration } from '../../../shared/model/duration';
 import { isIpAddress } from '../../../shared/model/address';
 import { parseKeepalivedText, TOP_LEVEL, type KaNode } from './keepalived-parse';
 import { followIncludes } from './keepalived-include';
+import { realFolderOf } from '../files/read';
+import { dirname, resolve } from 'node:path';
 import { NameSpace } from './names';
 import { clampMs, Servers } from './common';
-import { ImportError, type GroupInput, type ImportResult, type ReportItem, type SectionBinding, type ServiceInput } from './types';
+import { ImportError, type GroupInput, type ImportResult, type IncludedText, type ReportItem, type SectionBinding, type ServiceInput } from './types';
 
 const ALGO: Record<string, { algorithm: string; note?: string }> = {
   rr: { algorithm: 'round-robin' },
@@ -39,14 +41,15 @@ interface Timers {
   timeout: number;
 }
 
-export function importKeepalived(text: string, file: string, opts: KeepalivedImportOptions = {}): ImportResult {
+export function importKeepalived(text: string, file: string, opts: KeepalivedImportOptions = {}): ImportResult & { fromIncludes: string[]; included: IncludedText[] } {
   const main = parseKeepalivedText(text, file);
   const first = main.nodes[0];
   if (!first) throw new ImportError(file, 1, 'no keepalived statement: not a keepalived.conf');
   if (!main.nodes.some((n) => TOP_LEVEL.has(n.words[0]!))) {
     throw new ImportError(file, first.line + 1, `"${first.words[0]}" is not a keepalived keyword (expected global_defs, vrrp_instance, virtual_server…): not a keepalived.conf`);
   }
-  const included = opts.includes === false ? [] : followIncludes(main.nodes, opts.realPath ? [opts.realPath] : []);
+  const within = opts.realPath ? dirname(opts.realPath) : realFolderOf(resolve(file));
+  const included = opts.includes === false ? [] : followIncludes(main.nodes, opts.realPath ? [opts.realPath] : [], within);
   const imp = new KeepalivedImporter(opts);
   imp.lines.set(file, main.lines);
   for (const inc of included) imp.lines.set(inc.file, inc.lines);
@@ -56,7 +59,7 @@ export function importKeepalived(text: string, file: string, opts: KeepalivedImp
     imp.item(inc.from.file, inc.from.line, `include ${inc.from.words[1]}`, 'imported', `followed: ${inc.file}`);
     imp.nodes(inc.nodes, false);
   }
-  return imp.result();
+  return { ...imp.result(), included: included.map((f) => ({ file: f.file, text: f.lines.join('\n') })) };
 }
 
 class KeepalivedImporter {

@@ -49,6 +49,12 @@ export interface ImportResult {
   sections: SectionBinding[];
 }
 
+/** A file an include brought in, as read (the report shows it beside its rows). */
+export interface IncludedText {
+  file: string;
+  text: string;
+}
+
 export type ServerInput = NonNullable<WorkspaceInput['servers']>[number];
 export type GroupInput = NonNullable<WorkspaceInput['groups']>[number];
 export type ServiceInput = NonNullable<WorkspaceInput['services']>[number];

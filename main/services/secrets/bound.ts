@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../workspace/atomic';
-import type { SecretStore } from './types';
+import { keepingOf, type SecretStore } from './types';
 
 export class SecretRefusedError extends Error {}
 
@@ -27,6 +27,9 @@ export class BoundSecretStore implements SecretStore {
 
   get(name: string) {
     return this.inner.get(name);
+  }
+  keeping() {
+    return keepingOf(this.inner);
   }
   has(name: string) {
     return this.inner.has(name);

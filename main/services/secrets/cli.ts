@@ -48,6 +48,18 @@ export async function createCliSecretStore(opts: { env?: NodeJS.ProcessEnv } & O
   };
 }
 
+/**
+ * Where browser mode keeps the secrets the page sets: the OS keyring when a Secret Service
+ * answers, else this process's memory, with the words the page shows for that.
+ */
+export async function browserSecretStore(env: NodeJS.ProcessEnv = process.env): Promise<SecretStore> {
+  if (env.LBDESK_KEYRING !== 'off' && findOnPath('secret-tool', env)) {
+    const keyring = new KeyringSecretStore({ env });
+    if (await keyring.available()) return keyring;
+  }
+  return new MemorySecretStore(`kept in memory only, until this lbdesk stops (nothing is written; no keyring): to keep secrets, ${keyringWhy(env)}`);
+}
+
 /** Why the keyring was not used, as advice: switched off, no secret-tool, or no keyring answering. */
 function keyringWhy(env: NodeJS.ProcessEnv): string {
   if (env.LBDESK_KEYRING === 'off') return 'use the keyring (it is off: LBDESK_KEYRING=off)';

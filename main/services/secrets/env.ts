@@ -1,6 +1,6 @@
 // Secrets from the environment for the CLI (scripts, CI, daemons): LBDESK_SECRET_<NAME>. Read
 // first, before the keyring, so a run can override what is stored; never written.
-import type { SecretStore } from './types';
+import { keepingOf, type SecretStore } from './types';
 
 /**
  * The variable holding a secret: a workspace's named secret (`named/radius-shared`) by its own
@@ -27,6 +27,10 @@ export class EnvSecretStore implements SecretStore {
 
   async delete(name: string): Promise<void> {
     await this.behind.delete(name);
+  }
+
+  keeping() {
+    return keepingOf(this.behind);
   }
 
   async has(name: string): Promise<boolean> {

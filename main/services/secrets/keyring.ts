@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { SecretStore } from './types';
+import type { SecretKeeping } from '../../../shared/api/secrets';
 
 export const KEYRING_APPLICATION = 'lbdesk';
 
@@ -45,6 +46,10 @@ export class KeyringSecretStore implements SecretStore {
     if (!command) throw new KeyringError('secret-tool (libsecret-tools) is not installed');
     this.command = command;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  keeping(): SecretKeeping {
+    return { kept: 'keyring' };
   }
 
   private attrs(name: string): string[] {

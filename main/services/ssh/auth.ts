@@ -1,7 +1,7 @@
 // User authentication for one hop: ssh-agent, a key file (passphrase from the secret store or
 // asked through the contract), or a password from the secret store. Secrets are fetched only
 // once the host key has been accepted, and never appear in messages.
-import { readFile } from 'node:fs/promises';
+import { readChecked, ReadRefused } from '../files/read';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { utils, type AnyAuthMethod, type AuthHandlerMiddleware } from 'ssh2';
@@ -34,6 +34,9 @@ export interface AuthContext {
 }
 
 
+/** A private key is a few kilobytes. */
+const MAX_KEY_BYTES = 1024 * 1024;
+
 /** Keys OpenSSH tries when no IdentityFile is given. */
 export const DEFAULT_KEY_FILES = ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((n) => join(homedir(), '.ssh', n));
 
@@ -46,12 +49,11 @@ async function secret(ctx: AuthContext, p: Omit<SecretPrompt, 'appliance'>, send
 async function keyMethod(ctx: AuthContext, file: string, required: boolean): Promise<AnyAuthMethod | undefined> {
   let data: Buffer;
   try {
-    data = await readFile(file);
+    // A FIFO named as a key is refused at once, never waited on.
+    data = readChecked(file, { max: MAX_KEY_BYTES, hiddenAllowed: true }).bytes;
   } catch (err) {
     if (!required) return undefined;
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (code ?? 'error');
-    throw new SshError('config', `cannot read key file ${file}: ${why}`);
+    throw new SshError('config', `cannot read key file ${file}: ${err instanceof ReadRefused ? err.detail : (err as Error).message}`);
   }
   const plain = utils.parseKey(data);
   if (!(plain instanceof Error)) return { type: 'publickey', username: ctx.username, key: data };

@@ -13,7 +13,7 @@ import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { ROOT } from '../../helpers/cli';
 
 const secrets: AreaHandlers<'secrets'> = {
-  'secrets.set': () => undefined,
+  'secrets.set': () => ({ kept: 'memory' }),
   'secrets.has': () => true,
   'secrets.delete': () => undefined,
 };
