@@ -142,9 +142,13 @@ export function oneLineOrThrow(what: string, text: string): string {
  * A value as a message or a table row shows it: on one line (control characters as \n, \r,
  * \0 or \u…), cut to `max` characters with an ellipsis, so a 100 KB name is never echoed whole.
  */
+export function cutText(text: string, max = 80): string {
+  return text.length > max ? `${oneLine(text.slice(0, max))}…` : oneLine(text);
+}
+
+/** `cutText` in double quotes (quotes inside escaped): a value named in a message. */
 export function shownText(text: string, max = 80): string {
-  const cut = text.length > max ? text.slice(0, max) : text;
-  return `"${oneLine(cut).replace(/"/g, '\\"')}${text.length > max ? '…' : ''}"`;
+  return `"${cutText(text, max).replace(/"/g, '\\"')}"`;
 }
 
 /** A line of output with every control character shown as an escape, never raw. */
