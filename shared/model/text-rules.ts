@@ -139,8 +139,8 @@ export function oneLineOrThrow(what: string, text: string): string {
 }
 
 /**
- * A value as a message or a table row shows it: on one line (control characters as \n, \r,
- * \0 or \u…), cut to `max` characters with an ellipsis, so a 100 KB name is never echoed whole.
+ * A value as a message or a table row shows it: on one line (control characters as escapes),
+ * cut to `max` characters with an ellipsis, so a 100 KB name is never echoed whole.
  */
 export function cutText(text: string, max = 80): string {
   return text.length > max ? `${oneLine(text.slice(0, max))}…` : oneLine(text);
@@ -151,10 +151,13 @@ export function shownText(text: string, max = 80): string {
   return `"${cutText(text, max).replace(/"/g, '\\"')}"`;
 }
 
-/** A line of output with every control character shown as an escape, never raw. */
+/**
+ * Control characters shown as escapes (\n, \r, \t, \u0000 …): a value must not move the
+ * terminal's cursor, colour it, clear it, or break a message or a row over two lines.
+ */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\0': '\\0', '\t': ' ' })[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /**
