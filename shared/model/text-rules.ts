@@ -44,7 +44,7 @@ function dnsName(text: string): string | undefined {
   return undefined;
 }
 
-export const TEXT_RULES = {
+const RULES = {
   /** Descriptions: comments in haproxy.cfg/keepalived.conf, `description "…"` on a vendor CLI. */
   description: { reaches: 'config comments, vendor CLI commands', maxBytes: 255 },
   workspaceName: { reaches: 'the rendered header line', maxBytes: 255 },
@@ -63,7 +63,8 @@ export const TEXT_RULES = {
   appliancePath: { reaches: 'SFTP/SCP paths and remote commands on the appliance', maxBytes: 4096 },
   remoteCommand: { reaches: 'a remote shell command over SSH', maxBytes: 4096 },
 } as const satisfies Record<string, TextRule>;
-export type TextRuleName = keyof typeof TEXT_RULES;
+export type TextRuleName = keyof typeof RULES;
+export const TEXT_RULES: Readonly<Record<TextRuleName, TextRule>> = RULES;
 
 /**
  * Every workspace field under a rule (`[]` is any list index, `{}` any key). The schema uses
@@ -121,7 +122,7 @@ export function textProblem(rule: TextRule, text: string): string | undefined {
 
 /** A string field under `rule`, for the schema. */
 export function ruledText(name: TextRuleName) {
-  const rule: TextRule = TEXT_RULES[name];
+  const rule = TEXT_RULES[name];
   return z.string().check((ctx) => {
     const why = textProblem(rule, ctx.value);
     if (why !== undefined) ctx.issues.push({ code: 'custom', message: why, input: ctx.value });
