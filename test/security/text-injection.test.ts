@@ -103,6 +103,17 @@ describe('item 2: a newline in a free-text field never becomes a command on a ve
     expect(r2.text).toBe('');
     expect(r2.errors[0]!.message).toMatch(/holds a control character/);
   });
+
+  it('past validation, neither `| raw` nor a value printed bare gets a line break through', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-text-raw-'));
+    const site = bypassed({ lbdesk: 1, name: 't', appliances: [{ name: 'box', host: '192.0.2.2', driver: 'cli', template: 'box.liquid' }] }, { description: HOSTILE });
+    for (const line of ['description {{ workspace.description | raw }}', 'description {{ workspace.description }}', 'description {{ workspace.description | append: "" | quote }}']) {
+      writeFileSync(join(dir, 'box.liquid'), `configure terminal\n${line}\n! lbdesk:rollback\nend\n`);
+      const r = renderForAppliance(site, site.appliances[0]!, { workspacePath: join(dir, 'w.yaml') });
+      expect(r.text, line).toBe('');
+      expect(r.errors.map((e) => e.message), line).toEqual([expect.stringMatching(/^template box\.liquid:2:\d+: the value "rack 4\\nno server real web2\\nwrite erase" holds a control character \(U\+000A\)/)]);
+    }
+  });
 });
 
 /** A loopback TCP server that records what each connection sent and answers once. */
