@@ -1,5 +1,7 @@
 // One validation finding, with where it is in the file and which field it is about.
 
+import { oneLine } from './text-rules';
+
 export type PathSegment = string | number;
 
 /**
@@ -63,10 +65,7 @@ export function formatProblem(p: Problem): string {
  * Control characters shown as escapes: a value from the file (or a file name) must not move the
  * terminal's cursor, colour it, clear it, or break a problem over two lines.
  */
-export function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-}
+export const visible = oneLine;
 
 /** In file order; errors before warnings at the same place. */
 export function sortProblems(problems: Problem[]): Problem[] {

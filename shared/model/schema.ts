@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseDuration, formatDuration } from './duration';
 import { DEFAULT_FACTOR, ipfeMate, normaliseFactorValues } from './ipfe';
 import { isIpAddress } from './address';
+import { ruledText } from './text-rules';
 
 export const CHECK_TYPES = [
   'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
@@ -65,12 +66,12 @@ export const healthTimersSchema = z.strictObject({
 });
 
 export const httpCheckSchema = z.strictObject({
-  path: z.string().startsWith('/', 'must start with "/"').optional(),
-  expect: z.string().min(1).optional(),
-  host: z.string().min(1).optional(),
+  path: ruledText('httpPath').startsWith('/', 'must start with "/"').optional(),
+  expect: ruledText('httpExpect').min(1).optional(),
+  host: ruledText('httpHost').min(1).optional(),
 });
 export const tlsCheckSchema = z.strictObject({
-  serverName: z.string().min(1).optional(),
+  serverName: ruledText('tlsServerName').min(1).optional(),
   verify: z.boolean().default(false),
 });
 /**
@@ -83,24 +84,24 @@ export const SECRET_NAME_MESSAGE = "must be the name of a secret in the secret s
 const secretRef = z.string().regex(SECRET_NAME, SECRET_NAME_MESSAGE);
 
 export const ldapCheckSchema = z.strictObject({
-  baseDn: z.string().default(''),
+  baseDn: ruledText('ldapText').default(''),
   scope: z.enum(['base', 'one', 'sub']).default('base'),
-  filter: z.string().default('(objectClass=*)'),
-  bindDn: z.string().optional(),
+  filter: ruledText('ldapText').default('(objectClass=*)'),
+  bindDn: ruledText('ldapText').optional(),
   /** Name of a secret in the secret store holding the bind password. */
   bindSecret: secretRef.optional(),
   /** attribute -> value that must be present in the first returned entry. */
-  expect: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}(?:;[A-Za-z0-9-]{1,64})*$/, 'must be an LDAP attribute name'), z.string()).optional(),
+  expect: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}(?:;[A-Za-z0-9-]{1,64})*$/, 'must be an LDAP attribute name'), ruledText('ldapText')).optional(),
 });
 export const dnsCheckSchema = z.strictObject({
-  query: z.string().min(1),
+  query: ruledText('dnsQuery').min(1),
   recordType: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT']).default('A'),
 });
 export const radiusCheckSchema = z.strictObject({
   /** Name of a secret in the secret store holding the RADIUS shared secret. */
   secret: secretRef,
   mode: z.enum(['status-server', 'access-request']).default('status-server'),
-  username: z.string().optional(),
+  username: ruledText('radiusUsername').optional(),
 });
 
 export const healthCheckSchema = z.strictObject({
@@ -120,7 +121,7 @@ export const serverSchema = z.strictObject({
   name,
   address: ipAddress,
   enabled: z.boolean().default(true),
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   healthTimers: healthTimersSchema.optional(),
 });
 
@@ -132,7 +133,7 @@ export const memberSchema = z.strictObject({
 
 export const groupSchema = z.strictObject({
   name,
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   members: z.array(memberSchema).default([]),
   healthCheck: healthCheckSchema.prefault({}),
   healthTimers: healthTimersSchema.optional(),
@@ -140,7 +141,7 @@ export const groupSchema = z.strictObject({
 
 export const serviceSchema = z.strictObject({
   name,
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   address: ipAddress,
   port,
   protocol: z.enum(['tcp', 'udp']).default('tcp'),
@@ -159,7 +160,7 @@ export const serviceSchema = z.strictObject({
 export const targetServerSchema = z.strictObject({
   address: ipAddress,
   secondaryAddress: ipAddress.optional(),
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   weight: int(WEIGHT_RANGE.min, WEIGHT_RANGE.max).default(100),
   /** Capacities for IPFE least load (mtotal, ctotal) when the server sends no heartbeat with them. */
   capacity: z
@@ -169,7 +170,7 @@ export const targetServerSchema = z.strictObject({
 
 export const targetSetSchema = z.strictObject({
   number: int(1, 32),
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   address: ipAddress,
   secondaryAddress: ipAddress.optional(),
   ports: z.array(port).default([]),
@@ -223,7 +224,7 @@ export const cliSchema = z.strictObject({
   pager: regexString.optional(),
   /** A confirmation question (`Are you sure? (y/n)`), answered with `confirmAnswer`. */
   confirm: regexString.optional(),
-  confirmAnswer: z.string().max(16).default('y'),
+  confirmAnswer: ruledText('cliAnswer').default('y'),
   /** Output lines that mean a command failed (vendor CLIs often exit 0 on error). */
   errors: z.array(regexString).optional(),
   /** Lines that change by themselves (clock, uptime, temperatures, counters), masked before diffing. */
@@ -231,9 +232,9 @@ export const cliSchema = z.strictObject({
   /** shell: send the commands in an interactive session; upload: copy the config by SCP/SFTP; both. */
   mode: z.enum(['shell', 'upload', 'both']).default('shell'),
   /** Where `upload` / `both` put the rendered config on the appliance. */
-  uploadPath: z.string().min(1).optional(),
+  uploadPath: ruledText('appliancePath').min(1).optional(),
   /** Prints the running config when no configPath can be read by file transfer. */
-  pullCommand: z.string().min(1).default('show running-config'),
+  pullCommand: ruledText('cliCommand').min(1).default('show running-config'),
   /** Deadline of every wait for the appliance (prompt, pager, upload acknowledgement). */
   timeout: duration(100, 600_000).default(15_000 as never),
 });
@@ -250,11 +251,11 @@ function isHostName(h: string): boolean {
 }
 const sshUser = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}\$?$/, 'must be a login name (letters, digits, ".", "_", "-", "@"; up to 64)');
 /** A file on the appliance, on one line (absolute for every driver but cli: see crossref). */
-const appliancePath = z.string().min(1).refine((p) => !/[\0\r\n]/.test(p), { message: 'must be one path, on one line' });
+const appliancePath = ruledText('appliancePath').min(1);
 
 export const applianceSchema = z.strictObject({
   name,
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   host: sshHost,
   port: port.default(22),
   user: sshUser.optional(),
@@ -264,8 +265,8 @@ export const applianceSchema = z.strictObject({
   driver: z.enum(DRIVERS).default('haproxy'),
   include: z.array(z.string()).optional(),
   configPath: appliancePath.optional(),
-  validateCommand: z.string().min(1).optional(),
-  reloadCommand: z.string().min(1).optional(),
+  validateCommand: ruledText('remoteCommand').min(1).optional(),
+  reloadCommand: ruledText('remoteCommand').min(1).optional(),
   /**
    * file: lbdesk writes the whole config file. sections: it owns only the sections it renders
    * (or imported), and every other byte of the appliance's file is kept (docs/sync.md).
@@ -308,7 +309,7 @@ export const vrrpInstanceSchema = z.strictObject({
 
 export const pairSchema = z.strictObject({
   name,
-  description: z.string().optional(),
+  description: ruledText('description').optional(),
   members: z.array(pairMemberSchema).default([]),
   interface: interfaceName,
   priority: z.strictObject({ master: int(1, 254).default(150), backup: int(1, 254).default(100) }).prefault({}),
@@ -324,7 +325,7 @@ export const pairSchema = z.strictObject({
   trackInterfaces: z.array(interfaceName).optional(),
   /** A command whose failure hands the addresses to the mate (e.g. "pidof haproxy"). */
   trackScript: z.strictObject({
-    command: z.string().min(1),
+    command: ruledText('trackScript').min(1),
     interval: duration(1000, 3_600_000).default(2000 as never),
     fall: int(1, 255).default(2),
     rise: int(1, 255).default(2),
@@ -334,8 +335,8 @@ export const pairSchema = z.strictObject({
 
 export const workspaceSchema = z.strictObject({
   lbdesk: z.literal(1, { error: 'must be 1 (the workspace format version)' }),
-  name: z.string().min(1),
-  description: z.string().optional(),
+  name: ruledText('workspaceName').min(1),
+  description: ruledText('description').optional(),
   healthTimers: healthTimersSchema.optional(),
   servers: z.array(serverSchema).default([]),
   groups: z.array(groupSchema).default([]),

@@ -14,6 +14,11 @@ import { fastLoad } from './fastload';
 import { fastLocator } from './fastpos';
 import { FORMAT_VERSION, formatVersionOf, migrateDocument, MigrationError, MIGRATIONS, type Migration } from './migrate';
 import { MAX_ALIAS_COUNT, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+import { cutText } from './text-rules';
+
+/** Longest problem message: one that quotes a 100 KB name shows its start, not all of it. */
+const MESSAGE_MAX = 400;
+const PATH_MAX = 200;
 
 export interface ParseResult {
   /**
@@ -143,7 +148,11 @@ function tooDeep(doc: Document): Node | undefined {
 
 function finish(file: string, problems: Problem[]): Problem[] {
   // One line per problem, whatever the parser or a value put in the message.
-  for (const p of problems) p.message = p.message.replace(/\s*[\r\n]+\s*/g, ' ');
+  for (const p of problems) {
+    p.message = cutText(p.message.replace(/\s*[\r\n]+\s*/g, ' '), MESSAGE_MAX);
+    // A path names keys of the file: a 100 KB key is shown by its start (segments keep it whole).
+    p.path = cutText(p.path, PATH_MAX);
+  }
   // The same problem found twice (a value two checks both refuse) is said once.
   const seen = new Set<string>();
   problems = problems.filter((p) => {

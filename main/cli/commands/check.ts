@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { MemberStatus } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
+import { cutText } from '../../../shared/model/text-rules';
 import { HealthChecker } from '../../services/health';
 import { memberSelector } from '../../services/health/members';
 import { CliError } from '../errors';
@@ -70,6 +71,10 @@ function toJson(m: MemberStatus) {
   };
 }
 
+/** A row is one line whatever a value or a server's answer holds, and no cell floods it. */
+const CELL_MAX = 80;
+const REASON_MAX = 300;
+
 function table(members: MemberStatus[]): string {
   const rows = members.map((m) => [
     m.group ?? `ts${m.targetSet}`,
@@ -81,7 +86,7 @@ function table(members: MemberStatus[]): string {
     String(m.score),
     m.rttMs === undefined ? '-' : `${Math.round(m.rttMs * 100) / 100} ms`,
     m.reason,
-  ]);
+  ].map((cell, i) => cutText(cell, i === 8 ? REASON_MAX : CELL_MAX)));
   const head = ['GROUP', 'SERVER', 'ADDRESS', 'PORT', 'CHECK', 'STATE', 'SCORE', 'RTT', 'REASON'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();

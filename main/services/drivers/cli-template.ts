@@ -8,6 +8,7 @@ import { readChecked, ReadRefused } from '../files/read';
 import { dirname, extname, resolve } from 'node:path';
 import { Liquid, Tag, type Context, type FS, type Liquid as LiquidEngine, type TagToken, type TopLevelToken } from 'liquidjs';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
+import { CONTROL, shownText } from '../../../shared/model/text-rules';
 import { dedupe, type DriverProblem, type RenderContext, type RenderResult } from './types';
 import { templateContext } from './cli-context';
 import { commandsOf, splitSections } from './cli-sections';
@@ -81,7 +82,20 @@ function seconds(ms: unknown): number {
   return ms <= 0 ? 0 : Math.max(1, Math.ceil(ms / 1000));
 }
 
+/**
+ * Every `{{ value }}` goes through here (LiquidJS's outputEscape): a value is one word of one
+ * command, so a line break in it would send the rest as a command of its own. Refused with the
+ * template's line and column; the rendered text's own lines are checked after as well.
+ */
+function oneLineValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? value.join('') : String(value ?? '');
+  const control = CONTROL.exec(text);
+  if (control) throw new Error(`the value ${shownText(text, 60)} holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}): a value is never sent as more than one line`);
+  return text;
+}
+
 function quote(value: unknown): string {
+  oneLineValue(value);
   return `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -114,10 +128,13 @@ function templateEngine(problems: { errors: DriverProblem[]; warnings: DriverPro
     renderLimit: RENDER_LIMIT_MS,
     parseLimit: PARSE_LIMIT,
     cache: false,
+    outputEscape: oneLineValue,
   });
   for (const tag of ['include', 'render', 'layout']) liquid.registerTag(tag, OneFileOnly);
   liquid.registerFilter('seconds', seconds);
   liquid.registerFilter('quote', quote);
+  // `raw` would skip the one-line check: here it is a plain identity, checked like any value.
+  liquid.registerFilter('raw', (v: unknown) => v);
   // Templates say what they cannot express, by name: warn renders on, fail refuses the render.
   // `{{ "service x" | warn: "message" }}`; both print nothing.
   liquid.registerFilter('warn', (what: unknown, message: unknown) => {

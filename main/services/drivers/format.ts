@@ -1,5 +1,8 @@
 // Small formatting helpers shared by the drivers.
 import { formatDuration } from '../../../shared/model/duration';
+import { CONTROL, KEEPALIVED_WORD_MAX, oneLineOrThrow, utf8Bytes } from '../../../shared/model/text-rules';
+
+export { httpTarget } from '../../../shared/model/text-rules';
 
 /** HAProxy time: 30s, 5m, 1h, 500ms (the units HAProxy and lbdesk share). */
 export function haproxyTime(ms: number): string {
@@ -17,18 +20,23 @@ export function haproxyAddress(address: string, port?: number): string {
   return port === undefined ? host : `${host}:${port}`;
 }
 
-/** One HAProxy word: bare when safe, else single-quoted (no escapes or `$` expansion inside). */
-export function haproxyWord(text: string): string {
+/**
+ * One HAProxy word: bare when safe, else single-quoted (no escapes or `$` expansion inside).
+ * A control character would end the directive, so it is refused (UnwritableTextError).
+ */
+export function haproxyWord(text: string, what = 'a value'): string {
+  oneLineOrThrow(what, text);
   if (/^[A-Za-z0-9._/:+*=,@%~^()[\]{}|!?<>-]+$/.test(text)) return text;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
  * A keepalived word. The line splitter knows double quotes but no escapes, so a value with a
- * double quote cannot be written at all (undefined); `#` and `!` are safe inside quotes.
+ * double quote, a brace (a block's end or start), a control character or more bytes than a line
+ * holds cannot be written at all (undefined); `#` and `!` are safe inside quotes.
  */
 export function keepalivedValue(text: string): string | undefined {
-  if (text.includes('"') || /[\r\n]/.test(text)) return undefined;
+  if (/["{}]/.test(text) || CONTROL.test(text) || utf8Bytes(text) > KEEPALIVED_WORD_MAX) return undefined;
   return /^[^\s'#!\\]+$/.test(text) ? text : `"${text}"`;
 }
 
@@ -62,9 +70,4 @@ export function equalWeights(weights: number[]): number[] {
 
 export function indent(lines: string[], by = '    '): string[] {
   return lines.map((l) => (l === '' ? l : by + l));
-}
-
-/** An HTTP request target: spaces and non-ASCII percent-encoded, everything else as written. */
-export function httpTarget(path: string): string {
-  return path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
 }

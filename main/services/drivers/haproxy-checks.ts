@@ -1,5 +1,6 @@
 // Health checks in HAProxy terms: one check method per backend, timers per server line.
 import type { CheckType, HealthCheck } from '../../../shared/model/schema';
+import { cutText, shownText, UnwritableTextError } from '../../../shared/model/text-rules';
 import { haproxyTime, haproxyWord, httpTarget } from './format';
 import { degradedWarning, type PoolMember } from './pools';
 import type { DriverProblem } from './types';
@@ -50,6 +51,16 @@ const CONNECT_INSTEAD: Partial<Record<Resolved, string>> = {
 export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMember[], servicePort: number): HaproxyCheck {
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
+  // A value that would end the directive early is a refusal of the render, by name.
+  const word = (what: string, text: string): string => {
+    try {
+      return haproxyWord(text, what);
+    } catch (err) {
+      if (!(err instanceof UnwritableTextError)) throw err;
+      errors.push({ subject, message: err.message });
+      return "''";
+    }
+  };
   const types = [...new Set(members.map((m) => m.check.type))];
   let type: Resolved = types[0] ?? 'none';
   if (types.length > 1) {
@@ -65,27 +76,27 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
     errors.push({ subject, message: 'HAProxy cannot run UDP health checks (check type udp)' });
   } else if (type === 'http' || type === 'https') {
     const path = hc.http?.path;
-    lines.push(`option httpchk ${path ? `GET ${haproxyWord(httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
-    if (hc.http?.host) lines.push(`http-check send hdr Host ${haproxyWord(hc.http.host)}`);
+    lines.push(`option httpchk ${path ? `GET ${word('http.path', httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
+    if (hc.http?.host) lines.push(`http-check send hdr Host ${word('http.host', hc.http.host)}`);
     // Px (and lbdesk's health checker): with an object, it must be returned (2xx) before any string
     // is looked for; HAProxy alone would pass a 500 page or a redirect.
     if (path) lines.push('http-check expect status 200-299');
     if (hc.http?.expect) {
       lines.push('# lbdesk looks for the string in the first 1000 bytes of the body; HAProxy searches all of the body it reads');
-      lines.push(`http-check expect string ${haproxyWord(hc.http.expect)}`);
-      warnings.push({ subject, message: `HTTP check: HAProxy looks for "${hc.http.expect}" in the whole body read, not only its first 1000 bytes` });
+      lines.push(`http-check expect string ${word('http.expect', hc.http.expect)}`);
+      warnings.push({ subject, message: `HTTP check: HAProxy looks for ${shownText(hc.http.expect)} in the whole body read, not only its first 1000 bytes` });
     } else if (!path) {
       // Px: without an object, a HEAD / passes whatever the status.
       lines.push('http-check expect rstatus ^[1-5][0-9][0-9]$');
     }
-    if (type === 'https') serverExtra.push(tlsArgs(hc, hc.http?.host));
+    if (type === 'https') serverExtra.push(tlsArgs(hc, hc.http?.host, word));
   } else if (type === 'ssl') {
-    serverExtra.push(tlsArgs(hc, undefined));
+    serverExtra.push(tlsArgs(hc, undefined, word));
   } else if (type === 'ldap') {
     lines.push('option ldap-check');
     const l = hc.ldap;
-    const search = `search base "${l?.baseDn ?? ''}" scope ${l?.scope ?? 'base'} filter ${l?.filter ?? '(objectClass=*)'}`;
-    const extra = [search, l?.bindDn ? `bind as ${l.bindDn}` : '', l?.expect ? 'expected attributes' : ''].filter(Boolean).join(', ');
+    const search = `search base ${shownText(l?.baseDn ?? '')} scope ${l?.scope ?? 'base'} filter ${cutText(l?.filter ?? '(objectClass=*)')}`;
+    const extra = [search, l?.bindDn ? `bind as ${cutText(l.bindDn)}` : '', l?.expect ? 'expected attributes' : ''].filter(Boolean).join(', ');
     warnings.push({ subject, message: `LDAP check approximated by an anonymous bind (option ldap-check); not checked: ${extra}` });
   } else if (type === 'smtp') {
     lines.push('option smtpchk');
@@ -126,16 +137,17 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
  * TLS for the check only (the traffic itself is passed through untouched). The name sent and
  * verified is tls.serverName, else the HTTP Host, as lbdesk's own probe does.
  */
-function tlsArgs(hc: HealthCheck, host: string | undefined): string {
+function tlsArgs(hc: HealthCheck, host: string | undefined, word: (what: string, text: string) => string): string {
   const tls = hc.tls;
   const name = tls?.serverName ?? host;
+  const what = tls?.serverName ? 'tls.serverName' : 'http.host';
   const args = ['check-ssl'];
   if (tls?.verify) {
     args.push('verify required ca-file @system-ca');
-    if (name) args.push(`verifyhost ${haproxyWord(name)}`);
+    if (name) args.push(`verifyhost ${word(what, name)}`);
   } else {
     args.push('verify none');
   }
-  if (name) args.push(`check-sni ${haproxyWord(name)}`);
+  if (name) args.push(`check-sni ${word(what, name)}`);
   return args.join(' ');
 }

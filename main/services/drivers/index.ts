@@ -1,10 +1,11 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
+import { cutText, UnwritableTextError } from '../../../shared/model/text-rules';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
-import type { Driver, DriverDefaults, RenderContext, RenderResult } from './types';
+import type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult } from './types';
 
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
 export { parseHeader, type ParsedHeader } from './header';
@@ -61,7 +62,7 @@ export function renderForAppliance(workspace: Workspace, appliance: Appliance, c
       reloadCommand: appliance.reloadCommand ?? '',
     };
   }
-  const result = driver.render(workspace, appliance, ctx);
+  const result = checkedRender(driver, workspace, appliance, ctx);
   return {
     ...result,
     defaults: driver.defaults,
@@ -69,4 +70,32 @@ export function renderForAppliance(workspace: Workspace, appliance: Appliance, c
     validateCommand: appliance.validateCommand ?? driver.defaults.validateCommand,
     reloadCommand: appliance.reloadCommand ?? driver.defaults.reloadCommand,
   };
+}
+
+/** Longest problem subject and message shown: a value echoed in one is never shown whole. */
+const SUBJECT_MAX = 80;
+const MESSAGE_MAX = 500;
+
+/**
+ * The driver's render, checked once more whatever the workspace passed: no control character
+ * in the output but tab and line feed (a value that got one in is refused, not sent), and every
+ * problem on one line and cut, so a hostile value cannot split or flood what is printed.
+ */
+function checkedRender(driver: Driver, workspace: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult {
+  const subject = `appliance ${appliance.name}`;
+  let result: RenderResult;
+  try {
+    result = driver.render(workspace, appliance, ctx);
+  } catch (err) {
+    if (!(err instanceof UnwritableTextError)) throw err;
+    result = { text: '', errors: [{ subject, message: err.message }], warnings: [] };
+  }
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]/.exec(result.text);
+  if (bad) {
+    const line = result.text.slice(0, bad.index).split('\n').length;
+    result = { ...result, text: '', errors: [...result.errors, { subject, message: `rendered a control character on line ${line}: refused` }] };
+  }
+  const shown = (p: DriverProblem): DriverProblem => ({ subject: cutText(p.subject, SUBJECT_MAX), message: cutText(p.message, MESSAGE_MAX) });
+  return { ...result, errors: result.errors.map(shown), warnings: result.warnings.map(shown) };
 }

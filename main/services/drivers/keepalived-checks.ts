@@ -1,5 +1,6 @@
 // Health checkers in keepalived terms: one checker block per real server.
 import type { CheckType, HealthCheck } from '../../../shared/model/schema';
+import { KEEPALIVED_WORD_MAX, shownText } from '../../../shared/model/text-rules';
 import { httpTarget, indent, keepalivedRegex, keepalivedSeconds, keepalivedValue, regexLiteral } from './format';
 import type { PoolMember } from './pools';
 
@@ -39,7 +40,7 @@ export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: bool
   const errors: string[] = [];
   const word = (what: string, text: string): string => {
     const out = keepalivedValue(text);
-    if (out === undefined) errors.push(`${what} ${JSON.stringify(text)} cannot be written in keepalived.conf (it has a double quote or line break)`);
+    if (out === undefined) errors.push(`${what} ${shownText(text)} cannot be written in keepalived.conf (it has a double quote, a brace, a control character or more than ${KEEPALIVED_WORD_MAX} bytes)`);
     return out ?? '""';
   };
   let type: Resolved = m.check.type;

@@ -2,7 +2,8 @@
 // its own section, so a file managed by sections keeps hand-written VRRP blocks as they are.
 import type { Appliance, Pair, PairMember, Workspace } from '../../../shared/model/schema';
 import { pairOf, planInstances, type PlannedInstance } from '../../../shared/model/pairs';
-import { indent, keepalivedSeconds } from './format';
+import { KEEPALIVED_WORD_MAX, shownText } from '../../../shared/model/text-rules';
+import { indent, keepalivedSeconds, keepalivedValue } from './format';
 import type { DriverProblem } from './types';
 
 export interface VrrpSections {
@@ -20,9 +21,14 @@ function block(head: string, body: string[]): string[] {
   return [`${head} {`, ...indent(body), '}'];
 }
 
-function trackScript(pair: Pair): string[] {
+function trackScript(pair: Pair, errors: DriverProblem[]): string[] {
   const t = pair.trackScript;
   if (!t) return [];
+  // A line break would end the script line and start top-level keepalived syntax of its own.
+  if (keepalivedValue(t.command) === undefined) {
+    errors.push({ subject: `pair ${pair.name}`, message: `trackScript.command ${shownText(t.command)} cannot be written in keepalived.conf (it has a double quote, a brace, a control character or more than ${KEEPALIVED_WORD_MAX} bytes)` });
+    return [];
+  }
   // Runs as root only where the admin says so: keepalived's own default script user.
   return [
     `# pair ${pair.name}: this box gives its addresses to the mate while the command fails`,
@@ -68,7 +74,7 @@ export function renderVrrp(workspace: Workspace, appliance: Appliance): VrrpSect
   const mate = pair.members.find((m) => m !== member);
   const errors: DriverProblem[] = [];
   const sections: string[][] = [];
-  const script = trackScript(pair);
+  const script = trackScript(pair, errors);
   if (script.length) sections.push(script);
   for (const plan of planInstances(pair, workspace.services, workspace.targetSets)) {
     if (plan.addresses.length === 0) {

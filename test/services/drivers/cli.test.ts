@@ -59,7 +59,8 @@ describe('lbdesk render', () => {
       'lbdesk: 1', 'name: quotes',
       'servers:', '  - { name: a, address: 192.0.2.10 }', '  - { name: b, address: 192.0.2.11 }', '  - { name: c, address: 192.0.2.12 }',
       'groups:', '  - name: web', '    members: [{ server: a, port: 80 }, { server: b, port: 80 }, { server: c, port: 80 }]',
-      '    healthCheck: { type: http, http: { host: \'x"y\' } }',
+      // Valid (900 bytes), but 2,400 once its spaces are percent-encoded: more than a keepalived line holds.
+      `    healthCheck: { type: http, http: { path: "/${'x '.repeat(300)}" } }`,
       'services:', '  - { name: vip6, address: 192.0.2.100, port: 80, group: web }',
       'appliances:', '  - { name: lvs, host: 192.0.2.200, driver: keepalived }', '',
     ].join('\n'));
@@ -67,7 +68,7 @@ describe('lbdesk render', () => {
     expect(r.code).toBe(1);
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('lbdesk: ') && !l.startsWith('lbdesk: warning: '));
     expect(errors).toEqual([
-      'lbdesk: service vip6: host "x\\"y" cannot be written in keepalived.conf (it has a double quote or line break)',
+      expect.stringMatching(/^lbdesk: service vip6: HTTP path "\/x%20x%20.{60,}…" cannot be written in keepalived\.conf \(it has a double quote, a brace, a control character or more than 900 bytes\)$/),
       'lbdesk: refused: nothing rendered for appliance lvs (driver keepalived): 1 problem above',
     ]);
   });

@@ -141,18 +141,23 @@ describe('keepalived: checkers and timers', () => {
     expect(service({ type: 'tcp' }).warnings).toContainEqual({ subject: 'service vip', message: expect.stringContaining('restoreAfter') });
   });
 
-  it('a double quote in an HTTP path cannot be written: refused by name', () => {
-    const r = service({ type: 'http', http: { path: '/a"b' } });
-    expect(r.errors).toEqual([{ subject: 'service vip', message: expect.stringContaining('HTTP path') }]);
+  it('a double quote or a brace in an HTTP path is percent-encoded, as every render and the probe do', () => {
+    const r = service({ type: 'http', http: { path: '/a"b{c} d' } });
+    expect(r.errors).toEqual([]);
+    expect(lines(r.text)).toContain('path /a%22b%7Bc%7D%20d');
   });
 
-  it('the group check is shared: an unwritable value is one problem, not one per member', () => {
-    const r = render({
+  it('the group check is shared: an unwritable value (past validation) is one problem, not one per member', () => {
+    const site = workspace({
+      appliances: [{ name: 'k', host: '192.0.2.1', driver: 'keepalived' }],
       servers: [{ name: 'a', address: '192.0.2.21' }, { name: 'b', address: '192.0.2.22' }],
-      groups: [{ name: 'g', members: [{ server: 'a', port: 80 }, { server: 'b', port: 80 }], healthCheck: { type: 'http', http: { host: 'x"y' } } }],
+      groups: [{ name: 'g', members: [{ server: 'a', port: 80 }, { server: 'b', port: 80 }], healthCheck: { type: 'http', http: { host: 'x' } } }],
       services: [{ name: 'vip', address: '192.0.2.10', port: 80, group: 'g' }],
     });
-    expect(r.errors).toEqual([{ subject: 'service vip', message: 'host "x\\"y" cannot be written in keepalived.conf (it has a double quote or line break)' }]);
+    // validate refuses a quote in http.host; the renderer refuses it again.
+    site.groups[0]!.healthCheck.http!.host = 'x"y';
+    const r = renderForAppliance(site, site.appliances[0]!, { workspacePath: '/tmp/unit.yaml' });
+    expect(r.errors).toEqual([{ subject: 'service vip', message: 'host "x\\"y" cannot be written in keepalived.conf (it has a double quote, a brace, a control character or more than 900 bytes)' }]);
   });
 });
 

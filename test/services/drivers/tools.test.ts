@@ -13,16 +13,19 @@ function render(site: Workspace, name: string): string {
   return r.text;
 }
 
-/** Strings that need quoting in both languages, in every place a user's text lands. */
+/**
+ * Strings that need quoting in both languages, in every place a user's text lands (as far as
+ * validate lets them: a line break or tab it refuses, test/unit/model/text-rules.test.ts).
+ */
 function awkward(driver: 'haproxy' | 'keepalived'): Workspace {
   return workspace({
-    servers: [{ name: 's1', address: '192.0.2.21', description: 'rack "A" # 1\tslot $2' }, { name: 's2', address: '2001:db8::22' }],
+    servers: [{ name: 's1', address: '192.0.2.21', description: 'rack "A" # 1 slot $2 {x}' }, { name: 's2', address: '2001:db8::22' }],
     groups: [
       { name: 'g', members: [{ server: 's1', port: 8080 }], healthCheck: { type: 'http', http: { path: "/health check?a=1&b='x'#top", expect: 'it\'s "up" $HOME \\ 100% [ok]', host: 'www.example.test' } } },
       { name: 'g6', members: [{ server: 's2', port: 8443 }], healthCheck: { type: 'https', http: { path: '/', expect: 'OK' }, tls: { serverName: 'v6.example.test' } } },
     ],
     services: [
-      { name: 'svc', description: 'multi\nline # description', address: '192.0.2.10', port: 80, group: 'g', algorithm: 'source-hash', persistence: { type: 'client-ip', timeout: '1500ms' } },
+      { name: 'svc', description: 'one # line; with {braces}', address: '192.0.2.10', port: 80, group: 'g', algorithm: 'source-hash', persistence: { type: 'client-ip', timeout: '1500ms' } },
       { name: 'svc6', address: '2001:db8::10', port: 443, group: 'g6', algorithm: 'least-connections', idleTimeout: '90s' },
     ],
     appliances: [{ name: 'a', host: '192.0.2.1', driver }],

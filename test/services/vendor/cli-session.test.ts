@@ -144,6 +144,19 @@ describe('CliSession against a vendor-like CLI', () => {
     }
   });
 
+  it('sends one command as one line: a line break, CR, tab or NUL inside is refused before anything is sent', async () => {
+    const s = await CliSession.open(adxConn.client, { patterns, timeoutMs: 3000 });
+    try {
+      const before = adx.received.length;
+      for (const command of ['show version\nwrite erase', 'show version\rwrite erase', 'show\tversion', 'show\0version']) {
+        await expect(s.run(command), JSON.stringify(command)).rejects.toThrow(/^a command cannot contain a line break or another control character$/);
+      }
+      expect(adx.received.slice(before)).toEqual([]);
+    } finally {
+      s.close();
+    }
+  });
+
   it('fails fast when the session closes', async () => {
     const s = await CliSession.open(adxConn.client, { patterns, timeoutMs: 3000 });
     await expect(s.run('exit')).rejects.toThrow(/closed/);

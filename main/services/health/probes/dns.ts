@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import * as dnsPacket from 'dns-packet';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import { TEXT_RULES, textProblem } from '../../../../shared/model/text-rules';
 import { clip, fail, fmtMs, pass } from './util';
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
@@ -27,6 +28,9 @@ export function rdataText(data: unknown): string {
 
 export async function dnsProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const q = ctx.check.dns ?? DEFAULT_DNS_QUERY;
+  // A label's length is one byte on the wire: a longer one would be read as other fields.
+  const bad = textProblem(TEXT_RULES.dnsQuery, q.query);
+  if (bad !== undefined) return fail(`dns.query "${clip(q.query, 60)}" cannot be asked: ${bad}`);
   const name = q.query === '.' ? '.' : q.query.replace(/\.$/, '');
   const id = randomInt(0, 65536);
   const request = dnsPacket.encode({ type: 'query', id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: q.recordType, name }] });

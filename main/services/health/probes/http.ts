@@ -7,6 +7,7 @@ import type { Conn } from './conn';
 import { dialogue } from './conn';
 import { tlsOptions, tlsVerdict } from './tls';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import { CONTROL, httpTarget } from '../../../../shared/model/text-rules';
 import { ProbeFailure, clip, fail, hostForUrl, pass } from './util';
 
 /** How much of the body the Px check looks at: it decides once these bytes are in. */
@@ -29,9 +30,12 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
   // An expect string without an object makes no sense on HEAD: fetch `/` and look in it.
   const path = http.path ?? (http.expect ? '/' : undefined);
   const method = path === undefined ? 'HEAD' : 'GET';
-  const target = path ?? '/';
+  // The request line and headers are CRLF-delimited: the path is percent-encoded as the HAProxy
+  // render does it (CR, LF, spaces included), and a Host that would end its header is refused.
+  const target = httpTarget(path ?? '/');
   const defaultPort = secure ? 443 : 80;
   const host = http.host ?? (port === defaultPort ? hostForUrl(ctx.address) : `${hostForUrl(ctx.address)}:${port}`);
+  if (CONTROL.test(host) || /\s/.test(host)) return Promise.resolve(fail(`http.host "${clip(host, 60)}" cannot be sent: it holds a space or a control character`));
   const request = `${method} ${target} HTTP/1.0\r\nHost: ${host}\r\nUser-Agent: lbdesk-health/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`;
   const tls = secure ? tlsOptions(ctx, http.host) : undefined;
 

@@ -7,6 +7,7 @@ import { secretName, secretToSend } from '../../secrets/types';
 import { destination, SecretRefusedError } from '../../secrets/bound';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import { TEXT_RULES, textProblem } from '../../../../shared/model/text-rules';
 import { fail, fmtMs, pass } from './util';
 
 export const RADIUS_CODES: Record<number, string> = {
@@ -18,7 +19,11 @@ const ATTR_USER_PASSWORD = 2;
 const ATTR_NAS_IDENTIFIER = 32;
 const ATTR_MESSAGE_AUTHENTICATOR = 80;
 
+/** RFC 2865 5: an attribute's length is one byte, type and length included. */
+export const ATTR_VALUE_MAX = 253;
+
 function attr(type: number, value: Buffer): Buffer {
+  if (value.length > ATTR_VALUE_MAX) throw new RangeError(`RADIUS attribute ${type} is ${value.length} bytes: at most ${ATTR_VALUE_MAX} fit`);
   return Buffer.concat([Buffer.from([type, value.length + 2]), value]);
 }
 
@@ -55,6 +60,8 @@ export function responseAuthenticator(reply: Buffer, requestAuth: Buffer, secret
 export async function radiusProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const cfg = ctx.check.radius;
   if (!cfg) return fail('RADIUS check needs healthCheck.radius.secret (the name of the shared secret)');
+  const badName = cfg.username === undefined ? undefined : textProblem(TEXT_RULES.radiusUsername, cfg.username);
+  if (badName !== undefined) return fail(`radius.username cannot be sent as User-Name: ${badName}`);
   let value: string | undefined;
   try {
     value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), destination(ctx.address, ctx.port ?? 1812));

@@ -4,6 +4,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Client, ClientChannel } from 'ssh2';
 import type { CliPatterns } from '../../drivers/cli-patterns';
+import { CONTROL } from '../../../../shared/model/text-rules';
 import { redact } from './redact';
 import { cleanScreen, lastLine } from './screen';
 
@@ -156,6 +157,7 @@ export class CliSession {
           if (p.confirm.test(partial)) {
             handledAt = this.raw.length;
             answered.push(partial.trim());
+            if (CONTROL.test(p.confirmAnswer)) return finish(new VendorCliError('refused', `${this.label}: cli.confirmAnswer cannot contain a line break or another control character`));
             return this.send(`${p.confirmAnswer}\n`);
           }
         }
@@ -176,7 +178,8 @@ export class CliSession {
   /** Sends one line and returns what the appliance answered, once its prompt is back. */
   async run(command: string, opts: { timeoutMs?: number } = {}): Promise<CommandResult> {
     if (this.closed) throw new VendorCliError('closed', `${this.label}: the session is closed`);
-    if (/[\r\n]/.test(command)) throw new VendorCliError('refused', 'a command cannot contain a line break');
+    // One command is one line: a line break would send a second one, a tab would complete a word.
+    if (CONTROL.test(command)) throw new VendorCliError('refused', 'a command cannot contain a line break or another control character');
     this.raw = '';
     this.send(`${command}\n`);
     const r = await this.wait(`after "${redact(command).slice(0, 60)}"`, opts.timeoutMs ?? this.opts.timeoutMs);
