@@ -50,7 +50,9 @@ fi
 if [ "$tool" = python3 ]; then exec python3 -c "$PY" "$s" "$@"; fi
 for c do
   if [ "$tool" = socat ]; then printf '%s\\n' "$c" | socat -t 10 - "UNIX-CONNECT:$s"; else printf '%s\\n' "$c" | nc -U "$s"; fi
-  printf '\\n@lbdesk END %s\\n' "$?"
+  rc=$?
+  printf '\\n@lbdesk END %s\\n' "$rc"
+  [ "$rc" = 0 ] || exit 0
 done`;
 
 /** python3: every command on its own connection, one process (HAProxy closes after each answer). */
@@ -72,7 +74,9 @@ for c in sys.argv[2:]:
         sys.stderr.write("%s: %s\\n" % (sys.argv[1], e.strerror or e))
         rc = 1
     sys.stdout.write("\\n@lbdesk END %d\\n" % rc)
-    sys.stdout.flush()`;
+    sys.stdout.flush()
+    if rc:
+        break`;
 
 export class SocketError extends Error {}
 
@@ -102,7 +106,9 @@ export class StatsSocket {
     const answers: Answer[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) answers.push({ text: parts[i]!, rc: Number(parts[i + 1]) });
     if (answers.length !== commands.length || answers.some((a) => a.rc !== 0)) {
-      throw new SocketError(`cannot reach the stats socket ${this.path}${this.tool ? ` with ${this.tool}` : ''}: ${tail(r.stderr) || `exit ${r.code ?? r.signal}`}`);
+      const said = tail(r.stderr) || `exit ${r.code ?? r.signal}`;
+      const hint = /refused/i.test(said) ? ' (nothing listens on it: is HAProxy running with this config?)' : '';
+      throw new SocketError(`cannot reach the stats socket ${this.path}${this.tool ? ` with ${this.tool}` : ''}: ${said}${hint}`);
     }
     return answers;
   }
