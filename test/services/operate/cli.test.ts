@@ -119,7 +119,7 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     expect(r.stderr.trim()).toBe('lbdesk: oper: refused by the box: web-vip/web2: "Permission denied"');
     expect(await admins()).toBe(before);
     const h = await cli(['pull', file, '--appliance', 'oper', '--history', ...ssh()]);
-    expect(h.stdout).toMatch(/operation:drain:refused  web\/web2:\d+  by \S+  root@127\.0\.31\.9:\d+  \(web-vip\/web2: "Permission denied"\)/);
+    expect(h.stdout).toMatch(/operation:drain:refused {2}web\/web2:\d+ {2}by \S+ {2}root@127\.0\.31\.9:\d+ {2}\(web-vip\/web2: "Permission denied"\)/);
   });
 
   it('drain: open sessions go on, new ones go elsewhere; --wait ends with 4 and the count while sessions are left', async () => {
