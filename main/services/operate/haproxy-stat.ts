@@ -52,30 +52,28 @@ function checkWords(row: Map<string, string>): string | undefined {
   return `${status}${code ? `/${code}` : ''}${ms ? ` in ${ms}ms` : ''}${!ok && last ? `: ${last}` : ''}`;
 }
 
+/** Both answers joined by `backend/server`; `show stat` may be '' (placement only: no sessions, no checks). */
 export function parseBox(showStat: string, serversState: string): Map<string, BoxServer> {
   const out = new Map<string, BoxServer>();
-  const states = new Map(stateRows(serversState).map((r) => [`${r.get('be_name')}/${r.get('srv_name')}`, r]));
-  for (const row of csvRows(showStat)) {
-    const backend = row.get('pxname') ?? '';
-    const server = row.get('svname') ?? '';
-    if (server === 'FRONTEND' || server === 'BACKEND') continue;
-    const key = `${backend}/${server}`;
-    const st = states.get(key);
-    const adminBits = Number(st?.get('srv_admin_state') ?? 0);
-    const checked = (Number(st?.get('srv_check_state') ?? 0) & CHECK_CONFIGURED) !== 0;
-    const op = Number(st?.get('srv_op_state') ?? 0);
-    const addr = row.get('addr') ?? '';
-    const colon = addr.lastIndexOf(':');
-    out.set(key, {
+  const stats = new Map(csvRows(showStat).map((r) => [`${r.get('pxname')}/${r.get('svname')}`, r]));
+  for (const st of stateRows(serversState)) {
+    const backend = st.get('be_name') ?? '';
+    const server = st.get('srv_name') ?? '';
+    const row = stats.get(`${backend}/${server}`) ?? new Map<string, string>();
+    const adminBits = Number(st.get('srv_admin_state') ?? 0);
+    const checked = (Number(st.get('srv_check_state') ?? 0) & CHECK_CONFIGURED) !== 0;
+    const op = Number(st.get('srv_op_state') ?? 0);
+    const check = checkWords(row);
+    out.set(`${backend}/${server}`, {
       backend, server,
-      address: st?.get('srv_addr') ?? (colon > 0 ? addr.slice(0, colon).replace(/^\[|\]$/g, '') : addr),
-      port: Number(st?.get('srv_port') ?? (colon > 0 ? addr.slice(colon + 1) : 0)) || 0,
+      address: st.get('srv_addr') ?? '',
+      port: Number(st.get('srv_port')) || 0,
       admin: adminBits & MAINT_BITS ? 'maint' : adminBits & DRAIN_BITS ? 'drain' : 'ready',
       // srv_op_state: 0 stopped; 1 starting (slowstart), 2 running, 3 stopping (soft-stop) are all up.
       health: !checked ? 'no-check' : op === 0 ? 'down' : 'up',
       sessions: Number(row.get('scur') || 0),
-      weight: Number(st?.get('srv_uweight') ?? row.get('weight') ?? 0),
-      ...(checkWords(row) ? { check: checkWords(row) } : {}),
+      weight: Number(st.get('srv_uweight') ?? row.get('weight') ?? 0),
+      ...(check ? { check } : {}),
     });
   }
   return out;

@@ -37,8 +37,9 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
     const [stat, servers] = await ask(['show stat', 'show servers state']);
     return parseBox(stat!.text, servers!.text);
   };
-  const placed = async (members: WorkspaceMember[]) => {
-    const b = await box();
+  const placed = async (members: WorkspaceMember[], full = true) => {
+    // A change needs only where the members are: their backends' `show servers state`, not every stat.
+    const b = full ? await box() : parseBox('', (await ask([...new Set(members.flatMap((m) => backendsOf(m.group)))].map((n) => `show servers state ${n}`))).map((a) => a.text).join('\n'));
     return members.map((m) => {
       const backends = backendsOf(m.group);
       const servers = boxServersOf(b, m, backends);
@@ -55,7 +56,7 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
       return (await placed(members)).map((p) => p.state);
     },
     async set(members, admin: AdminState): Promise<SetOutcome> {
-      const all = await placed(members);
+      const all = await placed(members, false);
       const missing = all.find((p) => p.servers.length === 0);
       if (missing) throw new RuntimeError(`${missing.member.label}: ${missing.state.why}; nothing was changed`);
       const targets: BoxServer[] = all.flatMap((p) => p.servers);
