@@ -5,6 +5,8 @@ import type { AdminState, BoxHealth, MemberState, WorkspaceMember } from './type
 export interface BoxServer {
   backend: string;
   server: string;
+  /** srv_id: what a stick table's entries point at. */
+  id: number;
   address: string;
   /** 0 when the server has no port (the client's port is used). */
   port: number;
@@ -66,6 +68,7 @@ export function parseBox(showStat: string, serversState: string): Map<string, Bo
     const check = checkWords(row);
     out.set(`${backend}/${server}`, {
       backend, server,
+      id: Number(st.get('srv_id')) || 0,
       address: st.get('srv_addr') ?? '',
       port: Number(st.get('srv_port')) || 0,
       admin: adminBits & MAINT_BITS ? 'maint' : adminBits & DRAIN_BITS ? 'drain' : 'ready',

@@ -37,15 +37,22 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
     const [stat, servers] = await ask(['show stat', 'show servers state']);
     return parseBox(stat!.text, servers!.text);
   };
-  const placed = async (members: WorkspaceMember[], full = true) => {
-    // A change needs only where the members are: their backends' `show servers state`, not every stat.
-    const b = full ? await box() : parseBox('', (await ask([...new Set(members.flatMap((m) => backendsOf(m.group)))].map((n) => `show servers state ${n}`))).map((a) => a.text).join('\n'));
-    return members.map((m) => {
-      const backends = backendsOf(m.group);
-      const servers = boxServersOf(b, m, backends);
-      return { member: m, servers, state: memberState(m, servers, backends) };
-    });
+  const placed = (members: WorkspaceMember[], seen: Map<string, BoxServer>) => members.map((m) => {
+    const backends = backendsOf(m.group);
+    const servers = boxServersOf(seen, m, backends);
+    return { member: m, servers, state: memberState(m, servers, backends) };
+  });
+  /** For a change, only where the members are (their backends' servers) and which backends stick. */
+  const where = async (members: WorkspaceMember[]) => {
+    const names = [...new Set(members.flatMap((m) => backendsOf(m.group)))];
+    const answers = await ask([...names.map((n) => `show servers state ${n}`), 'show table']);
+    const tables = new Set([...answers.pop()!.text.matchAll(/^# table: ([^,]+),/gm)].map((t) => t[1]!));
+    return { box: parseBox('', answers.map((a) => a.text).join('\n')), tables };
   };
+  /** Success is silence; anything else is the box's refusal, in its words. */
+  const refusals = (answers: { text: string }[], on: BoxServer[]) => answers
+    .map((a, i) => ({ words: a.text.trim(), on: on[i]! })).filter((a) => a.words)
+    .map((a) => `${a.on.backend}/${a.on.server}: "${a.words.split('\n')[0]}"`);
 
   return {
     async via() {
@@ -53,17 +60,22 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
       return `stats socket ${s.path}${s.via ? ` via ${s.via}` : ''}`;
     },
     async state(members): Promise<MemberState[]> {
-      return (await placed(members)).map((p) => p.state);
+      return placed(members, await box()).map((p) => p.state);
     },
     async set(members, admin: AdminState): Promise<SetOutcome> {
-      const all = await placed(members, false);
+      const { box: b, tables } = await where(members);
+      const all = placed(members, b);
       const missing = all.find((p) => p.servers.length === 0);
       if (missing) throw new RuntimeError(`${missing.member.label}: ${missing.state.why}; nothing was changed`);
       const targets: BoxServer[] = all.flatMap((p) => p.servers);
-      const answers = await ask(targets.map((s) => `set server ${s.backend}/${s.server} state ${admin}`));
-      // Success is silence; anything else is the box's refusal, in its words.
-      const said = answers.map((a, i) => ({ words: a.text.trim(), on: targets[i]! })).filter((a) => a.words);
-      if (said.length) return { ok: false, refused: said.map((a) => `${a.on.backend}/${a.on.server}: "${a.words.split('\n')[0]}"`).join('; ') };
+      const said = refusals(await ask(targets.map((s) => `set server ${s.backend}/${s.server} state ${admin}`)), targets);
+      if (said.length) return { ok: false, refused: said.join('; ') };
+      // HAProxy's drain still takes persistent clients: their stick entries go, so they are balanced elsewhere.
+      const sticky = admin === 'drain' ? targets.filter((s) => tables.has(s.backend)) : [];
+      if (sticky.length) {
+        const cleared = refusals(await ask(sticky.map((s) => `clear table ${s.backend} data.server_id eq ${s.id}`)), sticky);
+        if (cleared.length) return { ok: false, refused: `drained, but its persistent clients were not moved: ${cleared.join('; ')}` };
+      }
       return { ok: true };
     },
     async generation() {
