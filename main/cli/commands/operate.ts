@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { formatDuration } from '../../../shared/model/duration';
 import { syncDataDir } from '../../services/sync';
 import {
-  allMembers, connectRuntime, MemberError, resolveMembers, runtimeDriver, setAdmin,
+  connectRuntime, MemberError, resolveMembers, runtimeDriver, servedMembers, setAdmin,
   type AdminState, type MemberState, type Operation, type OperateContext,
 } from '../../services/operate';
 import { about, CliError } from '../errors';
@@ -65,7 +65,7 @@ function registerState(program: Command): void {
       const op = await connect(ctx, o);
       try {
         const askedAt = new Date().toISOString();
-        const members = await asked(ctx, () => op.runtime.state(allMembers(ctx.workspace)));
+        const members = await asked(ctx, () => op.runtime.state(servedMembers(ctx)));
         const via = await op.runtime.via();
         if (o.json) {
           process.stdout.write(`${JSON.stringify({ appliance: ctx.appliance.name, driver: ctx.appliance.driver, askedAt, via, members }, null, 2)}\n`);

@@ -10,7 +10,8 @@ import type { SudoOptions } from '../sync/sudo';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
 import { keepChange, loadKept, operator, type KeptMember } from './kept';
-import { resolveMembers } from './members';
+import { allMembers, resolveMembers } from './members';
+import { selectIncluded } from '../drivers';
 import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './types';
 
 export { allMembers, resolveMembers, MemberError, memberLabel } from './members';
@@ -29,6 +30,12 @@ export interface OperateContext {
   workspace: Workspace;
   appliance: Appliance;
   target: SyncTarget;
+}
+
+/** The members this appliance serves: those of the groups its services use (its include list). */
+export function servedMembers(ctx: Pick<OperateContext, 'workspace' | 'appliance'>): WorkspaceMember[] {
+  const groups = new Set(selectIncluded(ctx.workspace, ctx.appliance).services.map((s) => s.group));
+  return allMembers(ctx.workspace).filter((m) => groups.has(m.group));
 }
 
 export function openRuntime(ctx: OperateContext, remote: Remote): Runtime | undefined {
