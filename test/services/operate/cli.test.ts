@@ -16,7 +16,7 @@ const WEB2 = '127.0.31.3';
 
 interface JsonState { appliance: string; driver: string; askedAt: string; members: { group: string; server: string; port?: number; admin?: string; health: string; sessions?: number; weight?: number; check?: string; why?: string }[] }
 
-describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`), 'lbdesk state / drain / maint / ready'))('lbdesk state / drain / maint / ready', { timeout: 120_000 }, () => {
+describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`), 'lbdesk state / drain / maint / ready'))('lbdesk state / drain / maint / ready', { timeout: 180_000 }, () => {
   let sshd: Sshd;
   let dir: string;
   let box: HaproxyBox;
@@ -30,7 +30,7 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
   let env: NodeJS.ProcessEnv;
   const held: Held[] = [];
 
-  function workspace(idle = '10m'): string {
+  function workspace(idle = '10m', web3 = false): string {
     const app = (name: string, extra: string[]) => [
       `  - name: ${name}`, `    host: ${sshd.host}`, `    port: ${extra.includes('gone') ? closedPort : sshd.port}`,
       '    user: root', '    auth: key', `    keyFile: ${sshd.userKey.path}`, '    driver: haproxy',
@@ -38,9 +38,9 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     ];
     return [
       'lbdesk: 1', 'name: operate',
-      'servers:', `  - { name: web1, address: ${WEB1} }`, `  - { name: web2, address: ${WEB2} }`,
+      'servers:', `  - { name: web1, address: ${WEB1} }`, `  - { name: web2, address: ${WEB2} }`, '  - { name: web3, address: 127.0.31.4 }',
       'groups:',
-      `  - { name: web, healthCheck: { type: tcp }, members: [{ server: web1, port: ${webPort} }, { server: web2, port: ${webPort} }] }`,
+      `  - { name: web, healthCheck: { type: tcp }, members: [{ server: web1, port: ${webPort} }, { server: web2, port: ${webPort} }${web3 ? `, { server: web3, port: ${webPort} }` : ''}] }`,
       `  - { name: api, healthCheck: { type: tcp }, members: [{ server: web1, port: ${apiPort} }] }`,
       'services:',
       `  - { name: web-vip, address: ${VIP}, port: ${vipPort}, group: web, idleTimeout: ${idle} }`,
@@ -232,5 +232,21 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
       expect(r.stderr.trim(), args.join(' ')).toMatch(line);
     }
     expect(await admins()).toBe(before);
+  });
+
+  it('a member the workspace has and the box does not: unknown, and why; a change to it is refused before anything is sent', async () => {
+    writeFileSync(file, workspace('5m', true));
+    try {
+      const r = await state();
+      expect(r.code).toBe(1);
+      expect(member(r.json, 'web', 'web3')).toEqual({ group: 'web', server: 'web3', port: webPort, health: 'unknown', why: `the box has no server 127.0.31.4:${webPort} in backend web-vip or web` });
+      const before = await admins();
+      const d = await cli(['drain', file, '--appliance', 'box', 'web2', 'web3', ...ssh()]);
+      expect(d.code).toBe(2);
+      expect(d.stderr).toBe(`lbdesk: box: web/web3:${webPort}: the box has no server 127.0.31.4:${webPort} in backend web-vip or web; nothing was changed\n`);
+      expect(await admins()).toBe(before);
+    } finally {
+      writeFileSync(file, workspace('5m'));
+    }
   });
 });

@@ -1,9 +1,10 @@
-// The pure parts of the runtime: which stats socket a config declares, and MEMBER arguments.
+// The pure parts of the runtime: which stats socket a config declares (and the render declares), and MEMBER arguments.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { declaredSockets } from '../../../main/services/operate/haproxy-socket';
 import { resolveMembers } from '../../../main/services/operate';
+import { renderForAppliance } from '../../../main/services/drivers';
 
 describe('declaredSockets', () => {
   it('finds the UNIX sockets of global, level admin first; TCP ones are named apart; other sections do not count', () => {
@@ -41,5 +42,22 @@ describe('resolveMembers', () => {
     expect(() => resolveMembers(workspace, ['web/a:82'])).toThrow('unknown member "web/a:82": group web has web/a:80, web/a:81, web/b:80');
     expect(() => resolveMembers(workspace, ['db/a'])).toThrow('unknown member "db/a": no group db (groups: web, api)');
     expect(() => resolveMembers(workspace, ['lone'])).toThrow('server lone is in no group');
+  });
+});
+
+describe('statsSocket', () => {
+  const site = (statsSocket: string) => parse([
+    'lbdesk: 1', 'name: s',
+    'servers: [{ name: a, address: 192.0.2.1 }]',
+    'groups: [{ name: web, members: [{ server: a, port: 80 }] }]',
+    'services: [{ name: web-vip, address: 192.0.2.10, port: 80, group: web }]',
+    `appliances: [{ name: box, host: 192.0.2.20, driver: haproxy, statsSocket: "${statsSocket}" }]`,
+  ].join('\n')) as unknown;
+  it('is declared in the rendered global at level admin, and must be an absolute path', () => {
+    const workspace = workspaceSchema.parse(site('/run/haproxy/admin.sock'));
+    const text = renderForAppliance(workspace, workspace.appliances[0]!, { workspacePath: '/nowhere/site.yaml' }).text;
+    expect(text).toMatch(/^global\n {4}stats socket \/run\/haproxy\/admin\.sock mode 600 level admin\n/m);
+    expect(declaredSockets(text).sockets).toEqual([{ path: '/run/haproxy/admin.sock', level: 'admin', line: 5 }]);
+    expect(workspaceSchema.safeParse(site('run/admin.sock')).error?.issues[0]).toMatchObject({ path: ['appliances', 0, 'statsSocket'], message: 'must be an absolute path without spaces' });
   });
 });
