@@ -34,7 +34,11 @@ export function declaredSockets(config: string): { sockets: DeclaredSocket[]; ot
   return { sockets, other };
 }
 
-/** The box's tool, then each command's answer followed by `@lbdesk END rc`. Paths and commands are arguments. */
+/**
+ * The box's tool, then the socket's answers and `@lbdesk END rc`. All commands go on one
+ * connection in HAProxy's interactive mode (`prompt`): each answer ends with its `> ` prompt.
+ * Paths and commands are arguments, never spliced.
+ */
 const ASK = `s=$1; tool=$2; shift 2
 if [ ! -S "$s" ]; then
   if [ -e "$s" ]; then echo "@lbdesk NOTSOCK"; else echo "@lbdesk NOSOCK"; fi
@@ -47,40 +51,32 @@ if [ "$tool" = probe ]; then
   else echo "@lbdesk NOTOOL"; exit 0; fi
   echo "@lbdesk TOOL $tool"
 fi
-if [ "$tool" = python3 ]; then exec python3 -c "$PY" "$s" "$@"; fi
-for c do
-  if [ "$tool" = socat ]; then printf '%s\\n' "$c" | socat -t 10 - "UNIX-CONNECT:$s"; else printf '%s\\n' "$c" | nc -U "$s"; fi
-  rc=$?
-  printf '\\n@lbdesk END %s\\n' "$rc"
-  [ "$rc" = 0 ] || exit 0
-done`;
+{ echo prompt; for c do printf '%s\\n' "$c"; done; echo quit; } | case $tool in
+  socat) socat -t 30 - "UNIX-CONNECT:$s" ;;
+  nc) nc -U "$s" ;;
+  *) python3 -c "$PY" "$s" ;;
+esac
+printf '\\n@lbdesk END %s\\n' "$?"`;
 
-/** python3: every command on its own connection, one process (HAProxy closes after each answer). */
+/** python3: stdin to the socket, the socket to stdout, until HAProxy closes it (after `quit`). */
 const PY = `import socket, sys
-for c in sys.argv[2:]:
-    rc = 0
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(10)
-        s.connect(sys.argv[1])
-        s.sendall((c + "\\n").encode())
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            sys.stdout.buffer.write(d)
-        s.close()
-    except OSError as e:
-        sys.stderr.write("%s: %s\\n" % (sys.argv[1], e.strerror or e))
-        rc = 1
-    sys.stdout.write("\\n@lbdesk END %d\\n" % rc)
-    sys.stdout.flush()
-    if rc:
-        break`;
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(30)
+    s.connect(sys.argv[1])
+    s.sendall(sys.stdin.buffer.read())
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        sys.stdout.buffer.write(d)
+except OSError as e:
+    sys.stderr.write("%s: %s\\n" % (sys.argv[1], e.strerror or e))
+    sys.exit(1)`;
 
 export class SocketError extends Error {}
 
-export interface Answer { text: string; rc: number }
+export interface Answer { text: string }
 
 /** One socket on one box: the tool found on the first call is kept. */
 export class StatsSocket {
@@ -102,14 +98,16 @@ export class StatsSocket {
       this.tool = first[2];
       out = out.slice(first[0].length);
     }
-    const parts = out.split(/\n?@lbdesk END (\d+)\n/);
-    const answers: Answer[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) answers.push({ text: parts[i]!, rc: Number(parts[i + 1]) });
-    if (answers.length !== commands.length || answers.some((a) => a.rc !== 0)) {
-      const said = tail(r.stderr) || `exit ${r.code ?? r.signal}`;
+    const end = /\n?@lbdesk END (\d+)\n?$/.exec(out);
+    // The answer to `prompt` is empty; then one per command, each followed by the next prompt.
+    const parts = (end ? out.slice(0, end.index) : out).split('\n> ');
+    if (!end || end[1] !== '0' || parts.length < commands.length + 2) {
+      // socat's own line (`2026/12/02 10:00:00 socat[42] E connect(…): Permission denied`) as python's: `PATH: why`.
+      const stderr = r.stderr.replace(/^.*socat\[\d+\] E connect\(.*\): (.*)$/gm, `${this.path}: $1`);
+      const said = tail(stderr) || (end?.[1] === '0' ? 'the socket closed before every command was answered' : `exit ${end?.[1] ?? r.code ?? r.signal}`);
       const hint = /refused/i.test(said) ? ' (nothing listens on it: is HAProxy running with this config?)' : '';
       throw new SocketError(`cannot reach the stats socket ${this.path}${this.tool ? ` with ${this.tool}` : ''}: ${said}${hint}`);
     }
-    return answers;
+    return commands.map((_, i) => ({ text: parts[i + 1]! }));
   }
 }
