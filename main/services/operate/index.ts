@@ -3,13 +3,13 @@
 // connection. The per-driver part is a RuntimeDriver; a driver without one says so.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
-import { recordOperation } from '../sync/history';
+import { operatorName, recordOperation } from '../sync/history';
 import type { ReloadKeeper } from '../sync/push';
 import { Remote } from '../sync/remote';
 import type { SudoOptions } from '../sync/sudo';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
-import { keepChange, loadKept, operator, type KeptMember } from './kept';
+import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
 import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './types';
@@ -59,7 +59,7 @@ export async function connectRuntime(ctx: OperateContext, opts: SshOptions & Sud
 export async function setAdmin(ctx: OperateContext, op: Operation, members: WorkspaceMember[], admin: AdminState, dataDir: string) {
   const labels = members.map((m) => m.label);
   const r = await op.runtime.set(members, admin);
-  const base = { appliance: ctx.appliance.name, operation: admin, members: labels, by: operator(), target: op.conn.label };
+  const base = { appliance: ctx.appliance.name, operation: admin, members: labels, by: operatorName(), target: op.conn.label };
   if (!r.ok) {
     await recordOperation(dataDir, { ...base, outcome: 'refused', reason: r.refused });
     return r;
@@ -120,7 +120,7 @@ export async function reloadKeeper(ctx: OperateContext, dataDir: string): Promis
       }
       for (const k of applied) notes.push(`kept ${keptWords(k)}: set again after the reload`);
       if (applied.length) {
-        await recordOperation(dataDir, { appliance: ctx.appliance.name, operation: 'kept', members: applied.map((k) => k.member), by: operator(), target: remote.conn.label, outcome: 'done' });
+        await recordOperation(dataDir, { appliance: ctx.appliance.name, operation: 'kept', members: applied.map((k) => k.member), by: operatorName(), target: remote.conn.label, outcome: 'done' });
       }
       return notes;
     },

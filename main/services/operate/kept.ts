@@ -2,7 +2,7 @@
 // maintenance stays so until someone sets it ready. Kept in the user's data folder per appliance
 // (runtime/<appliance>.json); every change is also an operation in the appliance's history.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { hostname, userInfo } from 'node:os';
+import { operatorName } from '../sync/history';
 import { join } from 'node:path';
 import type { AdminState } from './types';
 
@@ -13,11 +13,6 @@ export interface KeptMember {
   by: string;
 }
 
-export function operator(): string {
-  let user = 'unknown';
-  try { user = userInfo().username; } catch { /* no passwd entry */ }
-  return `${user}@${hostname()}`;
-}
 
 function keptFile(dir: string, appliance: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(appliance)) throw new Error(`bad appliance name: ${appliance}`);
@@ -43,7 +38,7 @@ export async function keepChange(dir: string, appliance: string, members: string
     return admin !== 'ready' && k.admin === admin;
   });
   if (admin !== 'ready') {
-    for (const m of members) if (!next.some((k) => k.member === m)) next.push({ member: m, admin, since: at, by: operator() });
+    for (const m of members) if (!next.some((k) => k.member === m)) next.push({ member: m, admin, since: at, by: operatorName() });
   }
   const file = keptFile(dir, appliance);
   await mkdir(join(dir, 'runtime'), { recursive: true, mode: 0o700 });

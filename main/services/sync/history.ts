@@ -2,6 +2,7 @@
 // history/<appliance>/<id>.cfg with a <id>.json record beside it (one record per file, so
 // concurrent writers never lose an entry). Viewable and restorable (push it again).
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
 import { sha256 } from './remote';
@@ -121,6 +122,13 @@ export interface OperationEntry {
   reason?: string;
   /** `ready`: how long each member had been drained or in maintenance (ms). */
   outFor?: Record<string, number>;
+}
+
+/** `user@host` of this machine: who a push holds the lock for, who ran an operation. */
+export function operatorName(): string {
+  let user = 'unknown';
+  try { user = userInfo().username; } catch { /* no passwd entry */ }
+  return `${user}@${hostname()}`;
 }
 
 export async function recordOperation(dir: string, input: Omit<OperationEntry, 'id' | 'at' | 'kind'>): Promise<OperationEntry> {

@@ -2,12 +2,11 @@
 // → validate → last-known-good backup → (arm commit-confirmed) → atomic rename → reload →
 // verify. Anything that fails before the rename leaves the appliance as it was and reloads
 // nothing; a failed reload or verify restores the backup and reloads it.
-import { hostname, userInfo } from 'node:os';
 import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
-import { hasHistoryHash, readHistory, recordHistory, settleConfirm } from './history';
+import { hasHistoryHash, operatorName, readHistory, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, sha256, verifyMethod, type Inspection } from './remote';
@@ -52,9 +51,7 @@ async function keepAfter(keep: ReloadKeeper | undefined, remote: Remote): Promis
 }
 
 function holder(): string {
-  let user = 'unknown';
-  try { user = userInfo().username; } catch { /* no passwd entry */ }
-  return `lbdesk ${user}@${hostname()} pid ${process.pid} since ${new Date().toISOString()}`;
+  return `lbdesk ${operatorName()} pid ${process.pid} since ${new Date().toISOString()}`;
 }
 
 const short = (h: string | undefined | null) => (h ? h.slice(0, 12) : 'none');
