@@ -1,8 +1,8 @@
 // `lbdesk pull WS --appliance NAME [--out FILE]`: fetch the appliance's running config (kept in
 // the appliance's history). `--history` lists that history; `--show ID` prints one entry.
 import type { Command } from 'commander';
-import { formatDuration } from '../../../shared/model/duration';
 import { listHistory, listOperations, readHistory, syncDataDir } from '../../services/sync';
+import { outForWords } from '../../services/operate/kept';
 import { about, CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
@@ -40,7 +40,7 @@ export function register(program: Command): void {
         if (entries.length === 0 && ops.length === 0) process.stderr.write(`lbdesk: no history for appliance ${p.appliance.name} yet\n`);
         const lines: { at: number; text: string }[] = ops.map((e) => ({
           at: e.at,
-          text: `${e.id}  ${new Date(e.at).toISOString()}  operation:${e.operation}${e.outcome === 'refused' ? ':refused' : ''}  ${e.members.join(', ')}  by ${e.by}  ${e.target}${e.reason ? `  (${e.reason})` : ''}${e.outFor ? `  out for ${Object.entries(e.outFor).map(([m, ms]) => `${m} ${formatDuration(ms)}`).join(', ')}` : ''}\n`,
+          text: `${e.id}  ${new Date(e.at).toISOString()}  operation:${e.operation}${e.outcome === 'refused' ? ':refused' : ''}  ${e.members.join(', ')}  by ${e.by}  ${e.target}${e.reason ? `  (${e.reason})` : ''}${e.outFor ? `  out for ${Object.entries(e.outFor).map(([m, ms]) => `${m} ${outForWords(ms)}`).join(', ')}` : ''}\n`,
         }));
         for (const e of entries) {
           const fate = e.confirm === 'pending' ? ' (confirm pending)' : e.confirm === 'confirmed' ? ' (confirmed)' : e.confirm === 'rolled-back' ? ' (not confirmed in time)' : '';

@@ -16,7 +16,7 @@ import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './type
 
 export { allMembers, resolveMembers, MemberError, memberLabel } from './members';
 export { RuntimeError } from './haproxy';
-export { loadKept } from './kept';
+export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
 const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime };

@@ -46,3 +46,11 @@ export async function keepChange(dir: string, appliance: string, members: string
   await rename(`${file}.tmp`, file);
   return outFor;
 }
+
+/** How long a member has been out, in the words a report uses (`45 s`, `12 min`, `3 h 5 min`). */
+export function outForWords(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}

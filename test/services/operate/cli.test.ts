@@ -158,6 +158,10 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
 
     const s = (await state()).json;
     expect(member(s, 'web', 'web1')).toMatchObject({ admin: 'drain' });
+    // The change report names who drained it, since when.
+    const report = await cli(['report', file, '--appliance', 'box', '--offline', '--print', 'md']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(new RegExp(`Drained.*web/web1:${webPort}.* since \\S+Z \\(\\d+ (s|min)\\) by \\S+@\\S+; pushes keep it until lbdesk ready`));
     const fresh: Held[] = [];
     for (let i = 0; i < 4; i++) fresh.push(await hold(VIP, vipPort));
     expect(fresh.map((h) => h.first)).toEqual(Array(4).fill('web2'));
@@ -207,7 +211,7 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     expect(h.code).toBe(0);
     const ops = h.stdout.split('\n').filter((l) => l.includes('operation:'));
     expect(ops.map((l) => /operation:(\S+)/.exec(l)![1])).toEqual(['drain', 'kept', 'ready', 'drain', 'maint', 'ready']);
-    expect(ops[5]).toMatch(/out for web\/web1:\d+ \S+, api\/web1:\d+ \S+/);
+    expect(ops[5]).toMatch(/out for web\/web1:\d+ \d+ (s|min), api\/web1:\d+ \d+ (s|min)$/);
     expect(h.stdout).toMatch(/push:applied/);
     // A later push keeps nothing: every member is ready again.
     const again = await cli(['push', file, '--appliance', 'box', '--dry-run', ...ssh()]);
