@@ -36,6 +36,14 @@ export interface ReportPush {
   settledAt?: number;
 }
 
+/** A member lbdesk drained or put in maintenance on the live box, kept through pushes until set ready. */
+export interface ReportRuntime {
+  member: string;
+  admin: 'drain' | 'maint';
+  since: number;
+  by: string;
+}
+
 export interface ReportAppliance {
   name: string;
   driver: string;
@@ -56,6 +64,8 @@ export interface ReportAppliance {
   lastPush?: ReportPush;
   /** The newest push's file is the one the workspace renders now. */
   lastPushMatches?: boolean;
+  /** Runtime states lbdesk set on the box (lbdesk drain / maint), as recorded on this machine. */
+  runtime?: ReportRuntime[];
 }
 
 export interface ReportLabMember {

@@ -276,6 +276,12 @@ export const applianceSchema = z.strictObject({
   legacyAlgorithms: z.boolean().default(false),
   /** Upload as the login user, then install, validate, back up, reload and arm as root through sudo. */
   become: z.enum(['sudo']).optional(),
+  /**
+   * `driver: haproxy`: the box's admin stats socket (runtime API: lbdesk state, drain, maint,
+   * ready). Rendered into `global` at `level admin` with manage: file; unset, the socket the
+   * box's own config declares is used.
+   */
+  statsSocket: appliancePath.refine((p) => p.startsWith('/') && !/\s/.test(p), { message: 'must be an absolute path without spaces' }).optional(),
   /** `driver: cli`: path of the template, relative to the workspace file. */
   template: z.string().min(1).optional(),
   /** `driver: cli`: prompts, pager, errors and apply mode of the vendor CLI. */

@@ -1,7 +1,8 @@
 // `lbdesk pull WS --appliance NAME [--out FILE]`: fetch the appliance's running config (kept in
 // the appliance's history). `--history` lists that history; `--show ID` prints one entry.
 import type { Command } from 'commander';
-import { listHistory, readHistory, syncDataDir } from '../../services/sync';
+import { listHistory, listOperations, readHistory, syncDataDir } from '../../services/sync';
+import { outForWords } from '../../services/operate/kept';
 import { about, CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
@@ -34,11 +35,18 @@ export function register(program: Command): void {
       const dataDir = syncDataDir();
       if (o.history) {
         const entries = await listHistory(dataDir, p.appliance.name);
-        if (entries.length === 0) process.stderr.write(`lbdesk: no history for appliance ${p.appliance.name} yet\n`);
+        // Runtime operations (drain, maint, ready) sit between the versions, in time order.
+        const ops = await listOperations(dataDir, p.appliance.name);
+        if (entries.length === 0 && ops.length === 0) process.stderr.write(`lbdesk: no history for appliance ${p.appliance.name} yet\n`);
+        const lines: { at: number; text: string }[] = ops.map((e) => ({
+          at: e.at,
+          text: `${e.id}  ${new Date(e.at).toISOString()}  operation:${e.operation}${e.outcome === 'refused' ? ':refused' : ''}  ${e.members.join(', ')}  by ${e.by}  ${e.target}${e.reason ? `  (${e.reason})` : ''}${e.outFor ? `  out for ${Object.entries(e.outFor).map(([m, ms]) => `${m} ${outForWords(ms)}`).join(', ')}` : ''}\n`,
+        }));
         for (const e of entries) {
           const fate = e.confirm === 'pending' ? ' (confirm pending)' : e.confirm === 'confirmed' ? ' (confirmed)' : e.confirm === 'rolled-back' ? ' (not confirmed in time)' : '';
-          process.stdout.write(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}${e.outcome ? `:${e.outcome}` : ''}${fate}  ${e.bytes} bytes  sha256:${e.hash.slice(0, 12)}  ${e.target}:${e.configPath}\n`);
+          lines.push({ at: e.at, text: `${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}${e.outcome ? `:${e.outcome}` : ''}${fate}  ${e.bytes} bytes  sha256:${e.hash.slice(0, 12)}  ${e.target}:${e.configPath}\n` });
         }
+        for (const l of lines.sort((a, b) => a.at - b.at)) process.stdout.write(l.text);
         return;
       }
       if (o.show) {

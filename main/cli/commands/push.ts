@@ -17,6 +17,7 @@ import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
 import { pushPairCli } from './push-pair';
 import { askOnTerminal } from '../../services/secrets/prompt';
 import { readWorkspace } from '../workspace';
+import { keptWords, loadKept, reloadKeeper } from '../../services/operate';
 
 export interface SshCliOptions {
   appliance?: string[];
@@ -109,7 +110,7 @@ export function refuseNoConfirm(prepared: ApplianceLink[]): void {
   if (p) throw new CliError(`${p.appliance.name}: ${p.noConfirm}`, 2);
 }
 
-function durationOption(value: string | undefined, flag: string): number | undefined {
+export function durationOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
   if (ms === undefined) throw new CliError(`${flag} "${value}" is not a duration (seconds, or 500ms, 10s, 5m, 1h)`, 2);
@@ -190,7 +191,7 @@ export function register(program: Command): void {
         return;
       }
       if (o.failoverTest) throw new CliError('--failover-test needs --pair', 2);
-      const { prepared } = await prepareForSync(file, o, true, true);
+      const { prepared, workspace } = await prepareForSync(file, o, true, true);
       if (o.restore && prepared.length !== 1) throw new CliError('--restore takes exactly one --appliance', 2);
       const dataDir = syncDataDir();
       const items: FleetItem[] = [];
@@ -207,7 +208,11 @@ export function register(program: Command): void {
           text = data;
         }
         const config = text;
-        items.push({ target: p.target, run: (shared) => p.push(config, shared) });
+        // Members drained or in maintenance at run time stay so: named now, set again after the reload.
+        const kept = await loadKept(dataDir, p.appliance.name);
+        for (const k of kept) process.stderr.write(`lbdesk: ${p.appliance.name}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
+        const keep = o.dryRun ? undefined : await reloadKeeper({ workspace, appliance: p.appliance, target: p.target }, dataDir);
+        items.push({ target: p.target, run: (shared) => p.push(config, { ...shared, ...(keep ? { keep } : {}) }) });
       }
       const report: FleetReport = await pushFleet(items, {
         ...sshOptionsFrom(o),

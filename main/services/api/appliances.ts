@@ -10,6 +10,7 @@ import type { SshOptions } from '../ssh';
 import { listHistory, readHistory, syncDataDir } from '../sync';
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
+import { reloadKeeper } from '../operate';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { AreaHandlers, EventSink } from './dispatch';
@@ -49,7 +50,7 @@ export function applianceAccess(deps: ApplianceDeps) {
       const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
       throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
     }
-    return openAppliance(workspace, appliance, src.path);
+    return Object.assign(openAppliance(workspace, appliance, src.path), { workspace });
   }
   return { ssh, prepared };
 }
@@ -57,6 +58,8 @@ export function applianceAccess(deps: ApplianceDeps) {
 export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
   const historyDir = syncDataDir(deps.dataDir);
   const { ssh, prepared } = applianceAccess(deps);
+  /** Members drained or in maintenance at run time, set so again after the push's reload. */
+  const keep = (p: Awaited<ReturnType<typeof prepared>>) => reloadKeeper({ workspace: p.workspace, appliance: p.appliance, target: p.target }, historyDir);
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };
@@ -126,7 +129,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       // Refused before anything is read: commit-confirmed where the appliance has no timer.
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
       const d = await p.diff(opts);
-      const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress });
+      const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress, keep: await keep(p) });
       return toResult(report, d.patch);
     },
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
@@ -185,7 +188,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const opts = { ...ssh(), dataDir: deps.dataDir };
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
       const d = await p.diff(opts, data);
-      return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore' }), d.patch);
+      return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore', keep: await keep(p) }), d.patch);
     },
   };
 }

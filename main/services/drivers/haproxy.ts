@@ -207,7 +207,9 @@ export function renderHaproxy(workspace: Workspace, appliance: Appliance): Rende
   const included = selectIncluded(workspace, appliance);
   const errors: DriverProblem[] = [...included.errors];
   const warnings: DriverProblem[] = [];
-  const sections: string[][] = [GLOBAL];
+  // The runtime API lbdesk's state and drain use (main/services/operate), where the appliance names one.
+  const global = appliance.statsSocket ? GLOBAL.map((l) => (l === 'global' ? `global\n    stats socket ${appliance.statsSocket} mode 600 level admin` : l)) : GLOBAL;
+  const sections: string[][] = [global];
   for (const s of included.services) {
     const lines = renderService(workspace, included.services, s, ownAddress(workspace, appliance.name, s.address), errors, warnings);
     if (lines.length) sections.push(lines);

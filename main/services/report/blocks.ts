@@ -2,6 +2,7 @@
 // mark them up. Times are ISO 8601 (UTC), as every export of lbdesk's.
 import type { ChangeReport, ReportAppliance, ReportLab } from '../../../shared/api/report';
 import type { ApiProblem } from '../../../shared/api/contract';
+import { outForWords } from '../operate/kept';
 
 /** Text with code spans: a string is plain text, `{ code }` is shown as code. */
 export type Inline = (string | { code: string })[];
@@ -34,7 +35,7 @@ export function reportBlocks(r: ChangeReport): Block[] {
   ];
   if (r.appliancesNote) out.push({ para: [r.appliancesNote] });
   else if (!r.appliances.length) out.push({ para: ['The workspace has no appliances.'] });
-  for (const a of r.appliances) out.push(...applianceBlocks(a));
+  for (const a of r.appliances) out.push(...applianceBlocks(a, r.at));
   out.push(...labBlocks(r.lab));
   return out;
 }
@@ -76,7 +77,7 @@ export function pushWords(a: ReportAppliance): string {
   return `changes the file: ${plural(added, 'line')} added, ${removed} removed${live.conflicts.length ? `, ${plural(live.conflicts.length, 'conflict')}` : ''}`;
 }
 
-function applianceBlocks(a: ReportAppliance): Block[] {
+function applianceBlocks(a: ReportAppliance, generatedAt: number): Block[] {
   const live = a.live;
   const facts: [string, Inline][] = [
     ['Target', [{ code: a.target }, ' ', { code: a.configPath || '(no configPath)' }, ` — driver ${a.driver}, manage: ${a.manage}`]],
@@ -94,6 +95,10 @@ function applianceBlocks(a: ReportAppliance): Block[] {
     const same = a.lastPushMatches === undefined ? '' : a.lastPushMatches ? ' — the file the workspace renders now' : ' — not the file the workspace renders now';
     facts.push(['Last push from here', [`${iso(p.at)}, ${p.kind === 'restore' ? 'restore, ' : ''}${p.outcome}${fate}, sha256 `, { code: p.sha256.slice(0, 16) }, same]]);
   } else facts.push(['Last push from here', ['none recorded on this machine']]);
+  // Who took which member out, since when: a push keeps it so until someone sets it ready.
+  for (const k of a.runtime ?? []) {
+    facts.push([k.admin === 'drain' ? 'Drained' : 'In maintenance', [{ code: k.member }, ` since ${iso(k.since)} (${outForWords(generatedAt - k.since)}) by ${k.by}; pushes keep it until lbdesk ready`]]);
+  }
   const out: Block[] = [{ heading: 3, text: a.name }, { facts }];
   if (a.errors.length) out.push({ list: a.errors.map((e) => [`error: ${e}`]) });
   if (a.warnings.length) out.push({ list: a.warnings.map((e) => [`warning: ${e}`]) });

@@ -11,6 +11,7 @@ import type { MemberState } from '../../../shared/api/types';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { VERSION } from '../../../shared/version';
 import { listHistory } from '../sync/history';
+import { loadKept } from '../operate/kept';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';
 import { sha256 } from '../sync/remote';
@@ -101,6 +102,8 @@ async function applianceRow(workspace: Workspace, a: Appliance, opts: CollectOpt
   if (last) {
     row.lastPush = { at: last.at, kind: last.kind === 'restore' ? 'restore' : 'push', outcome: last.outcome ?? 'applied', sha256: last.hash, ...(last.confirm ? { confirm: last.confirm } : {}), ...(last.settledAt ? { settledAt: last.settledAt } : {}) };
   }
+  const kept = await loadKept(opts.historyDir, a.name);
+  if (kept.length) row.runtime = kept.map((k) => ({ member: k.member, admin: k.admin, since: k.since, by: k.by }));
   if (link.errors.length) row.live = { state: 'not-asked', why: 'a push would be refused before connecting (see errors)' };
   else if (opts.ask) {
     const asked = await ask(link, opts.read);

@@ -2,6 +2,7 @@
 // history/<appliance>/<id>.cfg with a <id>.json record beside it (one record per file, so
 // concurrent writers never lose an entry). Viewable and restorable (push it again).
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
 import { sha256 } from './remote';
@@ -100,4 +101,52 @@ export async function readHistory(dir: string, appliance: string, idOrPrefix: st
 export async function hasHistoryHash(dir: string, appliance: string, hash: string): Promise<boolean> {
   const names = await readdir(applianceDir(dir, appliance)).catch(() => [] as string[]);
   return names.some((n) => n.endsWith('.cfg') && n.includes(`-${hash.slice(0, 12)}-`));
+}
+
+/**
+ * A runtime operation on the box (drain, maint, ready; main/services/operate): kept beside the
+ * versions as `operations/<id>.json`, never a config version (no bytes, not pruned with them).
+ */
+export interface OperationEntry {
+  id: string;
+  appliance: string;
+  at: number;
+  kind: 'operation';
+  operation: 'drain' | 'maint' | 'ready' | 'kept';
+  /** Workspace members, as `GROUP/SERVER:PORT`. */
+  members: string[];
+  /** Who: `user@host` of the machine lbdesk ran on. */
+  by: string;
+  target: string;
+  outcome: 'done' | 'refused';
+  reason?: string;
+  /** `ready`: how long each member had been drained or in maintenance (ms). */
+  outFor?: Record<string, number>;
+}
+
+/** `user@host` of this machine: who a push holds the lock for, who ran an operation. */
+export function operatorName(): string {
+  let user = 'unknown';
+  try { user = userInfo().username; } catch { /* no passwd entry */ }
+  return `${user}@${hostname()}`;
+}
+
+export async function recordOperation(dir: string, input: Omit<OperationEntry, 'id' | 'at' | 'kind'>): Promise<OperationEntry> {
+  const at = Date.now();
+  const folder = join(applianceDir(dir, input.appliance), 'operations');
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const entry: OperationEntry = { id: `${stamp(at)}-${input.operation}-${Math.random().toString(36).slice(2, 8)}`, at, kind: 'operation', ...input };
+  await writeFile(join(folder, `${entry.id}.json`), `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 });
+  return entry;
+}
+
+/** Oldest first. */
+export async function listOperations(dir: string, appliance: string): Promise<OperationEntry[]> {
+  const folder = join(applianceDir(dir, appliance), 'operations');
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  const out: OperationEntry[] = [];
+  for (const n of names) {
+    try { out.push(JSON.parse(await readFile(join(folder, n), 'utf8')) as OperationEntry); } catch { /* a half-written record: skip */ }
+  }
+  return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
 }

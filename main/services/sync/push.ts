@@ -2,12 +2,11 @@
 // → validate → last-known-good backup → (arm commit-confirmed) → atomic rename → reload →
 // verify. Anything that fails before the rename leaves the appliance as it was and reloads
 // nothing; a failed reload or verify restores the backup and reloads it.
-import { hostname, userInfo } from 'node:os';
 import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
-import { hasHistoryHash, readHistory, recordHistory, settleConfirm } from './history';
+import { hasHistoryHash, operatorName, readHistory, recordHistory, settleConfirm } from './history';
 import { acquireLock, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, sha256, verifyMethod, type Inspection } from './remote';
@@ -35,12 +34,24 @@ export interface PushOptions extends SshOptions {
   kind?: 'push' | 'restore';
   /** Use this open connection (not closed afterwards). */
   connection?: SshConnection;
+  /** Runtime states (a drained member) to put back after the reload: main/services/operate. */
+  keep?: ReloadKeeper;
+}
+
+/** Called around the reload; `after` returns notes for the report (which members it kept how). */
+export interface ReloadKeeper {
+  before(remote: Remote): Promise<void>;
+  after(remote: Remote): Promise<string[]>;
+}
+
+/** A keeper never fails a push that went live: what it could not do is a note. */
+async function keepAfter(keep: ReloadKeeper | undefined, remote: Remote): Promise<string[]> {
+  if (!keep) return [];
+  return keep.after(remote).catch((err: Error) => [`runtime states not re-applied after the reload: ${err.message}`]);
 }
 
 function holder(): string {
-  let user = 'unknown';
-  try { user = userInfo().username; } catch { /* no passwd entry */ }
-  return `lbdesk ${user}@${hostname()} pid ${process.pid} since ${new Date().toISOString()}`;
+  return `lbdesk ${operatorName()} pid ${process.pid} since ${new Date().toISOString()}`;
 }
 
 const short = (h: string | undefined | null) => (h ? h.slice(0, 12) : 'none');
@@ -254,6 +265,8 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
         if (again.code !== 0) {
           outcome = 'failed';
           reason = `${why}; the previous config was restored but its reload failed too (exit ${again.code ?? again.signal}): ${tail(`${again.stderr}\n${again.stdout}`)}`;
+        } else {
+          notes.push(...await keepAfter(opts.keep, remote!));
         }
       }
       emit('restore', outcome === 'rolled-back' ? 'ok' : 'fail', reason);
@@ -265,9 +278,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     };
 
     begin('reload', target.reloadCommand);
+    await opts.keep?.before(remote).catch(() => undefined);
     const rl = await remote.command(target.reloadCommand, opts.commandTimeoutMs ?? 120_000);
     if (rl.code !== 0) return await rollback(`reload failed (exit ${rl.code ?? rl.signal}): ${tail(`${rl.stderr}\n${rl.stdout}`) || 'no output'}`);
     emit('reload', 'ok');
+    notes.push(...await keepAfter(opts.keep, remote));
 
     const vips = opts.skipVerify ? [] : target.verify ?? [];
     if (vips.length === 0) {

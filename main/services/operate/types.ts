@@ -1,0 +1,60 @@
+// What a box says about one workspace member at run time, and what a driver offers to ask it
+// and to change it (drain, maintenance, ready) without a reload.
+import type { Appliance, Workspace } from '../../../shared/model/schema';
+import type { Remote } from '../sync/remote';
+
+export type AdminState = 'ready' | 'drain' | 'maint';
+export type BoxHealth = 'up' | 'down' | 'no-check' | 'unknown';
+
+/** A group member of the workspace, as MEMBER names it. */
+export interface WorkspaceMember {
+  group: string;
+  server: string;
+  port?: number;
+  address: string;
+  /** `GROUP/SERVER:PORT` (`GROUP/SERVER` when the member has no port of its own). */
+  label: string;
+}
+
+export interface MemberState {
+  group: string;
+  server: string;
+  port?: number;
+  admin?: AdminState;
+  health: BoxHealth;
+  sessions?: number;
+  weight?: number;
+  /** The box's own words for its last check (HAProxy: `L7OK/200 in 2ms`). */
+  check?: string;
+  /** Why the health is unknown. */
+  why?: string;
+  /** Where the box has it (HAProxy: `backend/server`, one per service using the group). */
+  on?: string[];
+}
+
+/** The result of a runtime change: refused by the box (its words) or done. */
+export type SetOutcome = { ok: true } | { ok: false; refused: string };
+
+/** One box's runtime, over one open connection: asked and changed as often as the caller likes. */
+export interface Runtime {
+  /** How the box is reached (e.g. `stats socket /run/haproxy/admin.sock via python3`). */
+  via(): Promise<string>;
+  state(members: WorkspaceMember[]): Promise<MemberState[]>;
+  /** Every member must be known to the box (state() says): else nothing is sent. */
+  set(members: WorkspaceMember[], admin: AdminState): Promise<SetOutcome>;
+  /** Which running process answers (HAProxy: the worker's pid): it changes with a reload. */
+  generation(): Promise<string>;
+}
+
+export interface RuntimeContext {
+  workspace: Workspace;
+  appliance: Appliance;
+  remote: Remote;
+  /** Where the box's config lives (the socket is declared there). */
+  configPath: string;
+}
+
+/** The per-driver part: drivers without one have no runtime operations in lbdesk yet. */
+export interface RuntimeDriver {
+  open(ctx: RuntimeContext): Runtime;
+}
