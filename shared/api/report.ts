@@ -34,6 +34,8 @@ export interface ReportPush {
   sha256: string;
   confirm?: 'pending' | 'confirmed' | 'rolled-back';
   settledAt?: number;
+  /** The lines it changed: the file as lbdesk last knew it before the push → the file pushed (secrets masked). */
+  patch?: string;
 }
 
 export interface ReportAppliance {
