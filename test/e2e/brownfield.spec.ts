@@ -39,7 +39,7 @@ test('1440×900: preview, push, report and history of a brownfield box show the 
   await expect(page.getByTestId('no-change')).toBeVisible();
 
   // Preview config: the box's file with lbdesk's sections on it, never a whole-file render.
-  await page.getByTestId('preview-config').click();
+  await page.getByRole('button', { name: 'Preview config' }).click();
   const modal = page.getByRole('dialog', { name: 'Config for box' });
   await expect(modal).toBeVisible({ timeout: 20_000 });
   await expect(modal).toContainText(/as root@127\.0\.8\.100:\d+ holds it now, with this workspace's sections rendered onto it/);
@@ -113,7 +113,7 @@ test('1024×700: Preview config of a brownfield box is its own file, the subtitl
   await app.goto();
   await app.open(site!.workspaceFile, 'brownfield-e2e');
   await page.keyboard.press('Control+6');
-  await page.getByTestId('preview-config').focus();
+  await page.getByRole('button', { name: 'Preview config' }).focus();
   await page.keyboard.press('Enter');
   const key = page.getByTestId('host-key-accept');
   const modal = page.getByRole('dialog', { name: 'Config for box' });
