@@ -142,6 +142,8 @@ const appliancesMethods = {
   'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.diff': method<DiffResult>()(z.strictObject({ ...source.shape, appliance: name })),
+  /** Gives up the diffs still connecting to an appliance (a silent one): each fails with "cancelled". */
+  'appliance.cancel': method<{ cancelled: number }>()(z.strictObject({ appliance: name })),
   'appliance.push': method<PushResult>()(z.strictObject({
     ...source.shape,
     appliance: name,

@@ -56,6 +56,8 @@ export function applianceAccess(deps: ApplianceDeps) {
 
 export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
   const historyDir = syncDataDir(deps.dataDir);
+  /** Diffs still running, per appliance, for appliance.cancel. */
+  const connecting = new Map<string, Set<AbortController>>();
   const { ssh, prepared } = applianceAccess(deps);
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
@@ -119,12 +121,20 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
         throw e;
       }
     },
+    'appliance.cancel': async ({ appliance }) => {
+      const going = [...(connecting.get(appliance) ?? [])];
+      going.forEach((c) => c.abort());
+      return { cancelled: going.length };
+    },
     'appliance.diff': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
-      const opts = { ...ssh(), dataDir: deps.dataDir };
+      const cancel = new AbortController();
+      const mine = connecting.get(appliance) ?? new Set<AbortController>();
+      connecting.set(appliance, mine.add(cancel));
+      const opts = { ...ssh(), dataDir: deps.dataDir, signal: cancel.signal };
       // The whole file as context: the UI folds it by section, only the changed ones open.
-      const d = await p.diff({ ...opts, context: WHOLE_FILE });
+      const d = await p.diff({ ...opts, context: WHOLE_FILE }).finally(() => mine.delete(cancel));
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
