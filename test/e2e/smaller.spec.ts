@@ -32,3 +32,21 @@ test('Paste…: a problem selects its line in the text; the bad row is marked', 
   await page.keyboard.press('Escape');
   app.expectNoErrors();
 });
+
+for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+  test(`${width}×${height}: a sticky VIP says so beside the shares its weights promise`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    const app = new LbdeskPage(page);
+    await app.goto();
+    // The service's editor: beside the promised shares, offline as well as in the lab.
+    await page.keyboard.press('Control+4');
+    await page.getByRole('grid', { name: 'Virtual services' }).getByRole('gridcell', { name: 'web-vip', exact: true }).click();
+    await expect(page.getByTestId('share-persistence')).toContainText('Client-IP persistence (300s): each client address stays on one member');
+    await page.getByTestId('share-persistence').scrollIntoViewIfNeeded();
+    await expect(page.getByTestId('share-persistence')).toBeInViewport();
+    await page.getByRole('grid', { name: 'Virtual services' }).getByRole('gridcell', { name: 'ldap-vip', exact: true }).click();
+    await expect(page.getByTestId('share-persistence')).toHaveCount(0);
+    await app.screenshot(`sticky-${width}`);
+    app.expectNoErrors();
+  });
+}
