@@ -122,5 +122,7 @@ test('1024×700: Preview config of a brownfield box is its own file, the subtitl
   await expect(modal.getByTestId('config-text')).toContainText('userlist admins', { timeout: 20_000 });
   await expect(modal.getByTestId('config-text')).not.toContainText('overwritten by the next push');
   await app.screenshot('brownfield-preview-1024');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
   app.expectNoErrors();
 });

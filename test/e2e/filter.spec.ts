@@ -3,6 +3,7 @@
 // goes into its editor.
 import { expect, test, type Page } from '@playwright/test';
 import { LbdeskPage } from './pages/lbdesk';
+import { demoPath } from './pages/env';
 
 const editor = (page: Page, noun: string) => page.getByRole('complementary', { name: `${noun} editor` });
 const nameField = (page: Page, noun: string) => editor(page, noun).getByRole('textbox', { name: 'Name', exact: true });
@@ -16,6 +17,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await page.setViewportSize({ width, height });
     const app = new LbdeskPage(page);
     await app.goto();
+    if ((await app.name.textContent()) !== 'lab-site-a') await app.open(demoPath(), 'lab-site-a');
 
     await page.keyboard.press('Control+2');
     await page.getByRole('grid', { name: 'Real servers' }).getByRole('row').filter({ hasText: 'web1' }).click();
@@ -63,6 +65,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
 test('Enter on a grid row goes into its editor, on its first field', async ({ page }) => {
   const app = new LbdeskPage(page);
   await app.goto();
+  if ((await app.name.textContent()) !== 'lab-site-a') await app.open(demoPath(), 'lab-site-a');
   await page.keyboard.press('Control+3');
   const grid = page.getByRole('grid', { name: 'Server groups' });
   await grid.focus();
