@@ -40,7 +40,11 @@ export interface SavedFile { path: string; mtimeMs: number; backupPath?: string 
 export interface DirEntry { name: string; path: string; kind: 'dir' | 'file' }
 export interface DirListing { dir: string; parent?: string; entries: DirEntry[] }
 export interface ApiProblem { severity: 'error' | 'warning'; file: string; line: number; col: number; path: string; message: string }
-export interface Rendered { text: string; configPath: string; errors: { subject: string; message: string }[]; warnings: { subject: string; message: string }[] }
+export interface Rendered {
+  text: string; configPath: string; errors: { subject: string; message: string }[]; warnings: { subject: string; message: string }[];
+  /** manage: sections: rendered onto the file the appliance holds now (read over SSH from `target`, secrets masked). */
+  onto?: { target: string };
+}
 export interface LabStatus {
   running: boolean;
   path?: string;
@@ -92,7 +96,13 @@ export interface DiffResult {
   /** The appliance's timer restored the previous config (epoch ms when known; 0 when not). */
   rolledBackAt?: number;
 }
-export interface PushHistoryEntry { appliance: string; at: number; hash: string; outcome: PushOutcome; file: string; kind?: 'push' | 'restore' }
+export interface PushHistoryEntry {
+  appliance: string; at: number; hash: string; outcome: PushOutcome; file: string;
+  /** `original`: the box's file before lbdesk's first push (or first read), kept so it can be compared and restored. */
+  kind?: 'push' | 'restore' | 'original';
+  /** A commit-confirmed push: still waiting, confirmed, or taken back by the box's timer. */
+  confirm?: 'pending' | 'confirmed' | 'rolled-back';
+}
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
 /** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
@@ -133,6 +143,8 @@ const appliancesMethods = {
   'appliance.problems': method<ApiProblem[]>()(source),
   'appliance.render': method<Rendered>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.diff': method<DiffResult>()(z.strictObject({ ...source.shape, appliance: name })),
+  /** Gives up the diffs still connecting to an appliance (a silent one): each fails with "cancelled". */
+  'appliance.cancel': method<{ cancelled: number }>()(z.strictObject({ appliance: name })),
   'appliance.push': method<PushResult>()(z.strictObject({
     ...source.shape,
     appliance: name,

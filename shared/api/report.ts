@@ -34,6 +34,8 @@ export interface ReportPush {
   sha256: string;
   confirm?: 'pending' | 'confirmed' | 'rolled-back';
   settledAt?: number;
+  /** The lines it changed: the file as lbdesk last knew it before the push → the file pushed (secrets masked). */
+  patch?: string;
 }
 
 /** A member lbdesk drained or put in maintenance on the live box, kept through pushes until set ready. */

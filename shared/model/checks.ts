@@ -26,6 +26,9 @@ export interface Users {
   subject: string;
   tcp: string[];
   udp: string[];
+  /** HAProxy appliances (manage: sections) that keep a group no service here uses as a backend of
+   * the box's own frontends: its members take TCP there, as HAProxy forwards nothing else. */
+  carriers?: string[];
 }
 
 export interface CheckedMember {
@@ -35,6 +38,11 @@ export interface CheckedMember {
 function onlyBy(users: Users, proto: Transport): string | undefined {
   const mine = users[proto];
   const other = users[proto === 'tcp' ? 'udp' : 'tcp'];
+  const carriers = users.carriers ?? [];
+  if (proto === 'tcp' && carriers.length && mine.length === 0 && other.length === 0) {
+    const many = carriers.length > 1;
+    return `no service here uses ${users.subject}, and the HAProxy appliance${many ? 's' : ''} ${carriers.join(', ')} keep${many ? '' : 's'} it as a backend of the box's own frontends: HAProxy forwards TCP only`;
+  }
   if (mine.length === 0 || other.length > 0) return undefined;
   const shown = mine.slice(0, 3).join(', ') + (mine.length > 3 ? ', …' : '');
   return `${users.subject} is used only by ${proto.toUpperCase()} services (${shown})`;
@@ -113,7 +121,7 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
 
   const resolved = members.map((m) => resolveCheck(hc, m.port, transport));
   const types = new Set<CheckType>(resolved.map((r) => r.type));
-  if (users.tcp.length + users.udp.length === 0) {
+  if (users.tcp.length + users.udp.length === 0 && !users.carriers?.length) {
     // Nothing uses it yet, so the transport is open: an option that fits either way is fine.
     for (const m of members) types.add(resolveCheck(hc, m.port, 'udp').type);
   }

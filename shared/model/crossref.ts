@@ -104,6 +104,10 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
     users.set(svc.group, u);
   }
 
+  // A group no service uses may still carry traffic: the box's own frontends on an HAProxy kept
+  // with manage: sections (every group there, unless include names services), over TCP only.
+  const carriers = workspace.appliances.filter((a) => a?.driver === 'haproxy' && a.manage === 'sections' && a.include === undefined).map((a) => a!.name);
+
   workspace.groups.forEach((g, gi) => {
     if (!g) return;
     const base: PathSegment[] = ['groups', gi];
@@ -118,7 +122,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
       else seen.set(key, mi);
       if (m.weight === 0) warn(at(mi, 'weight'), 'weight 0: this server never receives new connections');
     });
-    const use = users.get(g.name) ?? { subject: `group ${g.name}`, tcp: [], udp: [] };
+    const use: Users = users.get(g.name) ?? { subject: `group ${g.name}`, tcp: [], udp: [], ...(carriers.length ? { carriers } : {}) };
     if (g.members.length === 0 && use.tcp.length + use.udp.length > 0) {
       warn([...base, 'members'], `no members: ${[...use.tcp, ...use.udp].join(', ')} ha${use.tcp.length + use.udp.length > 1 ? 've' : 's'} nowhere to send connections`);
     }

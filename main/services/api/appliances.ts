@@ -57,6 +57,8 @@ export function applianceAccess(deps: ApplianceDeps) {
 
 export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances'> {
   const historyDir = syncDataDir(deps.dataDir);
+  /** Diffs still running, per appliance, for appliance.cancel. */
+  const connecting = new Map<string, Set<AbortController>>();
   const { ssh, prepared } = applianceAccess(deps);
   /** Members drained or in maintenance at run time, set so again after the push's reload. */
   const keep = (p: Awaited<ReturnType<typeof prepared>>) => reloadKeeper({ workspace: p.workspace, appliance: p.appliance, target: p.target }, historyDir);
@@ -75,7 +77,9 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
 
   const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
   const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
-    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id, ...(h.kind === 'restore' ? { kind: 'restore' as const } : {}),
+    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
+    ...(h.kind === 'restore' ? { kind: 'restore' as const } : h.kind === 'push' ? {} : { kind: 'original' as const }),
+    ...(h.confirm ? { confirm: h.confirm } : {}),
   });
   const stored = (appliance: string, id: string) => readHistory(historyDir, appliance, id).catch((e: Error) => {
     throw new ApiError('not-found', e.message);
@@ -99,7 +103,15 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     },
     'appliance.render': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
-      return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
+      if (!p.target.onto) return { text: p.render.text, configPath: p.render.configPath, errors: p.render.errors, warnings: p.render.warnings };
+      // manage: sections: what a push leaves is the box's own file with lbdesk's sections on it.
+      const { text, onto } = await p.leaves({ ...ssh(), dataDir: deps.dataDir });
+      const subject = `appliance ${appliance}`;
+      return {
+        text: redact(text), configPath: p.render.configPath, onto: { target: onto!.target },
+        errors: onto!.refused ? [{ subject, message: onto!.refused }] : [],
+        warnings: onto!.conflicts.map((message) => ({ subject, message })),
+      };
     },
     'appliance.compare': async ({ appliance, timeScale, ...src }) => {
       const { workspace } = await loadSource(src);
@@ -112,12 +124,20 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
         throw e;
       }
     },
+    'appliance.cancel': async ({ appliance }) => {
+      const going = [...(connecting.get(appliance) ?? [])];
+      going.forEach((c) => c.abort());
+      return { cancelled: going.length };
+    },
     'appliance.diff': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
-      const opts = { ...ssh(), dataDir: deps.dataDir };
+      const cancel = new AbortController();
+      const mine = connecting.get(appliance) ?? new Set<AbortController>();
+      connecting.set(appliance, mine.add(cancel));
+      const opts = { ...ssh(), dataDir: deps.dataDir, signal: cancel.signal };
       // The whole file as context: the UI folds it by section, only the changed ones open.
-      const d = await p.diff({ ...opts, context: WHOLE_FILE });
+      const d = await p.diff({ ...opts, context: WHOLE_FILE }).finally(() => mine.delete(cancel));
       const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
       const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
       return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
@@ -160,9 +180,14 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
       return { text: shownConfig(r.data), remotePath: r.where };
     },
-    'appliance.history': async ({ appliance }) =>
-      // Pushes and restores: a `before-push` snapshot or a pull was never pushed ("applied").
-      (await listHistory(historyDir, appliance)).filter((h) => h.kind === 'push' || h.kind === 'restore').map(historyRow),
+    'appliance.history': async ({ appliance }) => {
+      // Pushes and restores, and the box's own file as lbdesk first found it (the snapshot before
+      // its first push, or the first read when that came earlier): never pushed, but restorable.
+      const all = await listHistory(historyDir, appliance);
+      const first = all.findIndex((h) => h.kind === 'push' || h.kind === 'restore');
+      const original = all.slice(0, first < 0 ? all.length : first + 1).find((h) => h.kind === 'before-push' || h.kind === 'pull');
+      return all.filter((h) => h.kind === 'push' || h.kind === 'restore' || h === original).map(historyRow);
+    },
     'appliance.version': async ({ appliance, id }) => {
       const { entry, data } = await stored(appliance, id);
       return { entry: historyRow(entry), text: shownConfig(data) };
@@ -170,10 +195,15 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.configs': async ({ appliance, before, after, ...src }) => {
       const p = await prepared(src, appliance);
       const load = async (ref: ConfigRef): Promise<{ text: string; label: string }> => {
-        if (ref.kind === 'workspace') return { text: p.render.text, label: 'rendered from the workspace now' };
+        if (ref.kind === 'workspace') {
+          const { text, onto } = await p.leaves({ ...ssh(), dataDir: deps.dataDir });
+          if (onto?.refused) throw new ApiError('refused', `${appliance}: ${onto.refused}`);
+          return { text, label: onto ? `the workspace now, rendered onto ${appliance}'s file` : 'rendered from the workspace now' };
+        }
         if (ref.kind === 'version') {
           const { entry, data } = await stored(appliance, ref.id);
-          return { text: data.toString('utf8'), label: `pushed ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
+          const how = entry.kind === 'push' || entry.kind === 'restore' ? 'pushed' : 'found on the box';
+          return { text: data.toString('utf8'), label: `${how} ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
         }
         const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
         return { text: r.data.toString('utf8'), label: `running on ${appliance} now` };

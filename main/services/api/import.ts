@@ -15,6 +15,9 @@ import { loadSource } from '../workspace/source';
 
 const row = (i: ReportItem): ImportRow => ({ kind: i.outcome, file: i.file, line: i.line, what: i.section, why: i.detail });
 
+/** `1 service`, `3 services`. */
+const many = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function counts(rows: ImportRow[]): string {
   const n = (k: string) => rows.filter((r) => r.kind === k).length;
   return `${n('imported')} imported, ${n('approximated')} approximated, ${n('kept')} kept on the appliance`;
@@ -66,7 +69,7 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       await writeFileAtomic(target, text);
       const info = await stat(target);
       const rows = r.items.map(row);
-      const summary = `${r.workspace.servers.length} servers, ${r.workspace.groups.length} groups, ${r.workspace.services.length} services; ${counts(rows)}`;
+      const summary = `${many(r.workspace.servers.length, 'server')}, ${many(r.workspace.groups.length, 'group')}, ${many(r.workspace.services.length, 'service')}; ${counts(rows)}`;
       return { driver, rows, sources: sources({ file: clean, text: new TextDecoder().decode(bytes) }, r), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
     },
     'import.appliance': async ({ appliance, ...src }) => {
@@ -99,6 +102,6 @@ export function mergeFromAppliance(workspace: Workspace, text: string, path: str
   if (problems.length) throw new ApiError('refused', `the merged workspace would not validate; the workspace was not changed: ${problems[0]}`);
   const rows = [...r.items, ...plan.skipped].sort((x, y) => x.line - y.line).map(row);
   const added = (list: string) => plan.edits.filter((e) => e.op === 'add' && e.list[0] === list).length;
-  const summary = `${added('servers')} servers, ${added('groups')} groups, ${added('services')} services added; ${counts(rows)}`;
+  const summary = `${many(added('servers'), 'server')}, ${many(added('groups'), 'group')}, ${many(added('services'), 'service')} added; ${counts(rows)}`;
   return { driver, rows, sources: source(), appliance, edits: plan.edits, summary };
 }

@@ -65,6 +65,14 @@ export function diffCounts(patch: string): { added: number; removed: number } {
   return { added, removed };
 }
 
+/** What the last push from here changed, in a few words (after pushWords in the dialog). */
+export function lastPushWords(a: ReportAppliance): string {
+  const p = a.lastPush;
+  if (!p?.patch) return '';
+  const { added, removed } = diffCounts(p.patch);
+  return `; the last push from here${p.confirm ? ` (${p.confirm})` : ''} changed ${plural(added, 'line')} added, ${removed} removed`;
+}
+
 /** What a push to the appliance would do now, in a few words (also the page's summary). */
 export function pushWords(a: ReportAppliance): string {
   const live = a.live;
@@ -106,6 +114,10 @@ function applianceBlocks(a: ReportAppliance, generatedAt: number): Block[] {
     if (live.refused) out.push({ para: [`Cannot render onto the appliance's file: ${live.refused}`] });
     if (live.conflicts.length) out.push({ list: live.conflicts.map((c) => [`conflict: ${c}`]) });
     if (live.changed && live.patch) out.push({ diff: live.patch });
+  }
+  if (p?.patch) {
+    const { added, removed } = diffCounts(p.patch);
+    out.push({ para: [`The last push from here (${iso(p.at)}${p.confirm ? `, ${p.confirm}` : ''}) changed ${plural(added, 'line')} added, ${removed} removed:`] }, { diff: p.patch });
   }
   return out;
 }

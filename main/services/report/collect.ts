@@ -10,8 +10,10 @@ import type { HistoryEntry } from '../../../shared/api/sync';
 import type { MemberState } from '../../../shared/api/types';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { VERSION } from '../../../shared/version';
-import { listHistory } from '../sync/history';
+import { createTwoFilesPatch } from 'diff';
+import { listHistory, readHistory } from '../sync/history';
 import { loadKept } from '../operate/kept';
+import { redactPatch } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';
 import { sha256 } from '../sync/remote';
@@ -98,9 +100,14 @@ async function applianceRow(workspace: Workspace, a: Appliance, opts: CollectOpt
   };
   // Rendered on its own, the file is what a push leaves; merged onto the box's file it is known once read.
   if (!link.errors.length && a.manage === 'file') row.renderedSha256 = sha256(link.render.text);
-  const last = lastPush(await listHistory(opts.historyDir, a.name));
+  const history = await listHistory(opts.historyDir, a.name);
+  const last = lastPush(history);
   if (last) {
-    row.lastPush = { at: last.at, kind: last.kind === 'restore' ? 'restore' : 'push', outcome: last.outcome ?? 'applied', sha256: last.hash, ...(last.confirm ? { confirm: last.confirm } : {}), ...(last.settledAt ? { settledAt: last.settledAt } : {}) };
+    const patch = await lastPushPatch(opts.historyDir, history, last, link.where);
+    row.lastPush = {
+      at: last.at, kind: last.kind === 'restore' ? 'restore' : 'push', outcome: last.outcome ?? 'applied', sha256: last.hash,
+      ...(last.confirm ? { confirm: last.confirm } : {}), ...(last.settledAt ? { settledAt: last.settledAt } : {}), ...(patch ? { patch } : {}),
+    };
   }
   const kept = await loadKept(opts.historyDir, a.name);
   if (kept.length) row.runtime = kept.map((k) => ({ member: k.member, admin: k.admin, since: k.since, by: k.by }));
@@ -116,6 +123,22 @@ async function applianceRow(workspace: Workspace, a: Appliance, opts: CollectOpt
 
 function lastPush(history: HistoryEntry[]): HistoryEntry | undefined {
   return history.filter((h) => h.kind === 'push' || h.kind === 'restore').at(-1);
+}
+
+/**
+ * What the last push changed, for a ticket written after it: the version lbdesk recorded just
+ * before it (the box's file read before the push, or the push before) against the pushed file.
+ */
+async function lastPushPatch(dir: string, history: HistoryEntry[], last: HistoryEntry, where: string): Promise<string | undefined> {
+  const before = history.slice(0, history.indexOf(last)).filter((h) => h.hash !== last.hash).at(-1);
+  if (!before) return undefined;
+  try {
+    const [a, b] = await Promise.all([readHistory(dir, last.appliance, before.id), readHistory(dir, last.appliance, last.id)]);
+    const patch = createTwoFilesPatch(`a${where}`, `b${where}`, a.data.toString('utf8'), b.data.toString('utf8'), 'before', 'pushed', { context: 3 });
+    return redactPatch(patch).replace(/^=+\n/, '');
+  } catch {
+    return undefined; // a damaged or pruned version: the hash still names the push
+  }
 }
 
 /** The diff a push makes now, and the hash of the file it would leave (none when it cannot render onto the box's file). */

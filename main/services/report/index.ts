@@ -4,7 +4,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ChangeReport, ReportExport } from '../../../shared/api/report';
 import { writeFileAtomic } from '../workspace/atomic';
-import { pushWords } from './blocks';
+import { lastPushWords, pushWords } from './blocks';
 import { reportHtml, reportMarkdown } from './write';
 
 export { collectReport, UnknownAppliances, type CollectOptions } from './collect';
@@ -39,6 +39,6 @@ export async function writeReport(r: ChangeReport, dir = join(dirname(r.workspac
   const markdown = reportMarkdown(r);
   await writeFileAtomic(`${base}.html`, html);
   await writeFileAtomic(`${base}.md`, markdown);
-  const appliances = r.appliances.map((a) => ({ name: a.name, says: pushWords(a), ok: !a.errors.length && a.live.state === 'checked' && !a.live.refused && !a.live.conflicts.length }));
+  const appliances = r.appliances.map((a) => ({ name: a.name, says: `${pushWords(a)}${lastPushWords(a)}`, ok: !a.errors.length && a.live.state === 'checked' && !a.live.refused && !a.live.conflicts.length }));
   return { html, markdown, htmlPath: `${base}.html`, markdownPath: `${base}.md`, headline: reportHeadline(r), summary: reportSummary(r), appliances };
 }

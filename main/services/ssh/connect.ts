@@ -49,6 +49,8 @@ export interface SshOptions {
   confirmHostKey?: (p: HostKeyPrompt) => Promise<boolean>;
   onHostKeyRefused?: (p: HostKeyPrompt) => void;
   readyTimeoutMs?: number;
+  /** Gives up the connection attempt (the window's Cancel while it waits for a silent appliance). */
+  signal?: AbortSignal;
   keepaliveIntervalMs?: number;
   keepaliveCountMax?: number;
 }
@@ -144,16 +146,26 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
   };
   client.once('handshake', () => { tracing = false; });
   const rsa = new RsaSignatures(algorithms.pubkey);
+  const readyTimeout = opts.readyTimeoutMs ?? (r.connectTimeoutS ? r.connectTimeoutS * 1000 : 20_000);
+  // Whether TCP got through says where a silent appliance hangs: the network, or the SSH server.
+  let tcp = false;
+  client.once('connect', () => { tcp = true; });
   return new Promise<Client>((resolve, reject) => {
     let settled = false;
+    const onAbort = () => fail(new SshError('closed', `${label}: cancelled ${tcp ? 'after TCP connected, before the SSH handshake finished' : 'before TCP connected'}`));
     const fail = (err: SshError) => {
       if (settled) return;
       settled = true;
+      opts.signal?.removeEventListener('abort', onAbort);
       client.end();
+      client.destroy();
       reject(err);
     };
+    if (opts.signal?.aborted) return onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     client.on('ready', () => {
       settled = true;
+      opts.signal?.removeEventListener('abort', onAbort);
       // A CLI command and its prompt are one small packet each way: with Nagle's algorithm each
       // would wait for a delayed ACK (~40 ms). OpenSSH sets TCP_NODELAY for the same reason.
       client.setNoDelay(true);
@@ -172,7 +184,12 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
           : '';
         return fail(new SshError('auth', `authentication failed for ${label} (tried ${tried})${sha1}`));
       }
-      if (err.level === 'client-timeout' || /timed out/i.test(err.message)) return fail(new SshError('timeout', `${label}: no SSH handshake within the timeout`));
+      if (err.level === 'client-timeout' || /timed out/i.test(err.message)) {
+        const secs = `${Math.round(readyTimeout / 100) / 10} s`;
+        return fail(new SshError('timeout', tcp
+          ? `${label}: TCP connected, but no SSH handshake within ${secs} (the port accepts connections and the SSH server does not answer)`
+          : `${label}: no TCP connection within ${secs} (nothing answered: the host is down, or a firewall drops the packets)`));
+      }
       if (/Handshake failed: no matching/i.test(err.message)) {
         const kind = /key exchange/i.test(err.message) ? 'kex' : /host key/i.test(err.message) ? 'serverHostKey' : /cipher/i.test(err.message) ? 'cipher' : 'hmac';
         return fail(new SshError('connect', `${label}: ${describeNoMatch(err.message, algorithms, theirs[kind], { appliance: endpoint.appliance, host: r.alias, legacy })}`));
@@ -204,7 +221,7 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
       debug: trace,
       keepaliveInterval: opts.keepaliveIntervalMs ?? (r.serverAliveIntervalS ? r.serverAliveIntervalS * 1000 : 15_000),
       keepaliveCountMax: opts.keepaliveCountMax ?? r.serverAliveCountMax ?? 3,
-      readyTimeout: opts.readyTimeoutMs ?? (r.connectTimeoutS ? r.connectTimeoutS * 1000 : 20_000),
+      readyTimeout,
     });
     rsa.attach(client);
   });

@@ -9,7 +9,7 @@ import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { ownAddress } from '../../../shared/model/pairs';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
 import { confirmPush } from './confirm-push';
-import { diffConfig, pullConfig, type ReadOptions } from './pull';
+import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
 import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
 import { renderOnto } from '../drivers/sections';
@@ -40,8 +40,11 @@ export interface ApplianceLink {
   where: string;
   /** Why commit-confirmed (push --confirm-within, confirm) cannot be used here; undefined: it can. */
   noConfirm?: string;
-  /** What a push of `text` (default: the rendered config) would change. */
+  /** What a push of `text` (default: the rendered config, onto the live file with manage: sections; a given text goes as it is) would change. */
   diff(opts: ReadOptions, text?: string | Buffer): Promise<DiffReport>;
+  /** The file a push would leave: with manage: sections rendered onto the appliance's file as it
+   * is now (read over SSH: `render --onto`), else the plain render (offline, `onto` unset). */
+  leaves(opts: ReadOptions): Promise<{ text: string; onto?: OntoNow }>;
   push(text: string | Buffer, opts: PushOptions): Promise<PushReport>;
   pull(opts: ReadOptions): Promise<PulledConfig>;
   confirm(opts: ReadOptions): Promise<ConfirmReport>;
@@ -104,13 +107,21 @@ function fileAppliance(appliance: Appliance, render: ApplianceRender, target: Sy
   else if (!isAbsolute(render.configPath)) errors.push(`appliance ${appliance.name}: configPath must be absolute (${render.configPath})`);
   if (!render.reloadCommand) errors.push(`appliance ${appliance.name}: no reloadCommand`);
   // Pull and confirm need only the file's place; a render problem elsewhere does not stop them.
+  const exact: SyncTarget = { ...target, onto: undefined };
   const needPath = () => {
     if (!target.configPath) throw new ApiError('refused', `${appliance.name}: ${errors.join('; ')}`);
   };
   return {
     appliance, render, errors, target, where: target.configPath,
-    diff: (opts, text = render.text) => diffConfig(target, text, opts),
-    push: (text, opts) => pushConfig(target, text, opts),
+    // A given text (a stored version restored) goes as it is: never rendered onto the live file again.
+    diff: (opts, text) => (text === undefined ? diffConfig(target, render.text, opts) : diffConfig(exact, text, opts)),
+    async leaves(opts) {
+      if (!target.onto) return { text: render.text };
+      needPath();
+      const onto = await renderOntoLive(target, opts);
+      return { text: onto.text, onto };
+    },
+    push: (text, opts) => pushConfig(opts.kind === 'restore' ? exact : target, text, opts),
     async pull(opts) {
       needPath();
       const r = await pullConfig(target, opts);
@@ -130,6 +141,7 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
   return {
     appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI,
     diff: (opts, t = render.text) => diffCli(cli, text(t), opts),
+    leaves: async () => ({ text: render.text }),
     push(t, opts) {
       if (opts.confirmWithinMs !== undefined) throw refuse();
       return pushCli(cli, text(t), opts);

@@ -53,6 +53,25 @@ export async function pullConfig(target: SyncTarget, opts: ReadOptions = {}): Pr
   });
 }
 
+/** What a sections push would make of the live file now (conflicts listed; `refused` when it cannot). */
+async function mergedNow(target: SyncTarget, remote: Remote, label: string, opts: ReadOptions) {
+  const dir = syncDataDir(opts.dataDir);
+  const state = await loadState(dir, label, target.configPath).catch(() => undefined);
+  return ontoLive(target, remote, dir, state?.hash ?? undefined, opts.force === true);
+}
+
+export interface OntoNow { text: string; target: string; refused?: string; conflicts: string[] }
+
+/** manage: sections: the file a push would leave, rendered onto the one the appliance holds now (`render --onto`). */
+export async function renderOntoLive(target: SyncTarget, opts: ReadOptions = {}): Promise<OntoNow> {
+  return withRemote(target, opts, async (remote, conn) => {
+    const merged = await mergedNow(target, remote, conn.label, opts);
+    const { conflicts } = merged;
+    if ('refused' in merged) return { text: (await remote.readLive())?.toString('utf8') ?? '', target: conn.label, refused: merged.refused, conflicts };
+    return { text: merged.data.toString('utf8'), target: conn.label, conflicts };
+  });
+}
+
 /** Unified diff of the appliance's live config (a/) against what would be pushed (b/). */
 export async function diffConfig(target: SyncTarget, rendered: string | Buffer, opts: ReadOptions = {}): Promise<DiffReport> {
   const next = Buffer.isBuffer(rendered) ? rendered : Buffer.from(rendered, 'utf8');
@@ -61,8 +80,7 @@ export async function diffConfig(target: SyncTarget, rendered: string | Buffer, 
     let d: DiffReport;
     if (target.onto) {
       // manage: sections: the diff of the file a push would make from the live one.
-      const state = await loadState(syncDataDir(opts.dataDir), conn.label, target.configPath).catch(() => undefined);
-      const merged = await ontoLive(target, remote, syncDataDir(opts.dataDir), state?.hash ?? undefined, opts.force === true);
+      const merged = await mergedNow(target, remote, conn.label, opts);
       d = 'refused' in merged
         ? { ...diffTexts(target, current, current ?? Buffer.alloc(0), opts.context), refused: merged.refused }
         : diffTexts(target, current, merged.data, opts.context);

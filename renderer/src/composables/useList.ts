@@ -4,6 +4,7 @@ import { computed, nextTick, onBeforeUnmount, onMounted, ref } from 'vue';
 import { useNav } from '../stores/nav';
 import { useWorkspace } from '../stores/workspace';
 import { useApp } from '../stores/app';
+import { usePrefs } from '../stores/prefs';
 import { describeReferences, ownedReferences, type RenameKind } from '../lib/references';
 import type { ListSection } from '../lib/sections';
 import type { Path } from '../lib/tree';
@@ -77,6 +78,13 @@ export function useList(list: ListSection, opts: ListOptions) {
     return true;
   }
 
+  /** Enter (or a double click) on a row: into its editor, on the first field (the panel shown). */
+  function enter(index: number): void {
+    selected.value = index;
+    usePrefs().panelCollapsed = false;
+    void nextTick(() => document.querySelector<HTMLElement>('.list-layout .detail :is(input, select, textarea)')?.focus());
+  }
+
   const actions = { add, duplicate, remove: () => void remove() };
   onMounted(() => {
     nav.listActions = actions;
@@ -86,5 +94,5 @@ export function useList(list: ListSection, opts: ListOptions) {
     if (nav.listActions === actions) nav.listActions = undefined;
   });
 
-  return { filter, items, selected, current, base, add, duplicate, remove, describe: opts.describe };
+  return { filter, items, selected, current, base, add, duplicate, remove, enter, describe: opts.describe };
 }

@@ -89,6 +89,8 @@ export interface TopoEntry {
   disabled: boolean;
   /** Client-IP persistence: one test client stays on one member, whatever the weights. */
   sticky?: boolean;
+  /** The persistence timeout as written (`300s`), when sticky. */
+  stickyFor?: string;
 }
 
 /**
@@ -152,6 +154,7 @@ export function topology(raw: Obj): TopoEntry[] {
       members: g && gi !== undefined ? groupMembers(raw, g, gi, servers, str(s.algorithm) || 'round-robin') : [],
       disabled: s.enabled === false,
       sticky: obj(s.persistence).type === 'client-ip',
+      stickyFor: str(obj(s.persistence).timeout) || undefined,
     });
   });
   list(raw.targetSets).forEach((t, ti) => {

@@ -6,6 +6,8 @@ export interface Shortcut {
   action: string;
   /** Also while typing in a field (save, undo, sections…). */
   inInputs?: boolean;
+  /** Keys only the desktop app takes: in a browser tab they stay the browser's (F5 reloads). */
+  desktopKeys?: string[];
 }
 
 export const SHORTCUTS: Shortcut[] = [
@@ -17,8 +19,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Ctrl+Z'], label: 'Undo', action: 'undo', inInputs: true },
   { keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], label: 'Redo', action: 'redo', inInputs: true },
   ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ keys: [`Ctrl+${n}`, `Alt+${n}`], label: `Section ${n}`, action: `section:${n}`, inInputs: true })),
-  { keys: ['F5'], label: 'Start or stop the lab', action: 'lab', inInputs: true },
-  { keys: ['Shift+F5'], label: 'Apply edits to the running lab', action: 'labApply', inInputs: true },
+  { keys: ['Alt+L'], desktopKeys: ['F5'], label: 'Start or stop the lab', action: 'lab', inInputs: true },
+  { keys: ['Alt+Shift+L'], desktopKeys: ['Shift+F5'], label: 'Apply edits to the running lab', action: 'labApply', inInputs: true },
   { keys: ['Ctrl+F'], label: 'Filter the table', action: 'filter', inInputs: true },
   { keys: ['Alt+N'], label: 'Add an item to this list', action: 'add', inInputs: true },
   { keys: ['Alt+D'], label: 'Duplicate the selected item', action: 'duplicate', inInputs: true },
@@ -47,6 +49,16 @@ export function comboOf(e: KeyboardEvent): string {
 
 const index = new Map<string, Shortcut>();
 for (const s of SHORTCUTS) for (const k of s.keys) index.set(k, s);
+const desktopIndex = new Map<string, Shortcut>();
+for (const s of SHORTCUTS) for (const k of s.desktopKeys ?? []) desktopIndex.set(k, s);
+
+/** The keys of a shortcut where the window runs: the desktop app's first. */
+export const keysOf = (s: Shortcut, desktop: boolean): string[] => (desktop ? [...(s.desktopKeys ?? []), ...s.keys] : s.keys);
+/** The first key of an action, for tooltips: `F5` in the desktop app, `Alt+L` in a browser tab. */
+export function keyFor(action: string, desktop: boolean): string {
+  const s = SHORTCUTS.find((x) => x.action === action);
+  return s ? keysOf(s, desktop)[0] ?? '' : '';
+}
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -55,9 +67,9 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /** The shortcut an event triggers, if any (respecting "not while typing"). */
-export function shortcutFor(e: KeyboardEvent): Shortcut | undefined {
+export function shortcutFor(e: KeyboardEvent, desktop = false): Shortcut | undefined {
   const combo = comboOf(e);
-  const s = index.get(combo);
+  const s = index.get(combo) ?? (desktop ? desktopIndex.get(combo) : undefined);
   if (!s) return undefined;
   // A function key types nothing, so it works in a field too (F1 there is help, not a no-op).
   if (!s.inInputs && typing(e.target) && !/^(?:Shift\+)?F\d{1,2}$/.test(combo)) return undefined;

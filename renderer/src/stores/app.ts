@@ -1,11 +1,12 @@
 // App-level actions shared by the header, the menus and the keyboard: open, save, save as, with
 // the "unsaved changes" question, and what this shell offers (native dialogs or in-page ones).
 import { defineStore } from 'pinia';
-import { ref, shallowRef, watch } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { AppInfo } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { baseName, dirName } from '../lib/format';
+import { keyFor } from '../lib/shortcuts';
 import { useWorkspace } from './workspace';
 import { useLab } from './lab';
 
@@ -205,5 +206,8 @@ export const useApp = defineStore('app', () => {
     return workspaceStore.open(file);
   }
 
-  return { info, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload, applyToLab };
+  /** The lab's keys where the window runs (F5 is the browser's own in a tab). */
+  const labKey = computed(() => keyFor('lab', info.value?.shell === 'electron'));
+  const labApplyKey = computed(() => keyFor('labApply', info.value?.shell === 'electron'));
+  return { info, labKey, labApplyKey, ready, question, fileDialog, ask, init, settleDirty, open, openDemo, newWorkspace, save, saveAs, reload, applyToLab };
 });

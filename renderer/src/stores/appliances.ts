@@ -51,6 +51,9 @@ export const useAppliances = defineStore('appliances', () => {
   let pinned: { from: number; to: number } | undefined;
   const diffBusy = ref(false);
   const diffError = ref('');
+  /** The diff under way: the appliance, where it dials, and since when (the window counts the seconds). */
+  const comparing = shallowRef<{ appliance: string; host: string; since: number }>();
+  const comparingNow = ref(Date.now());
 
   const pushing = ref(false);
   const progress = shallowRef<PushProgress[]>([]);
@@ -154,10 +157,27 @@ export const useAppliances = defineStore('appliances', () => {
 
   const src = async () => ({ path: workspaceStore.path, text: workspaceStore.dirty ? await workspaceStore.text() : undefined });
 
+  /** `user@host:port` of an appliance as the workspace names it. */
+  function hostOf(appliance: string): string {
+    const list = Array.isArray(workspaceStore.raw.appliances) ? (workspaceStore.raw.appliances as Record<string, unknown>[]) : [];
+    const a = list.find((x) => x?.name === appliance) ?? {};
+    const user = typeof a.user === 'string' && a.user ? `${a.user}@` : '';
+    const port = typeof a.port === 'number' && a.port !== 22 ? `:${a.port}` : '';
+    return `${user}${typeof a.host === 'string' ? a.host : '?'}${port}`;
+  }
+
   async function loadDiff(appliance = selected.value): Promise<DiffResult | undefined> {
     if (!appliance) return undefined;
     diffBusy.value = true;
     diffError.value = '';
+    // A finished push to another appliance is not this one's story: its steps and report go.
+    if (!pushing.value && currentPush && currentPush !== appliance && result.value?.outcome !== 'pending-confirm') {
+      progress.value = [];
+      result.value = undefined;
+    }
+    comparing.value = { appliance, host: hostOf(appliance), since: Date.now() };
+    comparingNow.value = Date.now();
+    const tick = setInterval(() => (comparingNow.value = Date.now()), 250);
     try {
       const rev = workspaceStore.rev;
       const d = await api.call('appliance.diff', { ...(await src()), appliance });
@@ -171,8 +191,16 @@ export const useAppliances = defineStore('appliances', () => {
       dropFinishedReport();
       return undefined;
     } finally {
+      clearInterval(tick);
+      comparing.value = undefined;
       diffBusy.value = false;
     }
+  }
+
+  /** Gives up the diff still connecting (a silent appliance): it ends with "cancelled". */
+  async function cancelDiff(): Promise<void> {
+    const c = comparing.value;
+    if (c) await api.call('appliance.cancel', { appliance: c.appliance }).catch(() => undefined);
   }
 
   /** A new error makes the last finished push's report old news: it goes (a pending one stays, with its countdown). */
@@ -284,6 +312,6 @@ export const useAppliances = defineStore('appliances', () => {
 
   return {
     names, selected, selectedIndex, diff, diffStale, diffBusy, diffError, pushing, progress, result, pushError, confirmBy, confirming, confirmMessage,
-    secondsLeft, pushedAt, openVersion, history, historyError, hostKeys, sshPrompts, useConfirm, confirmSeconds, windowError, loadDiff, push, confirm, loadHistory, answerHostKey, answerSshPrompt,
+    secondsLeft, pushedAt, openVersion, history, historyError, hostKeys, sshPrompts, useConfirm, confirmSeconds, windowError, loadDiff, cancelDiff, comparing, comparingNow, push, confirm, loadHistory, answerHostKey, answerSshPrompt,
   };
 });

@@ -75,13 +75,13 @@ export class LbdeskPage {
   }
 
   async startLab(): Promise<void> {
-    await this.page.keyboard.press('F5');
+    await this.page.keyboard.press('Alt+l');
     await expect(this.labState).toHaveText(/running/, { timeout: 15_000 });
   }
 
   async stopLab(): Promise<void> {
     if (!/running/.test((await this.labState.textContent()) ?? '')) return;
-    await this.page.keyboard.press('F5');
+    await this.page.keyboard.press('Alt+l');
     await expect(this.labState).toHaveText(/off/, { timeout: 15_000 });
   }
 

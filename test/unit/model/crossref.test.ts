@@ -8,6 +8,8 @@ const apply = (changes: Change[]): Obj => changes.reduce((o, [p, v]) => edit(o, 
 const G0: PathSegment[] = ['groups', 0];
 const TS: PathSegment[] = ['targetSets', 0];
 const ts2 = { number: 2, address: '127.0.0.60', servers: [{ address: '127.0.0.61' }] };
+/** An HAProxy the site already runs, kept with manage: sections (every group is a backend there). */
+const SECTIONS_BOX = { name: 'box', host: '127.0.0.2', driver: 'haproxy', manage: 'sections' };
 
 // [what, changes, the error's path, message pattern, and for a clash the other side's path and message]
 const errors: [string, Change[], string, RegExp, [string, RegExp]?][] = [
@@ -43,6 +45,9 @@ const errors: [string, Change[], string, RegExp, [string, RegExp]?][] = [
   ['UDP check on a TCP-only group', [[[...G0, 'healthCheck'], { type: 'udp' }]], 'groups[0].healthCheck.type', /a udp check runs over UDP and cannot apply: group web is used only by TCP services \(web-vip\)/],
   ['DNS check on a TCP-only group', [[[...G0, 'healthCheck'], { type: 'dns', dns: { query: 'a.test' } }]], 'groups[0].healthCheck.type', /dns check runs over UDP/],
   ['TCP check on a UDP-only group', [[['groups', 2, 'healthCheck'], { type: 'tcp' }]], 'groups[2].healthCheck.type', /tcp check runs over TCP and cannot apply: group resolvers is used only by UDP services \(dns-vip\)/],
+  // HAProxy keeps a group no service uses as a backend of the box's own frontends: TCP only there.
+  ['DNS check on a group a sections HAProxy keeps', [[['groups', 3, 'healthCheck'], { type: 'dns', dns: { query: 'a.test' } }], [['groups', 3, 'members', 0, 'port'], 53], [['appliances', 1], SECTIONS_BOX]], 'groups[3].healthCheck.type', /a dns check runs over UDP and cannot apply: no service here uses group pinged, and the HAProxy appliance box keeps it as a backend of the box's own frontends: HAProxy forwards TCP only/],
+  ['UDP check on a group a sections HAProxy keeps', [[['groups', 3, 'healthCheck'], { type: 'udp' }], [['groups', 3, 'members', 0, 'port'], 53], [['appliances', 1], SECTIONS_BOX]], 'groups[3].healthCheck.type', /a udp check runs over UDP and cannot apply: no service here uses group pinged/],
   ['protocol dns on a TCP-only group', [[['groups', 1, 'healthCheck'], { type: 'auto', protocol: 'dns', dns: { query: 'a.test' } }]], 'groups[1].healthCheck.protocol', /checked over UDP and cannot apply/],
   ['protocol http on a UDP-only group', [[['groups', 2, 'healthCheck', 'protocol'], 'http']], 'groups[2].healthCheck.protocol', /no effect on UDP ports/],
   ['HTTP option on an LDAP check', [[['groups', 1, 'healthCheck', 'http'], { path: '/' }]], 'groups[1].healthCheck.http', /http options do not apply to the ldap check \(protocol ldap\)/],
@@ -133,6 +138,8 @@ describe('things that are fine', () => {
     ['a member without a port and a ping check', [[['groups', 1, 'healthCheck'], { type: 'ping' }], [['groups', 1, 'members', 0, 'port'], undefined]]],
     ['a TLS option on an https check', [[[...G0, 'healthCheck', 'type'], 'https'], [[...G0, 'healthCheck', 'tls'], { verify: true }]]],
     ['an unused group with a DNS check', [[['groups', 3, 'healthCheck'], { type: 'dns', dns: { query: 'a.test' } }], [['groups', 3, 'members', 0, 'port'], 53]]],
+    ['a DNS check on a group a sections HAProxy does not serve (include)', [[['groups', 3, 'healthCheck'], { type: 'dns', dns: { query: 'a.test' } }], [['groups', 3, 'members', 0, 'port'], 53], [['appliances', 1], { ...SECTIONS_BOX, include: ['web-vip'] }]]],
+    ['a TCP check on a group a sections HAProxy keeps', [[['groups', 3, 'healthCheck'], { type: 'tcp' }], [['groups', 3, 'members', 0, 'port'], 8443], [['appliances', 1], SECTIONS_BOX]]],
     ['a server referenced by a disabled service', [[['services', 0, 'enabled'], false]]],
     ['two target sets', [[['targetSets', 1], ts2]]],
     ['include by target-set alias', [[['appliances', 0, 'include'], ['target-set-1']]]],
