@@ -13,7 +13,8 @@ import { createDocument, documentLines, documentToText } from './document';
 import { fastLoad } from './fastload';
 import { fastLocator } from './fastpos';
 import { FORMAT_VERSION, formatVersionOf, migrateDocument, MigrationError, MIGRATIONS, type Migration } from './migrate';
-import { MAX_ALIAS_COUNT, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+import { aliasBomb, documentData } from './aliases';
 
 export interface ParseResult {
   /**
@@ -255,12 +256,17 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     return { problems: finish(file, problems) };
   }
 
+  const bomb = aliasBomb(doc);
+  if (bomb) {
+    const offset = bomb.alias.range?.[0] ?? 0;
+    add('error', at(offset), formatPath(pathAt(doc, offset)) || ROOT_PATH, `alias *${bomb.alias.source} expands to ${bomb.size} nodes, and the aliases up to here to more than ${MAX_ALIAS_EXPANSION} in all: refused as an alias bomb`);
+    return { problems: finish(file, problems) };
+  }
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = documentData(doc);
   } catch (e) {
-    const alias = /alias/i.test((e as Error).message);
-    add('error', { line: 1, col: 1 }, ROOT_PATH, alias ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refused as a possible alias bomb` : (e as Error).message);
+    add('error', { line: 1, col: 1 }, ROOT_PATH, (e as Error).message);
     return { problems: finish(file, problems) };
   }
   const checked = checkData(data);
