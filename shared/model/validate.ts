@@ -34,20 +34,25 @@ export interface ParseOptions {
   migrations?: readonly Migration[];
 }
 
-/** Structural (zod) and cross-reference issues of plain data. */
-export function checkData(data: unknown): { workspace?: Workspace; issues: Issue[] } {
+/**
+ * Structural (zod) and cross-reference issues of plain data. Counting stops (stopped: true) once
+ * `limit` issues are found with an error among them: the rest would not be shown.
+ */
+export function checkData(data: unknown, limit = Infinity): { workspace?: Workspace; issues: Issue[]; stopped?: boolean } {
   const r = workspaceSchema.safeParse(data);
   if (r.success) {
-    const issues = crossCheck(r.data, data);
-    return { workspace: issues.some((i) => i.severity === 'error') ? undefined : r.data, issues };
+    const { issues, stopped } = crossCheck(r.data, data, limit);
+    return { workspace: stopped || issues.some((i) => i.severity === 'error') ? undefined : r.data, issues, stopped };
   }
-  const issues = zodIssues(r.error.issues, data, workspaceSchema);
+  const issues = zodIssues(r.error.issues, data, workspaceSchema, limit);
+  if (issues.length >= limit) return { issues, stopped: true };
   // Cross-check what did parse, so one typo does not hide every other finding; what was set
   // aside to get an entry through is already reported, so nothing more is said about it.
-  const set: PathSegment[][] = [];
-  const under = (p: PathSegment[]) => set.some((q) => q.length <= p.length && q.every((x, i) => x === p[i]));
-  issues.push(...crossCheck(loose(data, set), data).filter((i) => !under(i.path)));
-  return { issues };
+  const set = new Set<string>();
+  const under = (p: PathSegment[]) => p.some((_, n) => set.has(JSON.stringify(p.slice(0, n + 1))));
+  const cross = crossCheck(loose(data, set), data, limit - issues.length);
+  issues.push(...cross.issues.filter((i) => !under(i.path)));
+  return { issues, stopped: cross.stopped };
 }
 
 interface ZodLike<T> {
@@ -68,7 +73,7 @@ const SET_ASIDE = new Set(['weight', 'description']);
  * with an unknown key still has its server looked up): the fields taken out go into `set`
  * (under `at`). Undefined when another kind of field is wrong, or it still does not parse.
  */
-function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: PathSegment[][]): T | undefined {
+function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: Set<string>): T | undefined {
   const first = schema.safeParse(value);
   if (first.success) return first.data;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
@@ -86,7 +91,7 @@ function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: 
   }
   const again = schema.safeParse(copy);
   if (!again.success) return undefined;
-  for (const p of removed) set.push([...at, ...p]);
+  for (const p of removed) set.add(JSON.stringify([...at, ...p]));
   return again.data;
 }
 
@@ -103,7 +108,7 @@ function drop(obj: Record<string, unknown>, path: PathSegment[]): boolean {
   return true;
 }
 
-function loose(data: unknown, set: PathSegment[][]): LooseWorkspace {
+function loose(data: unknown, set: Set<string>): LooseWorkspace {
   const obj = (data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
   const each = <T>(key: string, schema: ZodLike<T>): (T | undefined)[] => {
     const list = obj[key];
@@ -142,7 +147,8 @@ function tooDeep(doc: Document): Node | undefined {
   return undefined;
 }
 
-function finish(file: string, problems: Problem[]): Problem[] {
+/** Problems in order, one line each, capped; `stopped`: checking stopped at the cap. */
+function finish(file: string, problems: Problem[], stopped = false): Problem[] {
   // One line per problem, whatever the parser or a value put in the message.
   for (const p of problems) p.message = p.message.replace(/\s*[\r\n]+\s*/g, ' ');
   // The same problem found twice (a value two checks both refuse) is said once.
@@ -152,6 +158,15 @@ function finish(file: string, problems: Problem[]): Problem[] {
     return seen.has(k) ? false : (seen.add(k), true);
   });
   sortProblems(problems);
+  if (stopped) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    const last = shown[shown.length - 1]!;
+    shown.push({
+      severity: 'error', file, line: last.line, col: last.col, path: ROOT_PATH,
+      message: `… and more problems (checking stopped after ${MAX_PROBLEMS})`, omitted: { errors: 0, warnings: 0, more: true },
+    });
+    return shown;
+  }
   if (problems.length <= MAX_PROBLEMS) return problems;
   const rest = problems.length - MAX_PROBLEMS;
   const shown = problems.slice(0, MAX_PROBLEMS);
@@ -269,13 +284,13 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     add('error', { line: 1, col: 1 }, ROOT_PATH, (e as Error).message);
     return { problems: finish(file, problems) };
   }
-  const checked = checkData(data);
+  const checked = checkData(data, MAX_PROBLEMS);
   const lines = documentLines(doc);
   for (const issue of checked.issues) {
     const pos = locate(doc, lines, issue.path, issue.at === 'key' ? 'key' : 'value');
     problems.push({ severity: issue.severity, file, line: pos.line, col: pos.col, path: formatPath(issue.path), message: issue.message, segments: issue.path });
   }
-  return { workspace: hasErrors(problems) ? undefined : checked.workspace, problems: finish(file, problems), migratedFrom };
+  return { workspace: hasErrors(problems) ? undefined : checked.workspace, problems: finish(file, problems, checked.stopped), migratedFrom };
 }
 
 /**
@@ -315,7 +330,7 @@ export function parseWorkspace(text: string, file: string, opts: ParseOptions = 
   if (fast.ok) {
     const data = fast.data as Record<string, unknown> | null;
     if (data && typeof data === 'object' && data.lbdesk === FORMAT_VERSION) {
-      const checked = checkData(data);
+      const checked = checkData(data, MAX_PROBLEMS);
       // Problems are placed from js-yaml's parse events when they can be (big files stay fast).
       const locator = checked.issues.length === 0 ? undefined : fastLocator(text);
       if (checked.issues.length === 0 || locator) {
@@ -329,7 +344,7 @@ export function parseWorkspace(text: string, file: string, opts: ParseOptions = 
             return (doc ??= createDocument(text));
           },
           workspace: checked.workspace,
-          problems: finish(file, problems),
+          problems: finish(file, problems, checked.stopped),
         };
       }
     }
