@@ -51,7 +51,7 @@ function broken(raw: unknown, kind: string): boolean {
 const STOP = Symbol('enough problems');
 
 /**
- * Cross-object issues; stops (stopped: true) once `limit` are found with an error among them:
+ * Cross-object issues; stops (stopped: true) once more than `limit` are found, an error among them:
  * the workspace is refused either way, and a list past the cap is not shown.
  */
 export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infinity): { issues: Issue[]; stopped: boolean } {
@@ -62,7 +62,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infi
       issues.push(i);
       if (i.severity === 'error') errors++;
     }
-    if (issues.length >= limit && errors > 0) throw STOP;
+    if (issues.length > limit && errors > 0) throw STOP;
   };
   try {
     every(workspace, raw, add);

@@ -36,7 +36,7 @@ export interface ParseOptions {
 
 /**
  * Structural (zod) and cross-reference issues of plain data. Counting stops (stopped: true) once
- * `limit` issues are found with an error among them: the rest would not be shown.
+ * more than `limit` issues are found with an error among them: the rest would not be shown.
  */
 export function checkData(data: unknown, limit = Infinity): { workspace?: Workspace; issues: Issue[]; stopped?: boolean } {
   const r = workspaceSchema.safeParse(data);
@@ -44,8 +44,9 @@ export function checkData(data: unknown, limit = Infinity): { workspace?: Worksp
     const { issues, stopped } = crossCheck(r.data, data, limit);
     return { workspace: stopped || issues.some((i) => i.severity === 'error') ? undefined : r.data, issues, stopped };
   }
-  const issues = zodIssues(r.error.issues, data, workspaceSchema, limit);
-  if (issues.length >= limit) return { issues, stopped: true };
+  // One past the limit: exactly `limit` problems is not "more".
+  const issues = zodIssues(r.error.issues, data, workspaceSchema, limit + 1);
+  if (issues.length > limit) return { issues: issues.slice(0, limit), stopped: true };
   // Cross-check what did parse, so one typo does not hide every other finding; what was set
   // aside to get an entry through is already reported, so nothing more is said about it.
   const set = new Set<string>();

@@ -116,6 +116,13 @@ describe('hostile input', () => {
     expect(problemCounts(r.problems)).toEqual({ errors: 1000, warnings: 0, more: true });
   });
 
+  it('exactly as many problems as the cap are all counted, with no "more"', () => {
+    const servers = Array.from({ length: 1000 }, (_, i) => `  - { name: s${i}, address: bad }`).join('\n');
+    const r = parseWorkspace(`${HEAD}servers:\n${servers}\n`, 'cap.yaml');
+    expect(r.problems).toHaveLength(1000);
+    expect(problemCounts(r.problems)).toEqual({ errors: 1000, warnings: 0 });
+  });
+
   it('many warnings (no error) are all counted: they do not make the workspace invalid', () => {
     const services = Array.from({ length: 1200 }, (_, i) => `  - { name: v${i}, address: 127.0.0.10, port: ${1000 + i}, group: web, persistence: { type: none, timeout: 5s } }`).join('\n');
     const r = parseWorkspace(`${HEAD}servers: [{ name: a, address: 127.0.0.2 }]\ngroups: [{ name: web, members: [{ server: a, port: 80 }] }]\nservices:\n${services}\n`, 'warn.yaml');
