@@ -1,12 +1,16 @@
 // Benchmark: load + validate a generated 10,000-server / 1,000-group / 32-target-set workspace.
 // Run: npx tsx bench/workspace.ts   (goal: under 300 ms; exit status 1 when the median misses it)
+// Then hostile-size input: 1 MiB and 4 MiB of bad servers, whose cost must grow with the file
+// (4 MiB at most 6x the CPU of 1 MiB) because checking stops at the problem cap.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateWorkspace } from '../test/fixtures/workspaces/generate';
+import { badServers, generateWorkspace } from '../test/fixtures/workspaces/generate';
 import { loadWorkspaceFile } from '../main/services/workspace/store';
 
 const GOAL_MS = 300;
+/** CPU of 4 MiB of bad servers over that of 1 MiB: linear is 4. */
+const BAD_RATIO_GOAL = 6;
 const RUNS = 9;
 
 const cpuMs = () => {
@@ -49,6 +53,22 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) bad.push(await timed(file));
     console.log(`workspace load+validate 10000 servers with problems placed: ${Math.round(median(bad.map((r) => r.wall)))} ms (${bad[0]!.problems} problems: an error and a warning)`);
     if (wall >= GOAL_MS) process.exitCode = 1;
+
+    type Run = Awaited<ReturnType<typeof timed>>;
+    const bad1: Run[] = [];
+    const bad4: Run[] = [];
+    for (const [mb, into] of [[1, bad1], [4, bad4]] as const) {
+      writeFileSync(file, badServers(mb));
+      for (let i = 0; i < 3; i++) into.push(await timed(file));
+    }
+    const cpu1 = median(bad1.map((r) => r.cpu));
+    const cpu4 = median(bad4.map((r) => r.cpu));
+    const ratio = cpu4 / cpu1;
+    console.log(
+      `workspace validate bad servers: 1 MiB ${Math.round(median(bad1.map((r) => r.wall)))} ms (cpu ${Math.round(cpu1)} ms), ` +
+        `4 MiB ${Math.round(median(bad4.map((r) => r.wall)))} ms (cpu ${Math.round(cpu4)} ms): ${ratio.toFixed(1)}x (goal <= ${BAD_RATIO_GOAL}x, ${ratio <= BAD_RATIO_GOAL ? 'met' : 'MISSED'}; ${bad4[0]!.problems} problems shown)`,
+    );
+    if (ratio > BAD_RATIO_GOAL) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

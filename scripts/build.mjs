@@ -22,6 +22,7 @@ execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/elect
 const workers = [
   ['main/services/engine/data-path.ts', 'engine-worker'],
   ['main/services/health/probes/tcp-thread.ts', 'probe-worker'],
+  ['main/services/workspace/validate-thread.ts', 'validate-worker'],
 ].filter(([src]) => existsSync(join(root, src)));
 
 await build({

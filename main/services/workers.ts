@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 export const WORKERS = {
   'engine-worker': 'engine/data-path.ts',
   'probe-worker': 'health/probes/tcp-thread.ts',
+  'validate-worker': 'workspace/validate-thread.ts',
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 

@@ -48,10 +48,34 @@ function broken(raw: unknown, kind: string): boolean {
   return v !== undefined && v !== null && !Array.isArray(v);
 }
 
-export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
+const STOP = Symbol('enough problems');
+
+/**
+ * Cross-object issues; stops (stopped: true) once more than `limit` are found, an error among them:
+ * the workspace is refused either way, and a list past the cap is not shown.
+ */
+export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infinity): { issues: Issue[]; stopped: boolean } {
   const issues: Issue[] = [];
-  const err = (path: PathSegment[], message: string) => issues.push({ severity: 'error', path, message });
-  const warn = (path: PathSegment[], message: string) => issues.push({ severity: 'warning', path, message });
+  let errors = 0;
+  const add = (found: readonly Issue[]) => {
+    for (const i of found) {
+      issues.push(i);
+      if (i.severity === 'error') errors++;
+    }
+    if (issues.length > limit && errors > 0) throw STOP;
+  };
+  try {
+    every(workspace, raw, add);
+  } catch (e) {
+    if (e !== STOP) throw e;
+    return { issues, stopped: true };
+  }
+  return { issues, stopped: false };
+}
+
+function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Issue[]) => void): void {
+  const err = (path: PathSegment[], message: string) => add([{ severity: 'error', path, message }]);
+  const warn = (path: PathSegment[], message: string) => add([{ severity: 'warning', path, message }]);
   let budget = SUGGESTION_BUDGET;
   const hint = (word: string, names: () => Iterable<string>) => {
     if (budget-- <= 0) return '';
@@ -128,7 +152,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
     }
     const timeout = resolveTimers({ group: g.healthTimers, global: workspace.healthTimers }).timeout;
     const report = checkHealthCheck(g.healthCheck, [...base, 'healthCheck'], g.members, use, timeout);
-    issues.push(...report.issues);
+    add(report.issues);
     report.resolved.forEach((r, mi) => {
       if (g.members[mi]!.port === undefined && r.type !== 'ping') {
         err([...base, 'members', mi, 'port'], `required: this member gets a ${r.type} check (${r.why}); only a ping check works without a port`);
@@ -158,7 +182,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
   workspace.targetSets.forEach((t, i) => {
     if (!t) return;
     const base: PathSegment[] = ['targetSets', i];
-    issues.push(...checkTargetSet(t, i, raw));
+    add(checkTargetSet(t, i, raw));
     if (!t.disabled && t.protocols !== 'sctp') {
       const label = `target set ${t.number}`;
       t.ports.forEach((p, j) => {
@@ -172,10 +196,10 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
       const timeout = resolveTimers({ group: t.healthTimers, global: workspace.healthTimers }).timeout;
       const ports = t.ports.length ? t.ports.map((port) => ({ port })) : [{}];
       const use: Users = { subject: `target set ${t.number}`, tcp: [`target set ${t.number}`], udp: [] };
-      issues.push(...checkHealthCheck(t.healthCheck, [...base, 'healthCheck'], ports, use, timeout).issues);
+      add(checkHealthCheck(t.healthCheck, [...base, 'healthCheck'], ports, use, timeout).issues);
     }
   });
-  issues.push(...bindings.issues);
+  add(bindings.issues);
 
   workspace.appliances.forEach((a, i) => {
     if (!a) return;
@@ -205,7 +229,6 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
     if (a.manage === 'sections' && a.driver !== 'haproxy' && a.driver !== 'keepalived') err([...base, 'manage'], `sections is for drivers haproxy and keepalived, whose files lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
-  if (workspace.pairs?.length) issues.push(...checkPairs({ ...workspace, pairs: workspace.pairs, hint }));
-  issues.push(...timerIssues(workspace));
-  return issues;
+  if (workspace.pairs?.length) add(checkPairs({ ...workspace, pairs: workspace.pairs, hint }));
+  add(timerIssues(workspace));
 }

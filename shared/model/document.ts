@@ -5,7 +5,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { fieldOrder, insertBefore } from './field-order';
 import type { PathSegment } from './problem';
-import { MAX_ALIAS_COUNT } from './limits';
+import { documentData } from './aliases';
 import { appendItem, cut, EditError, insertPair, keyText, replaceValue, start, type Splice, type Target } from './splice';
 
 export { EditError };
@@ -141,7 +141,7 @@ function same(a: Json, b: Json): boolean {
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]));
 }
 
-const toJS = (doc: Document) => doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Json;
+const toJS = (doc: Document) => documentData(doc) as Json;
 
 /** Tries the splice; falls back to the Document API; commits only what re-parses to `want`. */
 function commit(doc: Document, op: Op, splice: () => Splice | undefined): void {

@@ -100,10 +100,30 @@ export function fastLocator(text: string): Locator | undefined {
     // An empty list item has no key to point at, and the two parsers place it differently.
     if (kind[i] === SEQUENCE) for (let c = first[i]!; c >= 0; c = next[c]!) if (kind[c] === 0) return undefined;
   }
-  const childAt = (i: number, k: number) => {
-    let c = first[i]!;
-    for (let m = 0; m < k && c >= 0; m++) c = next[c]!;
-    return c;
+  // Each collection's children as an array, made on first use: walking the sibling chain for
+  // every lookup made placing the problems of a long list quadratic.
+  const children = new Map<number, Int32Array>();
+  const childrenOf = (i: number) => {
+    let list = children.get(i);
+    if (!list) {
+      list = new Int32Array(count[i]!);
+      for (let c = first[i]!, m = 0; c >= 0; c = next[c]!) list[m++] = c;
+      children.set(i, list);
+    }
+    return list;
+  };
+  const childAt = (i: number, k: number) => childrenOf(i)[k] ?? -1;
+  /** A mapping's key node by its text (the first, should a key repeat). */
+  const keys = new Map<number, Map<string, number>>();
+  const keyOf = (i: number, name: string) => {
+    let byName = keys.get(i);
+    if (!byName) {
+      byName = new Map();
+      const list = childrenOf(i);
+      for (let m = list.length - 2; m >= 0; m -= 2) if (kind[list[m]!] === SCALAR) byName.set(String(value[list[m]!]), list[m]!);
+      keys.set(i, byName);
+    }
+    return byName.get(name) ?? -1;
   };
 
   const starts = lineStarts(text);
@@ -126,8 +146,7 @@ export function fastLocator(text: string): Locator | undefined {
     for (const seg of path) {
       keyOffset = undefined;
       if (kind[node] === MAPPING) {
-        let key = first[node]!;
-        while (key >= 0 && !(kind[key] === SCALAR && String(value[key]) === String(seg))) key = next[next[key]!]!;
+        const key = keyOf(node, String(seg));
         if (key < 0) return position(offset);
         keyOffset = startOf(key);
         node = unwrap(next[key]!);

@@ -11,5 +11,5 @@ export { parseWorkspace, validateDocument, checkData, type ParseResult, type Par
 export { createDocument, documentToText, documentLines, setField, deleteField, addItem, addItems, appendSplice, removeItem, renameKey, EditError } from './document';
 export { normaliseFactors } from './normalise';
 export { FORMAT_VERSION, MIGRATIONS, migrateDocument, formatVersionOf, MigrationError, type Migration, type Migrated } from './migrate';
-export { MAX_WORKSPACE_BYTES, MAX_DEPTH, MAX_ALIAS_COUNT, MAX_PROBLEMS } from './limits';
+export { MAX_WORKSPACE_BYTES, MAX_DEPTH, MAX_ALIAS_EXPANSION, MAX_PROBLEMS } from './limits';
 export { checkHealthCheck, OPTION_TYPES, transportOf } from './checks';

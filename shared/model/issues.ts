@@ -148,7 +148,8 @@ function unwrap(s: ZodLike | undefined): ZodLike | undefined {
 }
 
 /** One Issue per problem; an unknown-keys issue becomes one Issue per key, pointing at the key. */
-export function zodIssues(issues: readonly Raw[], data: unknown, schema: z.ZodType): Issue[] {
+/** Zod's issues reworded, the first `limit` of them (a list past the cap is not shown). */
+export function zodIssues(issues: readonly Raw[], data: unknown, schema: z.ZodType, limit = Infinity): Issue[] {
   const out: Issue[] = [];
   // "adress" for "address" is one mistake: report the unknown key, not also the missing one.
   const meant = new Set<string>();
@@ -157,6 +158,7 @@ export function zodIssues(issues: readonly Raw[], data: unknown, schema: z.ZodTy
     const path = issue.path.filter((s): s is PathSegment => typeof s !== 'symbol');
     const known = keysAt(schema, path);
     for (const key of issue.keys) {
+      if (out.length >= limit) return out;
       const guess = closest(key, known);
       if (guess !== undefined) meant.add(JSON.stringify([...path, guess]));
       const why = key === '<<' ? ' (YAML merge keys are not supported: write the fields out, or use an alias for the whole mapping)' : guess === undefined ? '' : ` (did you mean "${guess}"?)`;
@@ -165,6 +167,7 @@ export function zodIssues(issues: readonly Raw[], data: unknown, schema: z.ZodTy
   }
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') continue;
+    if (out.length >= limit) return out;
     const path = issue.path.filter((s): s is PathSegment => typeof s !== 'symbol');
     if (meant.has(JSON.stringify(path)) && !hasKey(data, path)) continue;
     out.push({ severity: 'error', path, message: message(issue, data, path) });

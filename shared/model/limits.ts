@@ -4,8 +4,11 @@
 export const MAX_WORKSPACE_BYTES = 16 * 1024 * 1024;
 /** Nesting depth of mappings and lists; a real workspace needs 7. */
 export const MAX_DEPTH = 64;
-/** Aliases the YAML library may expand (defeats "billion laughs" alias bombs). */
-export const MAX_ALIAS_COUNT = 100;
+/**
+ * Nodes that alias expansion may add to a document ("billion laughs" adds 10^9): sharing one
+ * anchor across thousands of entries stays far below it.
+ */
+export const MAX_ALIAS_EXPANSION = 1_000_000;
 /** Problems reported for one file; past this the rest are summarised in one line. */
 export const MAX_PROBLEMS = 1000;
 /**

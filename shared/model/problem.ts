@@ -21,22 +21,27 @@ export interface Problem {
   path: string;
   message: string;
   segments?: PathSegment[];
-  /** On the "… and N more problems" line that ends a long list: what it stands for. */
-  omitted?: { errors: number; warnings: number };
+  /**
+   * On the line that ends a long list: what it stands for. `more`: counting stopped at the cap,
+   * so there are more than the counts say.
+   */
+  omitted?: { errors: number; warnings: number; more?: true };
 }
 
 /** Errors and warnings in a list, counting those a final "… and N more" line stands for. */
-export function problemCounts(problems: readonly Problem[]): { errors: number; warnings: number } {
+export function problemCounts(problems: readonly Problem[]): { errors: number; warnings: number; more?: true } {
   let errors = 0;
   let warnings = 0;
+  let more = false;
   for (const p of problems) {
     if (p.omitted) {
       errors += p.omitted.errors;
       warnings += p.omitted.warnings;
+      more ||= p.omitted.more === true;
     } else if (p.severity === 'error') errors++;
     else warnings++;
   }
-  return { errors, warnings };
+  return { errors, warnings, ...(more ? { more: true as const } : {}) };
 }
 
 export const ROOT_PATH = '(root)';

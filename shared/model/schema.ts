@@ -5,6 +5,7 @@ import { parseDuration, formatDuration } from './duration';
 import { DEFAULT_FACTOR, ipfeMate, normaliseFactorValues } from './ipfe';
 import { isIpAddress } from './address';
 import { ruledText } from './text-rules';
+import { patternProblem } from './regex-safety';
 
 export const CHECK_TYPES = [
   'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
@@ -208,10 +209,11 @@ export const targetSetResolvedSchema = targetSetSchema.transform((t) => ({
   secondaryStandbyIpfe: t.secondaryActiveIpfe === undefined ? undefined : ipfeMate(t.secondaryActiveIpfe),
 }));
 
-/** A regular expression given as a string (JavaScript syntax, no slashes). */
-const regexString = z.string().min(1).refine((s) => {
-  try { new RegExp(s); return true; } catch { return false; }
-}, { message: 'must be a valid regular expression' });
+/** A regular expression given as a string (JavaScript syntax, no slashes), safe to backtrack. */
+const regexString = z.string().min(1).superRefine((s, ctx) => {
+  const why = patternProblem(s);
+  if (why) ctx.addIssue({ code: 'custom', message: why });
+});
 
 /**
  * `driver: cli`: how the appliance's command line behaves (docs/vendor-cli.md). Every pattern

@@ -13,7 +13,8 @@ import { createDocument, documentLines, documentToText } from './document';
 import { fastLoad } from './fastload';
 import { fastLocator } from './fastpos';
 import { FORMAT_VERSION, formatVersionOf, migrateDocument, MigrationError, MIGRATIONS, type Migration } from './migrate';
-import { MAX_ALIAS_COUNT, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS, MAX_WORKSPACE_BYTES } from './limits';
+import { aliasBomb, documentData } from './aliases';
 import { cutText } from './text-rules';
 
 /** Longest problem message: one that quotes a 100 KB name shows its start, not all of it. */
@@ -38,20 +39,26 @@ export interface ParseOptions {
   migrations?: readonly Migration[];
 }
 
-/** Structural (zod) and cross-reference issues of plain data. */
-export function checkData(data: unknown): { workspace?: Workspace; issues: Issue[] } {
+/**
+ * Structural (zod) and cross-reference issues of plain data. Counting stops (stopped: true) once
+ * more than `limit` issues are found with an error among them: the rest would not be shown.
+ */
+export function checkData(data: unknown, limit = Infinity): { workspace?: Workspace; issues: Issue[]; stopped?: boolean } {
   const r = workspaceSchema.safeParse(data);
   if (r.success) {
-    const issues = crossCheck(r.data, data);
-    return { workspace: issues.some((i) => i.severity === 'error') ? undefined : r.data, issues };
+    const { issues, stopped } = crossCheck(r.data, data, limit);
+    return { workspace: stopped || issues.some((i) => i.severity === 'error') ? undefined : r.data, issues, stopped };
   }
-  const issues = zodIssues(r.error.issues, data, workspaceSchema);
+  // One past the limit: exactly `limit` problems is not "more".
+  const issues = zodIssues(r.error.issues, data, workspaceSchema, limit + 1);
+  if (issues.length > limit) return { issues: issues.slice(0, limit), stopped: true };
   // Cross-check what did parse, so one typo does not hide every other finding; what was set
   // aside to get an entry through is already reported, so nothing more is said about it.
-  const set: PathSegment[][] = [];
-  const under = (p: PathSegment[]) => set.some((q) => q.length <= p.length && q.every((x, i) => x === p[i]));
-  issues.push(...crossCheck(loose(data, set), data).filter((i) => !under(i.path)));
-  return { issues };
+  const set = new Set<string>();
+  const under = (p: PathSegment[]) => p.some((_, n) => set.has(JSON.stringify(p.slice(0, n + 1))));
+  const cross = crossCheck(loose(data, set), data, limit - issues.length);
+  issues.push(...cross.issues.filter((i) => !under(i.path)));
+  return { issues, stopped: cross.stopped };
 }
 
 interface ZodLike<T> {
@@ -72,7 +79,7 @@ const SET_ASIDE = new Set(['weight', 'description']);
  * with an unknown key still has its server looked up): the fields taken out go into `set`
  * (under `at`). Undefined when another kind of field is wrong, or it still does not parse.
  */
-function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: PathSegment[][]): T | undefined {
+function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: Set<string>): T | undefined {
   const first = schema.safeParse(value);
   if (first.success) return first.data;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
@@ -90,7 +97,7 @@ function salvage<T>(schema: ZodLike<T>, value: unknown, at: PathSegment[], set: 
   }
   const again = schema.safeParse(copy);
   if (!again.success) return undefined;
-  for (const p of removed) set.push([...at, ...p]);
+  for (const p of removed) set.add(JSON.stringify([...at, ...p]));
   return again.data;
 }
 
@@ -107,7 +114,7 @@ function drop(obj: Record<string, unknown>, path: PathSegment[]): boolean {
   return true;
 }
 
-function loose(data: unknown, set: PathSegment[][]): LooseWorkspace {
+function loose(data: unknown, set: Set<string>): LooseWorkspace {
   const obj = (data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
   const each = <T>(key: string, schema: ZodLike<T>): (T | undefined)[] => {
     const list = obj[key];
@@ -146,7 +153,8 @@ function tooDeep(doc: Document): Node | undefined {
   return undefined;
 }
 
-function finish(file: string, problems: Problem[]): Problem[] {
+/** Problems in order, one line each, capped; `stopped`: checking stopped at the cap. */
+function finish(file: string, problems: Problem[], stopped = false): Problem[] {
   // One line per problem, whatever the parser or a value put in the message.
   for (const p of problems) {
     p.message = cutText(p.message.replace(/\s*[\r\n]+\s*/g, ' '), MESSAGE_MAX);
@@ -160,6 +168,15 @@ function finish(file: string, problems: Problem[]): Problem[] {
     return seen.has(k) ? false : (seen.add(k), true);
   });
   sortProblems(problems);
+  if (stopped) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    const last = shown[shown.length - 1]!;
+    shown.push({
+      severity: 'error', file, line: last.line, col: last.col, path: ROOT_PATH,
+      message: `… and more problems (checking stopped after ${MAX_PROBLEMS})`, omitted: { errors: 0, warnings: 0, more: true },
+    });
+    return shown;
+  }
   if (problems.length <= MAX_PROBLEMS) return problems;
   const rest = problems.length - MAX_PROBLEMS;
   const shown = problems.slice(0, MAX_PROBLEMS);
@@ -264,21 +281,26 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     return { problems: finish(file, problems) };
   }
 
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (e) {
-    const alias = /alias/i.test((e as Error).message);
-    add('error', { line: 1, col: 1 }, ROOT_PATH, alias ? `too many alias expansions (over ${MAX_ALIAS_COUNT}): refused as a possible alias bomb` : (e as Error).message);
+  const bomb = aliasBomb(doc);
+  if (bomb) {
+    const offset = bomb.alias.range?.[0] ?? 0;
+    add('error', at(offset), formatPath(pathAt(doc, offset)) || ROOT_PATH, `alias *${bomb.alias.source} expands to ${bomb.size} nodes, and the aliases up to here to more than ${MAX_ALIAS_EXPANSION} in all: refused as an alias bomb`);
     return { problems: finish(file, problems) };
   }
-  const checked = checkData(data);
+  let data: unknown;
+  try {
+    data = documentData(doc);
+  } catch (e) {
+    add('error', { line: 1, col: 1 }, ROOT_PATH, (e as Error).message);
+    return { problems: finish(file, problems) };
+  }
+  const checked = checkData(data, MAX_PROBLEMS);
   const lines = documentLines(doc);
   for (const issue of checked.issues) {
     const pos = locate(doc, lines, issue.path, issue.at === 'key' ? 'key' : 'value');
     problems.push({ severity: issue.severity, file, line: pos.line, col: pos.col, path: formatPath(issue.path), message: issue.message, segments: issue.path });
   }
-  return { workspace: hasErrors(problems) ? undefined : checked.workspace, problems: finish(file, problems), migratedFrom };
+  return { workspace: hasErrors(problems) ? undefined : checked.workspace, problems: finish(file, problems, checked.stopped), migratedFrom };
 }
 
 /**
@@ -318,7 +340,7 @@ export function parseWorkspace(text: string, file: string, opts: ParseOptions = 
   if (fast.ok) {
     const data = fast.data as Record<string, unknown> | null;
     if (data && typeof data === 'object' && data.lbdesk === FORMAT_VERSION) {
-      const checked = checkData(data);
+      const checked = checkData(data, MAX_PROBLEMS);
       // Problems are placed from js-yaml's parse events when they can be (big files stay fast).
       const locator = checked.issues.length === 0 ? undefined : fastLocator(text);
       if (checked.issues.length === 0 || locator) {
@@ -332,7 +354,7 @@ export function parseWorkspace(text: string, file: string, opts: ParseOptions = 
             return (doc ??= createDocument(text));
           },
           workspace: checked.workspace,
-          problems: finish(file, problems),
+          problems: finish(file, problems, checked.stopped),
         };
       }
     }

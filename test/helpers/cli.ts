@@ -12,7 +12,7 @@ export const ROOT = resolve(__dirname, '../..');
 const BIN = resolve(ROOT, 'main/cli/bin.ts');
 /** tsx's loader by absolute URL, so a test may run the CLI from any working directory. */
 export const TSX_LOADER = pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-const BUNDLE = ['out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs'];
+const BUNDLE = ['out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs', 'out/cli/validate-worker.cjs'];
 let cliArgs: string[] | undefined;
 
 /** Node arguments that start the CLI (the arguments to it follow). */

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 // Not from ./helpers: that loads the app's services, and the CLI test helper imports this file.
 const ROOT = resolve(__dirname, '../..');
 
-export const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs'];
+export const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lbdesk.cjs', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs', 'out/cli/validate-worker.cjs'];
 const SOURCES = ['main', 'shared', 'electron.vite.config.ts', 'scripts/build.mjs'];
 
 function newest(path: string): number {

@@ -102,7 +102,7 @@ describe('Electronegativity', () => {
     mkdirSync(join(app, 'out'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
     for (const part of ['main', 'preload', 'renderer']) cpSync(join(ROOT, 'out', part), join(app, 'out', part), { recursive: true });
-    for (const name of ['engine-worker.cjs', 'probe-worker.cjs']) {
+    for (const name of ['engine-worker.cjs', 'probe-worker.cjs', 'validate-worker.cjs']) {
       const worker = join(ROOT, 'out', 'cli', name); // packed too (electron-builder.yml)
       if (existsSync(worker)) cpSync(worker, join(app, 'out', 'cli', name));
     }

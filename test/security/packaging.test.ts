@@ -58,7 +58,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('packs the built app, not sources, source maps or the CLI bundle', () => {
-    expect(config.files).toEqual(expect.arrayContaining(['out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs', 'package.json', '!**/*.map']));
+    expect(config.files).toEqual(expect.arrayContaining(['out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/engine-worker.cjs', 'out/cli/probe-worker.cjs', 'out/cli/validate-worker.cjs', 'package.json', '!**/*.map']));
     expect(config.files).not.toContain('out/cli/lbdesk.cjs');
     expect(config.files.some((f) => /^(main|shared|renderer|test|scripts)\//.test(f))).toBe(false);
     expect(config.files).not.toContain('out/**');

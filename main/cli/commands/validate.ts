@@ -13,13 +13,13 @@ export function register(program: Command): void {
     .action(async (file: string, opts: { json?: boolean }) => {
       const result = await validateFile(file);
       if (result.exitCode === 2) throw new CliError(result.fatal ?? `cannot read ${file}`, 2);
-      const { errors, warnings } = problemCounts(result.problems);
+      const { errors, warnings, more } = problemCounts(result.problems);
       if (opts.json) {
         const problems = result.problems.map(({ segments: _segments, ...p }) => p);
         process.stdout.write(`${JSON.stringify({ file, valid: result.exitCode === 0, errors, warnings, problems }, null, 2)}\n`);
       } else {
         for (const p of result.problems) process.stderr.write(`${formatProblem(p)}\n`);
-        const counts = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean).join(', ');
+        const counts = more ? `more than ${errors + warnings} problems` : [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean).join(', ');
         process.stdout.write(`${file}: ${result.exitCode === 0 ? 'valid' : 'invalid'}${counts ? ` (${counts})` : ''}\n`);
       }
       process.exitCode = result.exitCode;

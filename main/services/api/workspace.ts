@@ -12,7 +12,8 @@ import type { AreaHandlers, EventSink } from './dispatch';
 /** Load/save/validate of workspace files (main/services/workspace). */
 export interface WorkspaceStore {
   save(path: string, text: string): Promise<{ backupPath?: string }>;
-  validateText(text: string, path: string): ApiProblem[];
+  /** Off the event loop for big text: other calls are answered meanwhile. */
+  validateText(text: string, path: string): Promise<ApiProblem[]>;
 }
 
 export interface WorkspaceDeps {

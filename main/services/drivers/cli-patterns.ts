@@ -1,6 +1,8 @@
 // How a vendor CLI looks: prompt, pager, confirmation questions, error lines, comments and
 // the lines that change by themselves. Defaults fit ADX-, Px-, Cisco- and Linux-like prompts.
 import type { CliSettings } from '../../../shared/model/schema';
+import { patternParts, patternProblem } from '../../../shared/model/regex-safety';
+import { untrusted } from './pattern-bound';
 
 export interface CliPatterns {
   /** Matched against the unfinished last line of output. */
@@ -41,9 +43,15 @@ export const CLI_VOLATILE: RegExp[] = [
   /^.*\b(?:packets?|bytes|octets|hits|counters?|sessions|connections|requests|cpu(?: load| utilization)?|memory used)\s*[:=]\s*\d+.*$/i,
 ];
 
-/** A pattern from the workspace: JavaScript syntax; a leading `(?i)` makes it case-insensitive. */
+/**
+ * A pattern from the workspace: JavaScript syntax; a leading `(?i)` makes it case-insensitive.
+ * One validation refuses is refused here too; matching it is time-bounded (pattern-bound.ts).
+ */
 export function compilePattern(source: string): RegExp {
-  return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
+  const why = patternProblem(source);
+  if (why) throw new Error(`the pattern ${JSON.stringify(source.slice(0, 80))} ${why}`);
+  const { body, flags } = patternParts(source);
+  return untrusted(new RegExp(body, flags));
 }
 
 export function cliPatterns(settings: Partial<CliSettings> | undefined): CliPatterns {

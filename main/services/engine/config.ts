@@ -84,6 +84,29 @@ export function listenerId(protocol: 'tcp' | 'udp', address: string, port: numbe
   return `${protocol}:${normaliseAddress(address)}:${port}`;
 }
 
+/** A socket the engine opens for a config: a listener, or a target set's heartbeat socket. */
+export interface Binding {
+  address: string;
+  port: number;
+  protocol: 'tcp' | 'udp';
+  service?: string;
+  targetSet?: number;
+  /** The target set's secondary address. */
+  secondary: boolean;
+}
+
+/** Every address a config makes the engine bind: the one list the lab's loopback rule checks. */
+export function bindings(config: EngineConfig): Binding[] {
+  const out: Binding[] = config.listeners.map((l) => ({
+    address: l.address, port: l.port, protocol: l.protocol, secondary: l.secondary,
+    ...(l.service !== undefined ? { service: l.service } : {}), ...(l.targetSet !== undefined ? { targetSet: l.targetSet } : {}),
+  }));
+  for (const p of config.pools) {
+    if (p.heartbeat) out.push({ address: p.heartbeat.address, port: p.heartbeat.port, protocol: 'udp', secondary: false, ...(p.targetSet !== undefined ? { targetSet: p.targetSet } : {}) });
+  }
+  return out;
+}
+
 export function buildConfig(workspace: Workspace): EngineConfig {
   const pools: PoolConfig[] = [];
   const listeners: ListenerConfig[] = [];

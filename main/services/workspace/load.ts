@@ -66,14 +66,15 @@ export async function loadWorkspace(path: string, opts: { text?: string; shown?:
 
 function refused(problems: Problem[], shown: string): LoadRefused {
   const errors = problems.filter((p) => p.severity === 'error');
-  const n = Math.max(problemCounts(problems).errors, 1);
+  const counts = problemCounts(problems);
+  const n = Math.max(counts.errors, 1);
   const first = errors.slice(0, 3).map(formatProblem).join('; ');
-  const more = n > 3 ? ` (and ${n - 3} more)` : '';
+  const more = n > 3 ? ` (and ${counts.more ? 'more than ' : ''}${n - 3} more)` : '';
   return {
     ok: false,
     unreadable: false,
     problems,
-    message: `${shown} is not a valid workspace (${n} error${n === 1 ? '' : 's'})`,
+    message: `${shown} is not a valid workspace (${counts.more ? 'more than ' : ''}${n} error${n === 1 ? '' : 's'})`,
     reason: first ? `${first}${more}` : `${shown} is not a valid workspace`,
   };
 }

@@ -9,6 +9,7 @@ import { normaliseFactors } from '../../../shared/model/normalise';
 import { fastLoad } from '../../../shared/model/fastload';
 import type { Problem } from '../../../shared/model/problem';
 import { MAX_WORKSPACE_BYTES } from '../../../shared/model/limits';
+import { validateText } from './validate-text';
 import { normaliseFactorValues } from '../../../shared/model/ipfe';
 import { writeFileAtomic } from './atomic';
 
@@ -199,7 +200,7 @@ export const workspaceStore = {
     const { backupPath } = await saveWorkspaceText(path, text);
     return { backupPath };
   },
-  validateText(text: string, path: string): Problem[] {
-    return parseWorkspace(text, path).problems;
+  validateText(text: string, path: string): Promise<Problem[]> {
+    return validateText(text, path);
   },
 };

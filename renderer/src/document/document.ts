@@ -3,6 +3,7 @@
 import type { Document } from 'yaml';
 import { addItem, addItems, appendSplice, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
 import { fastLoad } from '../../../shared/model/fastload';
+import { documentData } from '../../../shared/model/aliases';
 import type { Batch, EditOp, DocumentState } from './protocol';
 import { sameData, updateIn } from '../lib/tree';
 
@@ -88,7 +89,7 @@ export class WorkspaceDocument {
     if (ordered.some((x, i) => i > 0 && x.at === ordered[i - 1]!.at)) return false;
     let text = this.text;
     for (const x of ordered) text = text.slice(0, x.at) + x.text + text.slice(x.end);
-    let want = asObject(doc.toJS({ maxAliasCount: 100 }));
+    let want = asObject(documentData(doc));
     for (const o of ops) if (o.op === 'addMany') want = updateIn(want, o.list, (l) => [...(l as unknown[]), ...o.items]) as Record<string, unknown>;
     const got = fastLoad(text);
     if (!got.ok || !sameData(got.data, want)) return false;
@@ -178,7 +179,7 @@ export class WorkspaceDocument {
       if (fast.ok) return asObject(fast.data);
     }
     try {
-      return asObject(this.doc().toJS({ maxAliasCount: 100 }));
+      return asObject(documentData(this.doc()));
     } catch {
       return {};
     }

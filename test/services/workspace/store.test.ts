@@ -231,7 +231,7 @@ describe('workspaceStore (for the API handlers)', () => {
     const file = join(dir, 'site.yaml');
     expect(await workspaceStore.save(file, EXAMPLE)).toEqual({ backupPath: undefined });
     expect(await workspaceStore.save(file, EXAMPLE)).toEqual({ backupPath: `${file}.bak` });
-    expect(workspaceStore.validateText(EXAMPLE, file)).toEqual([]);
-    expect(workspaceStore.validateText('lbdesk: 1\n', file)).toEqual([expect.objectContaining({ path: 'name', message: 'required field is missing' })]);
+    expect(await workspaceStore.validateText(EXAMPLE, file)).toEqual([]);
+    expect(await workspaceStore.validateText('lbdesk: 1\n', file)).toEqual([expect.objectContaining({ path: 'name', message: 'required field is missing' })]);
   });
 });

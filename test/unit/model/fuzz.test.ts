@@ -10,7 +10,7 @@ import { fastLoad } from '../../../shared/model/fastload';
 import { fastLocator } from '../../../shared/model/fastpos';
 import { generateWorkspace } from '../../fixtures/workspaces/generate';
 import { formatProblem } from '../../../shared/model/problem';
-import { MAX_ALIAS_COUNT } from '../../../shared/model/limits';
+import { documentData } from '../../../shared/model/aliases';
 import { validateFile } from '../../../main/services/workspace/load';
 import { exampleText, rng } from './helpers';
 
@@ -130,7 +130,7 @@ describe('fuzz: mutated workspaces', () => {
       if (!fast.ok) continue;
       const doc = createDocument(text);
       expect(doc.errors.map((e) => e.message), text).toEqual([]);
-      expect(fast.data, text).toEqual(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+      expect(fast.data, text).toEqual(documentData(doc));
       compared++;
     }
     expect(compared).toBeGreaterThan(samples.length / 3);

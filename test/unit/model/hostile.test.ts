@@ -16,7 +16,7 @@ describe('hostile input', () => {
   it('an alias bomb ("billion laughs") is refused', () => {
     const r = parseWorkspace(`${HEAD}description: x\n${lol(9)}\n`, 'bomb.yaml');
     expect(r.workspace).toBeUndefined();
-    expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', path: '(root)', message: expect.stringMatching(/alias bomb/) })]);
+    expect(r.problems).toEqual([expect.objectContaining({ severity: 'error', path: expect.stringMatching(/^a\d\[\d\]$/), message: expect.stringMatching(/alias bomb/) })]);
   });
 
   it('an alias with no anchor is named where it is, not taken for a bomb', () => {
@@ -106,13 +106,28 @@ describe('hostile input', () => {
     expect(parseWorkspace(text, 'big.yaml').problems[0]!.message).toMatch(/larger than 16 MiB/);
   });
 
-  it('many problems are capped with a summary line', () => {
+  it('many problems: checking stops at the cap, and a summary line says so', () => {
     const servers = Array.from({ length: 1500 }, (_, i) => `  - { name: s${i}, address: bad }`).join('\n');
     const r = parseWorkspace(`${HEAD}servers:\n${servers}\n`, 'many.yaml');
     expect(r.problems).toHaveLength(1001);
-    expect(r.problems[1000]!.message).toBe('… and 500 more problems');
-    // The totals count what the summary line stands for, not the line itself.
-    expect(problemCounts(r.problems)).toEqual({ errors: 1500, warnings: 0 });
+    expect(r.problems[999]!.path).toBe('servers[999].address');
+    expect(r.problems[1000]!.message).toBe('… and more problems (checking stopped after 1000)');
+    // The totals count what was found and say that there is more, not the summary line itself.
+    expect(problemCounts(r.problems)).toEqual({ errors: 1000, warnings: 0, more: true });
+  });
+
+  it('exactly as many problems as the cap are all counted, with no "more"', () => {
+    const servers = Array.from({ length: 1000 }, (_, i) => `  - { name: s${i}, address: bad }`).join('\n');
+    const r = parseWorkspace(`${HEAD}servers:\n${servers}\n`, 'cap.yaml');
+    expect(r.problems).toHaveLength(1000);
+    expect(problemCounts(r.problems)).toEqual({ errors: 1000, warnings: 0 });
+  });
+
+  it('many warnings (no error) are all counted: they do not make the workspace invalid', () => {
+    const services = Array.from({ length: 1200 }, (_, i) => `  - { name: v${i}, address: 127.0.0.10, port: ${1000 + i}, group: web, persistence: { type: none, timeout: 5s } }`).join('\n');
+    const r = parseWorkspace(`${HEAD}servers: [{ name: a, address: 127.0.0.2 }]\ngroups: [{ name: web, members: [{ server: a, port: 80 }] }]\nservices:\n${services}\n`, 'warn.yaml');
+    expect(problemCounts(r.problems)).toEqual({ errors: 0, warnings: 1200 });
+    expect(r.workspace?.services).toHaveLength(1200);
   });
 
   it('__proto__ keys are unknown keys, and pollute nothing', () => {

@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Client, ClientChannel } from 'ssh2';
 import type { CliPatterns } from '../../drivers/cli-patterns';
 import { CONTROL } from '../../../../shared/model/text-rules';
+import { bounded, matchTail, PatternTimeout } from '../../drivers/pattern-bound';
 import { redact } from './redact';
 import { cleanScreen, lastLine } from './screen';
 
@@ -147,21 +148,30 @@ export class CliSession {
       };
       const check = () => {
         if (this.raw.length > max) return finish(new VendorCliError('too-much-output', `${this.label}: more than ${max} bytes of output ${what}`));
-        const partial = lastLine(this.raw);
+        const partial = matchTail(lastLine(this.raw));
         clearTimeout(quiet);
+        let seen: { pager: boolean; confirm: boolean; prompt: boolean };
+        try {
+          seen = bounded([p.pager, p.confirm, p.prompt], `${this.label}: matching cli.prompt, cli.pager and cli.confirm ${what}`, () => ({
+            pager: p.pager.test(partial), confirm: p.confirm.test(partial), prompt: p.prompt.test(partial),
+          }));
+        } catch (err) {
+          if (err instanceof PatternTimeout) return finish(new VendorCliError('refused', err.message));
+          throw err;
+        }
         if (partial.trim() !== '' && handledAt !== this.raw.length) {
-          if (p.pager.test(partial)) {
+          if (seen.pager) {
             handledAt = this.raw.length;
             return this.send(p.pagerKey);
           }
-          if (p.confirm.test(partial)) {
+          if (seen.confirm) {
             handledAt = this.raw.length;
             answered.push(partial.trim());
             if (CONTROL.test(p.confirmAnswer)) return finish(new VendorCliError('refused', `${this.label}: cli.confirmAnswer cannot contain a line break or another control character`));
             return this.send(`${p.confirmAnswer}\n`);
           }
         }
-        if (p.prompt.test(partial)) {
+        if (seen.prompt) {
           if (this.base === undefined || promptBase(partial) === this.base) return finish(undefined, partial);
           // The host name changed (a `hostname` command): take it once the appliance falls silent.
           quiet = setTimeout(() => { this.base = promptBase(partial); finish(undefined, partial); }, QUIET_MS);
@@ -173,6 +183,16 @@ export class CliSession {
       arm();
       check();
     });
+  }
+
+  /** Matching under the workspace patterns' time bound; an overrun refuses the command. */
+  private matched<T>(patterns: RegExp[], what: string, work: () => T): T {
+    try {
+      return bounded(patterns, what, work);
+    } catch (err) {
+      if (err instanceof PatternTimeout) throw new VendorCliError('refused', err.message);
+      throw err;
+    }
   }
 
   /** Sends one line and returns what the appliance answered, once its prompt is back. */
@@ -189,14 +209,17 @@ export class CliSession {
     const lines = screen.split('\n');
     lines.pop(); // the prompt
     if (lines.length && lines[0]!.trimEnd().endsWith(command.trim())) lines.shift(); // the echo
-    const pager = new RegExp(this.opts.patterns.pager.source, `${this.opts.patterns.pager.flags.replace('g', '')}g`);
-    const out: string[] = [];
-    for (const line of lines) {
-      const stripped = line.replace(pager, '').trimEnd();
-      if (stripped === '' && line.trim() !== '') continue; // nothing but a pager prompt
-      out.push(stripped);
-    }
-    const error = out.find((l) => this.opts.patterns.errors.some((re) => re.test(l)));
+    const { pager: pagerPattern, errors } = this.opts.patterns;
+    const pager = new RegExp(pagerPattern.source, `${pagerPattern.flags.replace('g', '')}g`);
+    const { out, error } = this.matched([pagerPattern, ...errors], `${this.label}: matching cli.pager and cli.errors after "${redact(command).slice(0, 60)}"`, () => {
+      const kept: string[] = [];
+      for (const line of lines) {
+        const stripped = line.replace(pager, '').trimEnd();
+        if (stripped === '' && line.trim() !== '') continue; // nothing but a pager prompt
+        kept.push(stripped);
+      }
+      return { out: kept, error: kept.find((l) => errors.some((re) => re.test(l))) };
+    });
     return { command, output: out.join('\n'), prompt: r.prompt, answered: r.answered, ...(error !== undefined ? { error } : {}) };
   }
 

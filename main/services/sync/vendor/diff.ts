@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { DiffReport } from '../../../../shared/api/sync';
 import { DEFAULT_COMMENT } from '../../drivers/cli-patterns';
+import { bounded } from '../../drivers/pattern-bound';
 import { redact } from './redact';
 import { splitSections } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
@@ -13,15 +14,18 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
 
 /** Each line: dropped when a volatile pattern covers all of it, else its volatile parts masked. */
 export function normalizeCli(text: string, volatile: RegExp[], comment: RegExp = DEFAULT_COMMENT): string {
-  const out: string[] = [];
-  for (const raw of text.split('\n')) {
-    let line = raw.replace(/\r$/, '').replace(/\s+$/, '');
-    if (line.trim() === '' || comment.test(line)) continue;
-    if (volatile.some((re) => re.exec(line)?.[0] === line)) continue;
-    for (const re of volatile) line = line.replace(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`), '<volatile>');
-    out.push(line);
-  }
-  return out.length ? `${out.join('\n')}\n` : '';
+  const global = volatile.map((re) => new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`));
+  return bounded(volatile, 'masking the cli.volatile lines', () => {
+    const out: string[] = [];
+    for (const raw of text.split('\n')) {
+      let line = raw.replace(/\r$/, '').replace(/\s+$/, '');
+      if (line.trim() === '' || comment.test(line)) continue;
+      if (volatile.some((re) => re.exec(line)?.[0] === line)) continue;
+      for (const re of global) line = line.replace(re, '<volatile>');
+      out.push(line);
+    }
+    return out.length ? `${out.join('\n')}\n` : '';
+  });
 }
 
 export function diffCliTexts(target: CliTarget, current: Buffer | undefined, rendered: string): DiffReport {
