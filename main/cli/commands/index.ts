@@ -12,6 +12,7 @@ import { register as diff } from './diff';
 import { register as compare } from './compare';
 import { register as importCommand } from './import';
 import { register as report } from './report';
+import { register as whatif } from './whatif';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand, report];
+export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand, report, whatif];
