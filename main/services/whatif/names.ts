@@ -35,7 +35,7 @@ export function resolveFailure(workspace: Workspace, name: string): WhatIfFailur
     const server = port === undefined ? tail : tail.slice(0, portAt);
     const keys = groupKeys(head, (s, p) => s === server && (port === undefined || p === port));
     if (keys.length) return out('member', keys);
-    const names = group.members.map((m) => (m.port === undefined ? m.server : `${m.server}:${m.port}`));
+    const names = group.members.map((m) => (port === undefined || m.port === undefined ? m.server : `${m.server}:${m.port}`));
     throw new UnknownFailure(`group ${head} has no member ${tail}${didYouMean(tail, names)}`);
   }
   if (workspace.servers.some((s) => s.name === name)) {
