@@ -7,6 +7,7 @@ import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 import type { ReportExport } from './report';
+import type { WhatIfReport } from './whatif';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -125,6 +126,8 @@ const labMethods = {
   'lab.session': method<LabSession>()(none),
   /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
   'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
+  /** `lbdesk whatif`: offline, what each service and target set keeps with `fail` failed (servers, members, groups, boxes). */
+  'lab.whatif': method<WhatIfReport>()(z.strictObject({ ...source.shape, fail: z.array(name).min(1).max(500) })),
 } as const;
 /** Appliances: render, diff, push, pull, confirm, history, compare. */
 const appliancesMethods = {
