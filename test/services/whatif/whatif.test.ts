@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { WhatIfPool, WhatIfReport } from '../../../shared/api/whatif';
 import type { Workspace } from '../../../shared/model/schema';
 import { loadWorkspace } from '../../../main/services/workspace/load';
-import { UnknownFailure, whatIf } from '../../../main/services/whatif';
+import { thinPools, UnknownFailure, whatIf } from '../../../main/services/whatif';
 
 async function load(file: string): Promise<Workspace> {
   const loaded = await loadWorkspace(resolve(__dirname, '../../..', file), {});
@@ -51,6 +51,16 @@ describe('whatif on the demo', () => {
     const r = whatIf(await demo(), ['lab-haproxy']);
     expect(pool(r, 'web-vip')).toMatchObject({ none: true, left: 2, unserved: 'every appliance that serves it failed (lab-haproxy)' });
     expect(pool(r, 'target set 1').none).toBe(false);
+  });
+});
+
+describe('the change report\'s capacity lines', () => {
+  it('name each service and target set left with one member or none, and why', async () => {
+    expect(thinPools(await demo())).toEqual([
+      'this change leaves dns-vip with no member (resolvers/dns1:53 disabled)',
+      'this change leaves ldap-vip with one member, directory/dir1:1389',
+    ]);
+    expect(thinPools(await all())).toEqual(['this change leaves hw-vip with one member, solo/app6:8084']);
   });
 });
 
