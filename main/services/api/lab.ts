@@ -6,7 +6,7 @@ import type { SecretStore } from '../secrets/types';
 import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
 import { loadSource } from '../workspace/source';
-import { UnknownFailure, whatIf } from '../whatif';
+import { replayMember, TraceError, UnknownFailure, whatIf } from '../whatif';
 import { ApiError } from '../../../shared/api/contract';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): AreaHandlers<'lab'> {
@@ -36,6 +36,16 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
         return whatIf(workspace, fail);
       } catch (err) {
         if (err instanceof UnknownFailure) throw new ApiError('not-found', err.message);
+        throw err;
+      }
+    },
+    'lab.replay': async ({ member, history, historyName, timers, year, ...src }) => {
+      const { workspace } = await loadSource(src);
+      try {
+        return replayMember(workspace, { member, text: history, file: historyName ?? 'history', timers: timers ?? {}, year: year ?? new Date().getUTCFullYear() });
+      } catch (err) {
+        if (err instanceof UnknownFailure) throw new ApiError('not-found', err.message);
+        if (err instanceof TraceError) throw new ApiError('refused', err.message);
         throw err;
       }
     },

@@ -27,3 +27,25 @@ describe('lab.whatif', () => {
     await expect(callDirect(handlers, 'lab.whatif', { path: DEMO, fail: ['web3'] })).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('(did you mean "web1"?)') });
   });
 });
+
+describe('lab.replay', () => {
+  // The demo's web2 has interval 5s (its own), retryInterval 10s, failAfter 2: checks at 0 5 pass, 10 20 fail.
+  const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
+  const history = JSON.stringify({ results: [0, 5, 10, 20].map((s) => ({ at: T0 + s * 1000, ok: s < 10, reason: s < 10 ? 'HTTP/1.0 200' : 'connect ECONNREFUSED', rttMs: 1, evidence: {} })) });
+
+  it('replays the window\'s history text under the timers given, the member\'s own beside them', async () => {
+    const r = await callDirect(handlers, 'lab.replay', { path: DEMO, member: 'web/web2', history, timers: { retryInterval: '2s' as never, failAfter: 1 } });
+    expect(r.recorded.timers).toEqual({ interval: 5000, retryInterval: 10_000, failAfter: 2, restoreAfter: 2, timeout: 5000 });
+    expect(r.replayed.timers).toMatchObject({ interval: 5000, retryInterval: 2000, failAfter: 1 });
+    // Recorded: out when the second failure decides (20s + its 1 ms); replayed: at the first (10s + 1 ms).
+    expect(r.recorded.failures).toEqual([{ began: T0 + 10_000, detected: T0 + 20_001, afterMs: 10_001 }]);
+    expect(r.replayed.failures).toEqual([{ began: T0 + 10_000, detected: T0 + 10_001, afterMs: 1 }]);
+  });
+
+  it('a history that is not one is refused, an unknown member is not-found', async () => {
+    await expect(callDirect(handlers, 'lab.replay', { path: DEMO, member: 'web/web2', history: '{"results": 3}', historyName: 'pasted' }))
+      .rejects.toMatchObject({ code: 'refused', message: 'pasted:1:1: expected the lab\'s history { "results": [...] } or an array of check results' });
+    await expect(callDirect(handlers, 'lab.replay', { path: DEMO, member: 'web/web9', history })).rejects.toMatchObject({ code: 'not-found' });
+  });
+});
+
