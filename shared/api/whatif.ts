@@ -36,6 +36,8 @@ export interface WhatIfMoves {
 }
 
 export interface WhatIfPool {
+  /** The forwarding engine's pool id: `svc:<name>`, `ts:<number>`. */
+  pool: string;
   kind: 'service' | 'targetSet';
   /** The service's name, or `target set N`. */
   name: string;

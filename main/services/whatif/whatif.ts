@@ -48,6 +48,7 @@ function poolReport(workspace: Workspace, cfg: PoolConfig, keys: ReadonlySet<str
   const unserved = servedBy.length > 0 && servedBy.every((a) => boxes.has(a.name)) ? `every appliance that serves it failed (${servedBy.map((a) => a.name).join(', ')})` : undefined;
   const moved = keys.size ? moves(cfg, keys, nameOf) : undefined;
   return {
+    pool: cfg.id,
     kind: cfg.kind,
     name: cfg.name,
     algorithm: cfg.algorithm,
