@@ -73,7 +73,7 @@ export interface WhatIfReport {
   /** Services and target sets, those with no member left first. */
   pools: WhatIfPool[];
   takeovers: WhatIfTakeover[];
-  /** Connections simulated per pool to measure shares and moves. */
+  /** Connections simulated per pool to measure shares (0: shares not measured, members counted only). */
   simulated: number;
   /** Assumptions and things left out (disabled services, SCTP-only sets). */
   notes: string[];

@@ -4,8 +4,8 @@ import type { Workspace } from '../../../shared/model/schema';
 import { whatIf } from './whatif';
 
 export function thinPools(workspace: Workspace): string[] {
-  return whatIf(workspace, []).pools.filter((p) => p.left <= 1).map((p) => {
-    const left = p.members.filter((m) => m.share > 0).map((m) => m.name);
+  return whatIf(workspace, [], { shares: false }).pools.filter((p) => p.left <= 1).map((p) => {
+    const left = p.members.filter((m) => m.state === 'left').map((m) => m.name);
     const out = p.members.filter((m) => m.state !== 'left').map((m) => `${m.name} ${m.state}`);
     const why = out.length ? ` (${out.join(', ')})` : '';
     return p.left === 0

@@ -39,6 +39,20 @@ export function usableKeys(cfg: PoolConfig, failed: ReadonlySet<string>): Set<st
  * entry yet, and (IPFE peer node awareness) a peer with no connections yet, which filters nothing.
  */
 export function shares(cfg: PoolConfig, failed: ReadonlySet<string>): Map<string, number> {
+  // The window asks again at every pick: a pool the picks do not touch is the same question.
+  const key = JSON.stringify([cfg, cfg.members.filter((m) => failed.has(m.key)).map((m) => m.key)]);
+  const known = cache.get(key);
+  if (known) return known;
+  const out = simulateShares(cfg, failed);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, out);
+  return out;
+}
+
+const CACHE_SIZE = 2000;
+const cache = new Map<string, Map<string, number>>();
+
+function simulateShares(cfg: PoolConfig, failed: ReadonlySet<string>): Map<string, number> {
   const { peerThreshold: _peers, ...rest } = cfg;
   const pool = poolWith({ ...rest, persistence: { type: 'none', timeoutMs: 0 } }, failed);
   const counts = new Map<string, number>();

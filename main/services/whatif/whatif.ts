@@ -10,7 +10,9 @@ import { resolveFailure } from './names';
 import { CONNECTIONS, moves, shares, usableKeys } from './simulate';
 
 
-export function whatIf(workspace: Workspace, names: readonly string[]): WhatIfReport {
+/** `shares: false`: members left and their counts only (the change report), no simulation. */
+export function whatIf(workspace: Workspace, names: readonly string[], opts: { shares?: boolean } = {}): WhatIfReport {
+  const measure = opts.shares !== false;
   const failed = names.map((n) => resolveFailure(workspace, n));
   const keys = new Set(failed.flatMap((f) => f.members));
   const boxes = new Set(failed.flatMap((f) => f.appliances));
@@ -20,16 +22,16 @@ export function whatIf(workspace: Workspace, names: readonly string[]): WhatIfRe
   const config = buildConfig({ ...workspace, targetSets: workspace.targetSets.map((t) => ({ ...t, protocols: 'tcp' as const })) });
   for (const s of workspace.services) if (!s.enabled) notes.push(`service ${s.name} is disabled: left out`);
   for (const t of workspace.targetSets) if (t.disabled) notes.push(`target set ${t.number} is disabled: left out`);
-  const pools = config.pools.map((p) => poolReport(workspace, p, keys, boxes));
+  const pools = config.pools.map((p) => poolReport(workspace, p, keys, boxes, measure));
   pools.sort((a, b) => Number(b.none) - Number(a.none));
-  notes.push(`shares: ${CONNECTIONS} new connections through the forwarding engine's own choice, every member left available (health score 10) and keeping what it is given`);
-  return { workspace: workspace.name, failed, pools, takeovers: takeovers(workspace, boxes), simulated: CONNECTIONS, notes };
+  if (measure) notes.push(`shares: ${CONNECTIONS} new connections through the forwarding engine's own choice, every member left available (health score 10) and keeping what it is given`);
+  return { workspace: workspace.name, failed, pools, takeovers: takeovers(workspace, boxes), simulated: measure ? CONNECTIONS : 0, notes };
 }
 
-function poolReport(workspace: Workspace, cfg: PoolConfig, keys: ReadonlySet<string>, boxes: ReadonlySet<string>): WhatIfPool {
+function poolReport(workspace: Workspace, cfg: PoolConfig, keys: ReadonlySet<string>, boxes: ReadonlySet<string>, measure: boolean): WhatIfPool {
   const usableBefore = usableKeys(cfg, new Set());
   const usableNow = usableKeys(cfg, keys);
-  const share = shares(cfg, keys);
+  const share = measure ? shares(cfg, keys) : new Map<string, number>();
   const nameOf = (key: string) => {
     const m = cfg.members.find((x) => x.key === key);
     if (!m) return key;
@@ -46,7 +48,7 @@ function poolReport(workspace: Workspace, cfg: PoolConfig, keys: ReadonlySet<str
   }));
   const servedBy = workspace.appliances.filter((a) => serves(a, cfg.service ?? '', cfg.targetSet) && (a.include === undefined || a.include.length > 0));
   const unserved = servedBy.length > 0 && servedBy.every((a) => boxes.has(a.name)) ? `every appliance that serves it failed (${servedBy.map((a) => a.name).join(', ')})` : undefined;
-  const moved = keys.size ? moves(cfg, keys, nameOf) : undefined;
+  const moved = keys.size && measure ? moves(cfg, keys, nameOf) : undefined;
   return {
     pool: cfg.id,
     kind: cfg.kind,
