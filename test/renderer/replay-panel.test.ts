@@ -2,7 +2,7 @@
 // 5s, retryInterval 10s, failAfter 2) replayed with failAfter 1 — by hand: passes at 0 and 5 s,
 // failures at 10 and 20 s; recorded, out when the second failure decides (20 s + 1 ms, 10 s after
 // the failure began); replayed, at the first (1 ms after).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { mountWith, withDemo } from './helpers/mount';
 import ReplayPanel from '../../renderer/src/lab/ReplayPanel.vue';
@@ -11,13 +11,6 @@ import type { CheckResult } from '../../shared/api/types';
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const results: CheckResult[] = [0, 5, 10, 20].map((s) => ({ at: T0 + s * 1000, ok: s < 10, reason: s < 10 ? 'HTTP/1.0 200' : 'connect ECONNREFUSED', rttMs: 1, evidence: {} }));
 
-async function until(f: () => boolean): Promise<void> {
-  const t0 = Date.now();
-  while (!f() && Date.now() - t0 < 10_000) {
-    await new Promise((r) => setTimeout(r, 10));
-    await flushPromises();
-  }
-}
 
 describe('replay panel', () => {
   const t = withDemo();
@@ -26,7 +19,10 @@ describe('replay panel', () => {
     const w = mountWith(ReplayPanel, t.real.api, t.pinia, { memberKey: 'g:web/web2:8081', results, changes: [] });
     await w.find('[data-timer="failAfter"]').setValue('1');
     await w.find('[data-testid="replay-run"]').trigger('click');
-    await until(() => w.find('[data-testid="replay-table"]').exists());
+    await vi.waitFor(async () => {
+      await flushPromises();
+      expect(w.find('[data-testid="replay-table"]').exists()).toBe(true);
+    }, 10_000);
     const rows = w.findAll('[data-testid="replay-table"] tbody tr').map((r) => r.findAll('td').map((c) => c.text()));
     expect(rows).toEqual([
       ['Checks', '4', '4'],
@@ -42,7 +38,10 @@ describe('replay panel', () => {
     const w = mountWith(ReplayPanel, t.real.api, t.pinia, { memberKey: 'g:web/web2:8081', results, changes: [] });
     await w.find('[data-timer="interval"]').setValue('5ms');
     await w.find('[data-testid="replay-run"]').trigger('click');
-    await until(() => w.find('[role="alert"]').exists());
+    await vi.waitFor(async () => {
+      await flushPromises();
+      expect(w.find('[role="alert"]').exists()).toBe(true);
+    }, 10_000);
     expect(w.find('[role="alert"]').text()).toBe('Could not replay the checks: lab.replay: timers.interval: must be between 100ms and 24h.');
     w.unmount();
   });

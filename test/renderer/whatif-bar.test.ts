@@ -1,20 +1,12 @@
 // What-if in the window on the demo: pick what fails, the Overview highlights the services and
 // target sets that lose capacity, struck through the failed members, with main's answer.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { mountWith, settled, withDemo } from './helpers/mount';
 import OverviewView from '../../renderer/src/views/OverviewView.vue';
 import { useWhatIf } from '../../renderer/src/stores/whatif';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 
-async function until(f: () => boolean, what: string): Promise<void> {
-  const t0 = Date.now();
-  while (!f()) {
-    if (Date.now() - t0 > 10_000) throw new Error(`not within 10 s: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-    await flushPromises();
-  }
-}
 
 describe('what-if on the Overview', () => {
   const t = withDemo();
@@ -28,7 +20,10 @@ describe('what-if on the Overview', () => {
     expect(bar().findAll('datalist option').map((o) => o.attributes('value'))).toEqual(['web1', 'web2', 'dir1', 'dns1', 'web', 'directory', 'resolvers', 'lab-haproxy']);
     await bar().find('[data-testid="whatif-pick"]').setValue('web1');
     await bar().find('[data-testid="whatif-add"]').trigger('click');
-    await until(() => w.find('[data-testid="whatif-summary"]').exists(), 'the answer');
+    await vi.waitFor(async () => {
+      await flushPromises();
+      expect(w.find('[data-testid="whatif-summary"]').exists()).toBe(true);
+    }, 10_000);
     const head = (pool: string) => w.find(`.row-head[data-pool="${pool}"]`);
     expect(head('svc:web-vip').classes()).toContain('wi-less');
     expect(head('svc:web-vip').find('[data-testid="whatif-tag"]').text()).toBe('what if: 1 of 2 left');
@@ -41,13 +36,19 @@ describe('what-if on the Overview', () => {
 
     await bar().find('[data-testid="whatif-pick"]').setValue('dir1');
     await bar().find('[data-testid="whatif-pick"]').trigger('keydown', { key: 'Enter' });
-    await until(() => head('svc:ldap-vip').classes().includes('wi-none'), 'ldap-vip with none');
+    await vi.waitFor(async () => {
+      await flushPromises();
+      expect(head('svc:ldap-vip').classes().includes('wi-none')).toBe(true);
+    }, 10_000);
     expect(head('svc:ldap-vip').find('[data-testid="whatif-tag"]').text()).toBe('what if: no member left');
     expect(w.findAll('[data-testid="whatif-failing"]').map((c) => c.text().replace('×', ''))).toEqual(['web1', 'dir1']);
 
     // One chip removed: the answer follows; Close clears the highlight.
     await w.findAll('[data-testid="whatif-failing"]')[0]!.find('button').trigger('click');
-    await until(() => !head('svc:web-vip').classes().includes('wi-less'), 'web-vip whole again');
+    await vi.waitFor(async () => {
+      await flushPromises();
+      expect(!head('svc:web-vip').classes().includes('wi-less')).toBe(true);
+    }, 10_000);
     await w.find('[data-testid="whatif-close"]').trigger('click');
     await flushPromises();
     expect(w.find('[data-testid="whatif"]').exists()).toBe(false);

@@ -20,7 +20,9 @@ export function resolveFailure(workspace: Workspace, name: string): WhatIfFailur
   if (slash > 0) {
     const head = name.slice(0, slash);
     const tail = name.slice(slash + 1);
-    const ts = /^\d+$/.test(head) ? Number(head) : parseTargetSetIncludeName(head);
+    // A group of that name first: `1/x` is target set 1 only where no group is called "1".
+    const named = workspace.groups.some((g) => g.name === head);
+    const ts = named ? undefined : /^\d+$/.test(head) ? Number(head) : parseTargetSetIncludeName(head);
     if (ts !== undefined) {
       const set = workspace.targetSets.find((t) => t.number === ts);
       const found = set?.servers.find((s) => normaliseAddress(s.address) === normaliseAddress(tail));
