@@ -4,10 +4,12 @@ import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
 import type { EngineEvent, EngineStats, PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
+import { healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 import type { ReportExport } from './report';
 import type { SecretKeeping } from './secrets';
+import type { ReplayReport, WhatIfReport } from './whatif';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -136,6 +138,20 @@ const labMethods = {
   'lab.session': method<LabSession>()(none),
   /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
   'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
+  /** `lbdesk whatif`: offline, what each service and target set keeps with `fail` failed (servers, members, groups, boxes). */
+  'lab.whatif': method<WhatIfReport>()(z.strictObject({ ...source.shape, fail: z.array(name).min(1).max(500) })),
+  /**
+   * `lbdesk replay`: a member's recorded checks (`history`: the lab's history as JSON, or HAProxy
+   * log lines; `historyName` is what errors call it) replayed under `timers` beside its own.
+   */
+  'lab.replay': method<ReplayReport>()(z.strictObject({
+    ...source.shape,
+    member: name,
+    history: z.string().max(64 * 1024 * 1024),
+    historyName: name.optional(),
+    timers: healthTimersSchema.optional(),
+    year: z.number().int().min(1970).max(9999).optional(),
+  })),
 } as const;
 /** Appliances: render, diff, push, pull, confirm, history, compare. */
 const appliancesMethods = {

@@ -101,6 +101,8 @@ export interface ChangeReport {
   /** Why no appliance is listed (an invalid workspace is not rendered). */
   appliancesNote?: string;
   lab: ReportLab;
+  /** Services and target sets the workspace leaves with one member or none (`this change leaves web-vip with one member, …`). */
+  capacity?: string[];
 }
 
 /** `report.export`: the report written as both files, and a summary line for the page. */

@@ -13,6 +13,8 @@ import { register as compare } from './compare';
 import { register as importCommand } from './import';
 import { register as report } from './report';
 import { register as operate } from './operate';
+import { register as whatif } from './whatif';
+import { register as replay } from './replay';
 
 export type Register = (program: Command) => void;
-export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand, report, operate];
+export const commands: Register[] = [demo, validate, render, check, serve, push, confirm, pull, diff, compare, importCommand, report, operate, whatif, replay];

@@ -6,6 +6,7 @@ import type { SecretStore } from '../secrets/types';
 import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
 import { loadSource } from '../workspace/source';
+import { replayMember, TraceError, UnknownFailure, whatIf } from '../whatif';
 import { ApiError } from '../../../shared/api/contract';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): AreaHandlers<'lab'> {
@@ -27,6 +28,25 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
         return await lab.pairBox(pair, box, action);
       } catch (err) {
         throw new ApiError('refused', (err as Error).message);
+      }
+    },
+    'lab.whatif': async ({ fail, ...src }) => {
+      const { workspace } = await loadSource(src);
+      try {
+        return whatIf(workspace, fail);
+      } catch (err) {
+        if (err instanceof UnknownFailure) throw new ApiError('not-found', err.message);
+        throw err;
+      }
+    },
+    'lab.replay': async ({ member, history, historyName, timers, year, ...src }) => {
+      const { workspace } = await loadSource(src);
+      try {
+        return replayMember(workspace, { member, text: history, file: historyName ?? 'history', timers: timers ?? {}, year: year ?? new Date().getUTCFullYear() });
+      } catch (err) {
+        if (err instanceof UnknownFailure) throw new ApiError('not-found', err.message);
+        if (err instanceof TraceError) throw new ApiError('refused', err.message);
+        throw err;
       }
     },
     'check.run': async ({ group, ...src }) => {

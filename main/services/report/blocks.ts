@@ -31,6 +31,7 @@ export function reportBlocks(r: ChangeReport): Block[] {
       ],
     },
     ...validationBlocks(r.validation.problems, r.validation.errors + r.validation.warnings),
+    ...capacityBlocks(r.capacity),
     { heading: 2, text: 'Appliances' },
   ];
   if (r.appliancesNote) out.push({ para: [r.appliancesNote] });
@@ -52,6 +53,12 @@ function validationBlocks(problems: ApiProblem[], total: number): Block[] {
     { heading: 2, text: 'Problems' },
     { list: [...problems.map((p): Inline => [{ code: `${p.file}:${p.line}:${p.col}` }, ` ${p.severity}: ${p.path}: ${p.message}`]), ...more] },
   ];
+}
+
+function capacityBlocks(lines: string[] | undefined): Block[] {
+  if (!lines) return [];
+  const body: Block = lines.length ? { list: lines.map((l) => [l]) } : { para: ['Every service and target set keeps two or more members.'] };
+  return [{ heading: 2, text: 'Capacity' }, body];
 }
 
 /** How many lines a unified diff adds and removes (its file headers left out). */

@@ -19,6 +19,7 @@ import type { ReadOptions } from '../sync/pull';
 import { sha256 } from '../sync/remote';
 import { targetLabel } from '../sync/target';
 import { loadWorkspace } from '../workspace/load';
+import { thinPools } from '../whatif';
 
 /** Problems listed in full; the counts stay exact beyond. */
 const MAX_PROBLEMS = 200;
@@ -73,6 +74,7 @@ export async function collectReport(opts: CollectOptions): Promise<ChangeReport>
     report.appliancesNote = `appliances are not rendered: ${loaded.unreadable ? loaded.message : 'the workspace has errors'}`;
     return report;
   }
+  report.capacity = thinPools(loaded.workspace);
   const known = loaded.workspace.appliances.map((a) => a.name);
   const unknown = (opts.appliances ?? []).filter((n) => !known.includes(n));
   if (unknown.length) throw new UnknownAppliances(unknown, known);

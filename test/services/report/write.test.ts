@@ -29,6 +29,7 @@ function sample(over: Partial<ChangeReport> = {}): ChangeReport {
       { name: 'lb2', driver: 'keepalived', target: 'root@127.0.0.2:22', configPath: '/etc/k.conf', manage: 'sections', errors: [], warnings: [], live: { state: 'unreachable', reason: 'connect ECONNREFUSED 127.0.0.2:22' } },
     ],
     lab: { state: 'running', path: join(dir, 'site-a.yaml'), uptimeMs: 300_000, counts: { available: 3, unavailable: 1 }, members: [{ group: 'web', server: 'web2', state: 'unavailable', reason: 'connect refused | <i>', since: Date.UTC(2026, 11, 2, 0, 30, 0) }], changes: 2, pools: [{ name: 'web-vip', kind: 'service', active: 1, total: 40, bytesIn: 100, bytesOut: 2000, errors: 1, refused: 0 }] },
+    capacity: ['this change leaves web-vip with one member, web/web1:8081 (web/web2:8081 failed)'],
     ...over,
   };
 }
@@ -58,6 +59,8 @@ describe('change report files', () => {
     expect(md).toContain('| web | web2 | unavailable | 2026-12-02T00:30:00Z | connect refused \\| \\<i\\> |');
     expect(md).toContain("- `site-a.yaml:12:5` error: servers\\[0\\].address: must be an IP address, not \"a\\|b\\`c\"");
     expect(md).toContain('| **A push now** | changes the file: 1 line added, 1 removed |');
+    expect(md).toContain('## Capacity\n\n- this change leaves web-vip with one member, web/web1:8081 (web/web2:8081 failed)\n');
+    expect(reportMarkdown(sample({ capacity: [] }))).toContain('## Capacity\n\nEvery service and target set keeps two or more members.\n');
     expect(md).toContain('applied, confirmed 2026-12-01T23:01:00Z');
     expect(md).toContain('not the file the workspace renders now');
     expect(md).toContain('| **A push now** | could not be asked |');
