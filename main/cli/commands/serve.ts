@@ -10,6 +10,7 @@ import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { Lab } from '../../services/lab';
+import { FAULT_USAGE, parseFaultLine, type FaultLine } from '../../services/lab/faults';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspace, type LoadRefused } from '../../services/workspace/load';
 import { CliError } from '../errors';
@@ -32,6 +33,8 @@ interface Runner {
   stop(): Promise<void>;
   /** The HA fault (docs/ha.md): stop or start a box of a pair the lab runs. */
   pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<void>;
+  /** A fault on the lab's path to a member, or its clear (docs/cli.md, "Lab faults"). */
+  fault(line: FaultLine): Promise<void>;
 }
 
 export function register(program: Command): void {
@@ -114,6 +117,7 @@ function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => 
     },
     stats: () => lab.stats(),
     pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
+    fault: (line) => (line.op === 'fault' ? lab.fault(line.member, line.fault) : lab.clearFault(line.member)),
     stop,
   };
 }
@@ -231,24 +235,32 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
 
 /**
  * `serve --events` reads faults on stdin, one per line: `stop [PAIR] BOX`, `start [PAIR] BOX`
- * (BOX: an appliance or IPFE name of a pair the lab runs). A bad line is an `error` event.
+ * (BOX: an appliance or IPFE name of a pair the lab runs), `fault MEMBER KIND [VALUE]`,
+ * `clear MEMBER`, `clear all`. A bad line is an `error` event.
  */
 function faults(runner: Runner, run: <T>(f: () => Promise<T>) => Promise<T>, print: (e: EngineEvent) => void): () => void {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on('line', (line) => {
-    const words = line.trim().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return;
-    const [action, ...rest] = words;
     const say = (message: string) => print({ ts: new Date().toISOString(), type: 'error', message });
-    if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
-      say(`stdin: "${line.trim()}" is not a fault: use "stop [PAIR] BOX" or "start [PAIR] BOX"`);
-      return;
-    }
-    const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
-    void run(() => runner.pairBox(pair, box, action)).catch((err: Error) => say(`stdin: ${err.message}`));
+    void runFaultLine(runner, run, line).catch((err: Error) => say(`stdin: ${err.message}`));
   });
   // stdin at its end (or /dev/null under systemd) changes nothing.
   return () => lines.close();
+}
+
+/** One line of the fault language (stdin, scenario steps); a line that is not one is an Error. */
+export async function runFaultLine(runner: Pick<Runner, 'pairBox' | 'fault'>, run: <T>(f: () => Promise<T>) => Promise<T>, line: string): Promise<void> {
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return;
+  const parsed = parseFaultLine(words);
+  if (parsed && 'error' in parsed) throw new Error(`"${line.trim()}": ${parsed.error}`);
+  if (parsed) return run(() => runner.fault(parsed));
+  const [action, ...rest] = words;
+  if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
+    throw new Error(`"${line.trim()}" is not a fault: use "stop [PAIR] BOX", "start [PAIR] BOX", or ${FAULT_USAGE}`);
+  }
+  const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
+  return run(() => runner.pairBox(pair, box, action));
 }
 
 /** JSON lines with --events; otherwise one readable line per event. */
@@ -272,7 +284,8 @@ function human(e: EngineEvent): string | undefined {
       return `${t} closed     ${where(e)} on ${e.address}:${e.port}/${e.protocol}`;
     case 'state': {
       const who = e.group !== undefined ? `${e.group}/${e.server}${e.port !== undefined ? `:${e.port}` : ''}` : `target set ${e.targetSet} ${e.server}`;
-      return `${t} state      ${who}: ${e.from} -> ${e.to} (score ${e.score}) ${e.reason}`;
+      const took = e.detectedMs !== undefined && e.bound ? ` [${e.fault}: after ${e.detectedMs} ms, bound ${e.bound[0]}-${e.bound[1]} ms${e.withinBound ? '' : ' OUTSIDE THE BOUND'}]` : '';
+      return `${t} state      ${who}: ${e.from} -> ${e.to} (score ${e.score}) ${e.reason}${took}`;
     }
     case 'reload':
       return `${t} reload     ${e.ok ? `ok (${e.added ?? 0} added, ${e.removed ?? 0} removed, ${e.kept ?? 0} kept)` : `failed: ${e.reason}`}`;
@@ -290,6 +303,12 @@ function human(e: EngineEvent): string | undefined {
       return `${t} stopped    (${e.reason})`;
     case 'pair':
       return `${t} pair       ${e.pair} ${e.change} ${e.box}${e.instance !== undefined ? ` VRRP ${e.instance} [${(e.addresses ?? []).join(', ')}]` : ''}${e.from ? ` from ${e.from}` : ''}: ${e.reason}`;
+    case 'fault':
+      return `${t} fault      ${e.member} ${e.fault}${e.value !== undefined ? ` ${e.value}` : ''} (the lab dials ${e.via})`;
+    case 'clear':
+      return `${t} clear      ${e.member} (was ${e.fault})${e.reason ? `: ${e.reason}` : ''}`;
+    case 'expect':
+      return `${e.ok ? 'PASS' : 'FAIL'} ${e.member} ${e.state} within ${e.withinMs} ms: ${e.reason}`;
     case 'stats':
       return e.stats.pools
         .map((p) => `${t} stats      ${p.name}: ${p.active} active, ${p.total} total, ${p.refused} refused, ${p.bytesIn} B in, ${p.bytesOut} B out, ${p.errors} errors`)
