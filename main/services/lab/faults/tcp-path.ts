@@ -9,6 +9,8 @@ import type { Fault } from './line';
 
 /** How long an HTTP status line may take to arrive before it is passed on unread. */
 const STATUS_LINE_MAX = 8192;
+/** reset-after: from the last byte passed to the reset. */
+const RESET_PAUSE_MS = 50;
 
 export class TcpFaultPath {
   private readonly servers = new Map<number, Server>();
@@ -129,6 +131,8 @@ function resetAfter(client: Socket, server: Socket, bytes: number): void {
     client.resetAndDestroy();
     server.destroy();
   };
+  // An RST that arrives over bytes not yet read reads as a plain end on Linux: let them be read first.
+  const cutSoon = () => setTimeout(cut, RESET_PAUSE_MS);
   if (bytes === 0) {
     server.once('connect', cut);
     return;
@@ -142,7 +146,7 @@ function resetAfter(client: Socket, server: Socket, bytes: number): void {
       return;
     }
     server.pause();
-    client.write(chunk.subarray(0, left), cut);
+    client.write(chunk.subarray(0, left), cutSoon);
   });
   client.on('drain', () => server.resume());
   server.on('end', () => client.end());

@@ -11,6 +11,8 @@ const FLOW_IDLE_MS = 30_000;
 interface Flow {
   up: Socket;
   last: number;
+  /** Datagrams waiting for the upstream socket's connect. */
+  queue: Buffer[] | undefined;
 }
 
 export class UdpFaultPath {
@@ -95,12 +97,17 @@ export class UdpFaultPath {
         if (this.fault?.kind === 'delay') setTimeout(send, this.fault.n!).unref();
         else send();
       });
-      up.connect(port, this.target);
-      flow = { up, last: 0 };
+      const f: Flow = { up, last: 0, queue: [] };
+      up.connect(port, this.target, () => {
+        for (const m of f.queue ?? []) up.send(m);
+        f.queue = undefined;
+      });
+      flow = f;
       this.flows.set(id, flow);
     }
     flow.last = Date.now();
-    flow.up.send(msg);
+    if (flow.queue) flow.queue.push(msg);
+    else flow.up.send(msg);
   }
 
   private expire(): void {

@@ -1,0 +1,290 @@
+// Faults on the lab's path to a member, in the lab runtime itself: real HTTP, TCP and DNS servers
+// on loopback, the real health checker and forwarding engine. Each fault is seen by the checks
+// and by forwarded traffic, never by the real server's other clients; every transition it causes
+// carries its time beside the detection bound.
+import * as dgram from 'node:dgram';
+import { createServer, request, type Server } from 'node:http';
+import * as net from 'node:net';
+import dnsPacket from 'dns-packet';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../shared/api/engine';
+import { Lab } from '../../main/services/lab';
+import { parseFaultLine, type Fault } from '../../main/services/lab/faults';
+import { MemorySecretStore } from '../../main/services/secrets/memory';
+import { startDnsServer } from '../helpers/servers';
+import { freePort, startBackend, until, workspace } from '../services/engine/helpers';
+
+const TIMERS = { interval: '300ms', retryInterval: '200ms', failAfter: 2, restoreAfter: 2, timeout: '300ms' };
+/** A loaded two-core machine stretches every check: bounds are checked by the lab itself (withinBound); here only generously. */
+const SLACK_MS = 2500;
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+type Timed = EngineEvent & { at: number };
+
+async function runLab(ws: ReturnType<typeof workspace>) {
+  const events: Timed[] = [];
+  const lab = new Lab({
+    secrets: new MemorySecretStore(),
+    statusEveryMs: 0,
+    emit: (event, payload) => {
+      if (event === 'lab.event') events.push({ ...(payload as EngineEvent), at: Date.now() });
+    },
+  });
+  cleanups.push(() => lab.stop());
+  await lab.start(ws, '/dev/null/faults.yaml');
+  const wait = <T extends EngineEvent['type']>(type: T, pred: (e: Extract<EngineEvent, { type: T }>) => boolean = () => true, ms = 15_000, after = 0) =>
+    until(() => events.find((e) => e.at >= after && e.type === type && pred(e as never)) as (Extract<EngineEvent, { type: T }> & { at: number }) | undefined, ms, `${type} event`);
+  const fault = async (line: string) => {
+    const parsed = parseFaultLine(line.split(' '));
+    if (!parsed || 'error' in parsed) throw new Error(`bad line ${line}`);
+    const at = Date.now();
+    if (parsed.op === 'fault') await lab.fault(parsed.member, parsed.fault);
+    else await lab.clearFault(parsed.member);
+    return at;
+  };
+  return { lab, events, wait, fault };
+}
+
+function httpServer(name: string, address: string, port: number): Promise<Server> {
+  const server = createServer((req, res) => res.end(`${name}\n`));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return new Promise((resolve) => server.listen(port, address, () => resolve(server)));
+}
+
+function get(address: string, port: number): Promise<{ status: number; body: string; ms: number }> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: address, port, path: '/', agent: false, timeout: 5000 }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: body.trim(), ms: Date.now() - t0 }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Requests through the VIP in a bounded loop until `stop`: every answer and every error. */
+function load(address: string, port: number) {
+  let running = true;
+  const answers: string[] = [];
+  const errors: string[] = [];
+  const done = (async () => {
+    for (let i = 0; running && i < 3000; i++) {
+      try {
+        const r = await get(address, port);
+        answers.push(r.status === 200 ? r.body : `${r.body} ${r.status}`);
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+  })();
+  return { answers, errors, stop: async () => ((running = false), await done) };
+}
+
+function expectMeasured(e: { detectedMs?: number; bound?: [number, number]; withinBound?: boolean }) {
+  expect(e.detectedMs).toBeTypeOf('number');
+  expect(e.bound).toHaveLength(2);
+  expect(typeof e.withinBound).toBe('boolean');
+  expect(e.detectedMs!).toBeGreaterThanOrEqual(Math.max(0, e.bound![0] - 100));
+  expect(e.detectedMs!).toBeLessThanOrEqual(e.bound![1] + SLACK_MS);
+}
+
+describe('lab faults over HTTP', () => {
+  const A = { vip: '127.0.41.10', web1: '127.0.41.11', web2: '127.0.41.12' };
+
+  async function site() {
+    const port = await freePort(A.web1);
+    const vport = await freePort(A.vip);
+    await httpServer('web1', A.web1, port);
+    await httpServer('web2', A.web2, port);
+    const lab = await runLab(workspace({
+      healthTimers: TIMERS,
+      servers: [{ name: 'web1', address: A.web1 }, { name: 'web2', address: A.web2 }],
+      groups: [{ name: 'web', members: [{ server: 'web1', port }, { server: 'web2', port }], healthCheck: { type: 'http', http: { path: '/' }, degradedAbove: '150ms' } }],
+      services: [{ name: 'vip', address: A.vip, port: vport, group: 'web', algorithm: 'health-weighted' }],
+    }));
+    await lab.wait('state', (e) => e.server === 'web1' && e.to === 'available');
+    await lab.wait('state', (e) => e.server === 'web2' && e.to === 'available');
+    return { ...lab, port, vport };
+  }
+
+  it('delay: the member turns degraded in its bound, health-weighted traffic leaves it, its own clients see nothing', async () => {
+    const s = await site();
+    const at = await s.fault('fault web/web1 delay 200ms');
+    expect(await s.wait('fault')).toMatchObject({ member: `web/web1:${s.port}`, fault: 'delay', value: '200ms', via: expect.stringMatching(/^127\.254\./) });
+    const degraded = await s.wait('state', (e) => e.server === 'web1' && e.to === 'degraded', 10_000, at);
+    expect(degraded).toMatchObject({ from: 'available', fault: 'delay' });
+    expectMeasured(degraded);
+    // The tier puts available before degraded: new connections all go to web2.
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push((await get(A.vip, s.vport)).body);
+    expect(new Set(answers)).toEqual(new Set(['web2']));
+    // The real server answers its other clients at once.
+    const direct = await get(A.web1, s.port);
+    expect(direct).toMatchObject({ status: 200, body: 'web1' });
+    expect(direct.ms).toBeLessThan(300);
+    const cleared = await s.fault('clear web/web1');
+    expect(await s.wait('clear')).toMatchObject({ member: `web/web1:${s.port}`, fault: 'delay' });
+    const back = await s.wait('state', (e) => e.server === 'web1' && e.to === 'available', 10_000, cleared);
+    expect(back).toMatchObject({ from: 'degraded', fault: 'delay' });
+    expectMeasured(back);
+  });
+
+  it('http-status: checks and traffic get the status; the VIP answers from the other member without an error', async () => {
+    const s = await site();
+    const at = await s.fault('fault web/web1 http-status 503');
+    const down = await s.wait('state', (e) => e.server === 'web1' && e.to === 'unavailable', 10_000, at);
+    expect(down.reason).toMatch(/503/);
+    expectMeasured(down);
+    // Through the lab's path the status is rewritten (what the VIP's clients would have got).
+    const via = (s.events.find((e) => e.type === 'fault') as { via: string }).via;
+    expect(await get(via, s.port)).toMatchObject({ status: 503, body: 'web1' });
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push((await get(A.vip, s.vport)).body);
+    expect(new Set(answers)).toEqual(new Set(['web2']));
+    expect(await get(A.web1, s.port)).toMatchObject({ status: 200 });
+  });
+
+  for (const kind of ['refuse', 'blackhole', 'reset-after 0']) {
+    it(`${kind}: no client error on the VIP while the member fails, and it is taken out in its bound`, async () => {
+      const s = await site();
+      const traffic = load(A.vip, s.vport);
+      cleanups.push(() => traffic.stop());
+      await until(() => traffic.answers.length >= 5, 10_000, 'traffic before the fault');
+      const at = await s.fault(`fault web/web1 ${kind}`);
+      const down = await s.wait('state', (e) => e.server === 'web1' && e.to === 'unavailable', 10_000, at);
+      expect(down).toMatchObject({ from: 'available', fault: kind.split(' ')[0] });
+      expectMeasured(down);
+      const seen = traffic.answers.length;
+      await until(() => traffic.answers.length >= seen + 5, 10_000, 'traffic after the fault');
+      await traffic.stop();
+      expect(traffic.errors).toEqual([]);
+      expect(traffic.answers.filter((a) => a !== 'web1' && a !== 'web2')).toEqual([]);
+      // The real server never saw the fault.
+      expect(await get(A.web1, s.port)).toMatchObject({ status: 200, body: 'web1' });
+      const cleared = await s.fault('clear all');
+      const back = await s.wait('state', (e) => e.server === 'web1' && e.to === 'available', 10_000, cleared);
+      expectMeasured(back);
+      expect(await until(async () => (await get(A.vip, s.vport)).body === 'web1' || undefined, 5000, 'web1 back in rotation')).toBe(true);
+    });
+  }
+
+  it('flap: refuse and normal alternate, each transition measured from its flip', async () => {
+    const s = await site();
+    const at = await s.fault('fault web/web1 flap 1200ms');
+    const down = await s.wait('state', (e) => e.server === 'web1' && e.to === 'unavailable', 10_000, at);
+    const up = await s.wait('state', (e) => e.server === 'web1' && e.to === 'available', 10_000, down.at);
+    for (const e of [down, up]) {
+      expect(e.fault).toBe('flap');
+      expectMeasured(e);
+    }
+  });
+
+  it('refuses a fault that is not one, for a member that is not there, or of the wrong protocol', async () => {
+    const s = await site();
+    expect(parseFaultLine(['fault', 'web/web1', 'delay'])).toEqual({ error: expect.stringMatching(/delay needs a duration/) });
+    expect(parseFaultLine(['fault', 'web/web1', 'zap'])).toEqual({ error: expect.stringMatching(/"zap" is not a fault/) });
+    expect(parseFaultLine(['fault', 'web/web1', 'http-status', '99'])).toEqual({ error: expect.stringMatching(/100 to 599/) });
+    await expect(s.lab.fault('web/web9', { kind: 'refuse' })).rejects.toThrow(/no member "web\/web9" in the running lab \(members: web\/web1:\d+, web\/web2:\d+\)/);
+    await expect(s.lab.fault('web/web1', { kind: 'drop' })).rejects.toThrow(/TCP member: its faults are delay, refuse/);
+    await expect(s.lab.clearFault('web/web2')).rejects.toThrow(/has no fault to clear/);
+  });
+});
+
+describe('lab faults over TCP', () => {
+  it('reset-after BYTES: the client gets that many of the server\'s bytes, then a reset; a TCP check still passes', async () => {
+    const b = await startBackend('tcp-one-long-greeting', '127.0.41.21');
+    cleanups.push(() => b.close());
+    const vport = await freePort('127.0.41.20');
+    const s = await runLab(workspace({
+      healthTimers: TIMERS,
+      servers: [{ name: 't1', address: '127.0.41.21' }],
+      groups: [{ name: 'tcp', members: [{ server: 't1', port: b.port }], healthCheck: { type: 'tcp' } }],
+      services: [{ name: 'tvip', address: '127.0.41.20', port: vport, group: 'tcp' }],
+    }));
+    await s.wait('state', (e) => e.to === 'available');
+    await s.fault('fault tcp/t1 reset-after 7');
+    const got = await new Promise<{ data: string; error?: string }>((resolve) => {
+      const c = net.connect({ host: '127.0.41.20', port: vport });
+      let data = '';
+      c.on('data', (d) => (data += d));
+      c.on('error', (e: NodeJS.ErrnoException) => resolve({ data, error: e.code }));
+      c.on('close', () => resolve({ data }));
+    });
+    expect(got).toEqual({ data: 'tcp-one', error: 'ECONNRESET' });
+    // Layer 4: the handshake is all a TCP check asks for.
+    expect(s.lab.status().members[0]).toMatchObject({ state: 'available' });
+    expect(s.lab.faultList()).toEqual([{ key: expect.any(String), member: `tcp/t1:${b.port}`, fault: 'reset-after', value: '7' }]);
+  });
+});
+
+describe('lab faults over UDP', () => {
+  const U = { vip: '127.0.41.30', dns1: '127.0.41.31' };
+
+  function query(address: string, port: number, ms = 2000): Promise<{ ms: number; error?: string }> {
+    return new Promise((resolve) => {
+      const t0 = Date.now();
+      const s = dgram.createSocket('udp4');
+      const done = (r: { ms: number; error?: string }) => {
+        clearTimeout(timer);
+        s.close();
+        resolve(r);
+      };
+      const timer = setTimeout(() => done({ ms: Date.now() - t0, error: 'timeout' }), ms);
+      s.on('message', () => done({ ms: Date.now() - t0 }));
+      s.on('error', (e: NodeJS.ErrnoException) => done({ ms: Date.now() - t0, error: e.code }));
+      s.connect(port, address, () => s.send(dnsPacket.encode({ type: 'query', id: 7, questions: [{ type: 'A', name: 'example.test' }] })));
+    });
+  }
+
+  async function site() {
+    const dns = await startDnsServer(U.dns1, (q) => ({ answers: [{ type: 'A', name: q.name, data: '192.0.2.1' }] }));
+    cleanups.push(() => dns.close());
+    const vport = await freePort(U.vip);
+    const s = await runLab(workspace({
+      healthTimers: TIMERS,
+      servers: [{ name: 'dns1', address: U.dns1 }],
+      groups: [{ name: 'dns', members: [{ server: 'dns1', port: dns.port }], healthCheck: { type: 'dns', dns: { query: 'example.test' }, degradedAbove: '150ms' } }],
+      services: [{ name: 'dvip', address: U.vip, port: vport, protocol: 'udp', group: 'dns' }],
+    }));
+    await s.wait('state', (e) => e.to === 'available');
+    return { ...s, dns, vport };
+  }
+
+  it('delay holds each answer; drop and unreachable take the member out; the real server answers its own clients', async () => {
+    const s = await site();
+    expect((await query(U.vip, s.vport)).error).toBeUndefined();
+
+    let at = await s.fault('fault dns/dns1 delay 200ms');
+    const slow = await query(U.vip, s.vport);
+    expect(slow.error).toBeUndefined();
+    expect(slow.ms).toBeGreaterThanOrEqual(190);
+    expectMeasured(await s.wait('state', (e) => e.to === 'degraded', 10_000, at));
+
+    at = await s.fault('fault dns/dns1 drop');
+    const down = await s.wait('state', (e) => e.to === 'unavailable', 10_000, at);
+    expect(down).toMatchObject({ fault: 'drop' });
+    expectMeasured(down);
+    const direct = await query(U.dns1, s.dns.port);
+    expect(direct.error).toBeUndefined();
+    expect(direct.ms).toBeLessThan(250);
+
+    at = await s.fault('clear dns/dns1');
+    await s.wait('state', (e) => e.to === 'available', 10_000, at);
+
+    // Unreachable: the path's port is closed, so the kernel answers with ICMP port unreachable.
+    at = await s.fault('fault dns/dns1 unreachable');
+    const via = (s.events.filter((e) => e.type === 'fault').at(-1) as { via: string }).via;
+    expect((await query(via, s.dns.port)).error).toBe('ECONNREFUSED');
+    const gone = await s.wait('state', (e) => e.to === 'unavailable', 10_000, at);
+    expect(gone).toMatchObject({ fault: 'unreachable', reason: expect.stringMatching(/ECONNREFUSED|unreachable/i) });
+    expectMeasured(gone);
+    await expect(s.lab.fault('dns/dns1', { kind: 'blackhole' } as Fault)).rejects.toThrow(/UDP member: its faults are drop, unreachable, delay, flap/);
+  });
+});
