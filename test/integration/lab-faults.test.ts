@@ -37,7 +37,7 @@ async function runLab(ws: ReturnType<typeof workspace>) {
   cleanups.push(() => lab.stop());
   await lab.start(ws, '/dev/null/faults.yaml');
   const wait = <T extends EngineEvent['type']>(type: T, pred: (e: Extract<EngineEvent, { type: T }>) => boolean = () => true, ms = 15_000, after = 0) =>
-    until(() => events.find((e) => e.at >= after && e.type === type && pred(e as never)) as (Extract<EngineEvent, { type: T }> & { at: number }) | undefined, ms, `${type} event`);
+    until(() => events.find((e) => e.at >= after && e.type === type && pred(e as never)), ms, `${type} event`) as Promise<Extract<EngineEvent, { type: T }> & { at: number }>;
   const fault = async (line: string) => {
     const parsed = parseFaultLine(line.split(' '));
     if (!parsed || 'error' in parsed) throw new Error(`bad line ${line}`);
