@@ -25,7 +25,7 @@ afterEach(async () => {
 
 type Timed = EngineEvent & { at: number };
 
-async function runLab(ws: ReturnType<typeof workspace>) {
+async function runLab(site: ReturnType<typeof workspace>) {
   const events: Timed[] = [];
   const lab = new Lab({
     secrets: new MemorySecretStore(),
@@ -35,7 +35,7 @@ async function runLab(ws: ReturnType<typeof workspace>) {
     },
   });
   cleanups.push(() => lab.stop());
-  await lab.start(ws, '/dev/null/faults.yaml');
+  await lab.start(site, '/dev/null/faults.yaml');
   const wait = <T extends EngineEvent['type']>(type: T, pred: (e: Extract<EngineEvent, { type: T }>) => boolean = () => true, ms = 15_000, after = 0) =>
     until(() => events.find((e) => e.at >= after && e.type === type && pred(e as never)), ms, `${type} event`) as Promise<Extract<EngineEvent, { type: T }> & { at: number }>;
   const fault = async (line: string) => {
