@@ -244,9 +244,11 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
   const detach = () => {
     clearInterval(timer);
     process.off('SIGHUP', reload);
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   };
+  // A listener gets the signal's number too: never taken for an exit status.
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
   const stop = (signal: NodeJS.Signals | 'scenario', code = 0) => {
     if (stopping) return;
     stopping = true;
@@ -265,8 +267,8 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
     });
   };
   process.on('SIGHUP', reload);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const closeFaults = opts.events ? faults(runner, run, print) : () => undefined;
   const detachAll = () => {
     detach();
