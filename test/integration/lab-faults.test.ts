@@ -9,7 +9,8 @@ import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../shared/api/engine';
 import { Lab } from '../../main/services/lab';
-import { parseFaultLine, type Fault } from '../../main/services/lab/faults';
+import { boundFor, LabFaults, parseFaultLine, type Fault } from '../../main/services/lab/faults';
+import { detectionTimes } from '../../shared/model/detection';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
 import { startDnsServer } from '../helpers/servers';
 import { freePort, startBackend, until, workspace } from '../services/engine/helpers';
@@ -25,9 +26,10 @@ afterEach(async () => {
 
 type Timed = EngineEvent & { at: number };
 
-async function runLab(site: ReturnType<typeof workspace>) {
+async function runLab(site: ReturnType<typeof workspace>, io?: 'uv') {
   const events: Timed[] = [];
   const lab = new Lab({
+    ...(io ? { io } : {}),
     secrets: new MemorySecretStore(),
     statusEveryMs: 0,
     emit: (event, payload) => {
@@ -98,7 +100,7 @@ function expectMeasured(e: { detectedMs?: number; bound?: [number, number]; with
 describe('lab faults over HTTP', () => {
   const A = { vip: '127.0.41.10', web1: '127.0.41.11', web2: '127.0.41.12' };
 
-  async function site() {
+  async function site(io?: 'uv') {
     const port = await freePort(A.web1);
     const vport = await freePort(A.vip);
     await httpServer('web1', A.web1, port);
@@ -108,7 +110,7 @@ describe('lab faults over HTTP', () => {
       servers: [{ name: 'web1', address: A.web1 }, { name: 'web2', address: A.web2 }],
       groups: [{ name: 'web', members: [{ server: 'web1', port }, { server: 'web2', port }], healthCheck: { type: 'http', http: { path: '/' }, degradedAbove: '150ms' } }],
       services: [{ name: 'vip', address: A.vip, port: vport, group: 'web', algorithm: 'health-weighted' }],
-    }));
+    }), io);
     await lab.wait('state', (e) => e.server === 'web1' && e.to === 'available');
     await lab.wait('state', (e) => e.server === 'web2' && e.to === 'available');
     return { ...lab, port, vport };
@@ -151,9 +153,10 @@ describe('lab faults over HTTP', () => {
     expect(await get(A.web1, s.port)).toMatchObject({ status: 200 });
   });
 
-  for (const kind of ['refuse', 'blackhole', 'reset-after 0']) {
-    it(`${kind}: no client error on the VIP while the member fails, and it is taken out in its bound`, async () => {
-      const s = await site();
+  // The fault sits before either data path: the C one (default) and, for one kind, the JavaScript one.
+  for (const [kind, io] of [['refuse'], ['blackhole'], ['blackhole', 'uv'], ['reset-after 0']] as const) {
+    it(`${kind}${io ? ` (${io} data path)` : ''}: no client error on the VIP while the member fails, and it is taken out in its bound`, async () => {
+      const s = await site(io);
       const traffic = load(A.vip, s.vport);
       cleanups.push(() => traffic.stop());
       await until(() => traffic.answers.length >= 5, 10_000, 'traffic before the fault');
@@ -286,5 +289,38 @@ describe('lab faults over UDP', () => {
     expect(gone).toMatchObject({ fault: 'unreachable', reason: expect.stringMatching(/ECONNREFUSED|unreachable/i) });
     expectMeasured(gone);
     await expect(s.lab.fault('dns/dns1', { kind: 'blackhole' } as Fault)).rejects.toThrow(/UDP member: its faults are drop, unreachable, delay, flap/);
+  });
+});
+
+describe('detection measured against the bound', () => {
+  it('flags a transition outside the calculator\'s bound, measures each once, and measures the recovery from the clear', async () => {
+    const port = await freePort('127.0.41.41');
+    await httpServer('m1', '127.0.41.41', port);
+    const timers = { interval: 1000, retryInterval: 500, failAfter: 3, restoreAfter: 2, timeout: 400 };
+    const site = workspace({
+      healthTimers: { interval: '1s', retryInterval: '500ms', failAfter: 3, restoreAfter: 2, timeout: '400ms' },
+      servers: [{ name: 'm1', address: '127.0.41.41' }],
+      groups: [{ name: 'g', members: [{ server: 'm1', port }], healthCheck: { type: 'tcp' } }],
+      services: [{ name: 's', address: '127.0.41.40', port, group: 'g' }],
+    });
+    const events: EngineEvent[] = [];
+    const faults = new LabFaults({ emit: (e) => events.push(e), reroute: async () => undefined, jitter: 0.1 });
+    cleanups.push(() => faults.stop());
+    await faults.setWorkspace(site);
+    const key = `g:g/m1:${port}`;
+    await faults.apply('g/m1', { kind: 'refuse' });
+    const at = Date.now();
+    const failure = detectionTimes(timers, 0.1).failure;
+    expect(boundFor('available', 'unavailable', timers, 0.1)).toEqual([Math.min(failure.bestMs, 2 * 500), failure.worstMs]);
+    // Far beyond the worst case: flagged.
+    expect(faults.measure(key, 'available', 'unavailable', at + failure.worstMs + 5000)).toMatchObject({ fault: 'refuse', withinBound: false, bound: [failure.bestMs, failure.worstMs] });
+    // The same fault's transition is measured once.
+    expect(faults.measure(key, 'available', 'unavailable', at + 10)).toBeUndefined();
+    await faults.clear('all');
+    const recovery = detectionTimes(timers, 0.1).recovery;
+    const m = faults.measure(key, 'unavailable', 'available', Date.now() + recovery.bestMs + 1);
+    expect(m).toMatchObject({ fault: 'refuse', withinBound: true, bound: [recovery.bestMs, recovery.worstMs] });
+    expect(faults.measure(key, 'unavailable', 'available', Date.now() + 5)).toBeUndefined();
+    expect(events.map((e) => e.type)).toEqual(['fault', 'clear']);
   });
 });
