@@ -2,7 +2,7 @@
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
-import type { EngineEvent, EngineStats, PairStatus } from './engine';
+import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
@@ -50,6 +50,8 @@ export interface LabStatus {
   stats?: EngineStats;
   /** HA pairs the lab runs as two engines (docs/ha.md). */
   pairs?: PairStatus[];
+  /** Faults on the lab's path to members (docs/cli.md, "Lab faults"). */
+  faults?: LabFault[];
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
@@ -125,6 +127,8 @@ const labMethods = {
   'lab.session': method<LabSession>()(none),
   /** A fault in an HA pair of the running lab: stop a box (its mate takes over) or start it again. */
   'lab.pairBox': method<LabStatus>()(z.strictObject({ pair: name, box: name, action: z.enum(['stop', 'start']) })),
+  /** A fault on the lab's path to a member (its key or `web/web1:8081`), or `clear` it. */
+  'lab.fault': method<LabStatus>()(z.strictObject({ member: z.string().min(1).max(600), fault: z.enum([...FAULT_KINDS, 'clear']), value: z.string().min(1).max(40).optional() })),
 } as const;
 /** Appliances: render, diff, push, pull, confirm, history, compare. */
 const appliancesMethods = {

@@ -55,6 +55,19 @@ export type EngineEvent =
       box: string; instance?: number; addresses?: string[]; from?: string; reason: string; afterMs?: number;
     };
 
+/** Every fault the lab puts on its path to a member (docs/cli.md, "Lab faults"). */
+export const FAULT_KINDS = ['delay', 'refuse', 'blackhole', 'reset-after', 'http-status', 'flap', 'drop', 'unreachable'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A fault in force, shown on its member. */
+export interface LabFault {
+  key: string;
+  /** As typed: `web/web1:8081`. */
+  member: string;
+  fault: FaultKind;
+  value?: string;
+}
+
 /** A transition caused by a lab fault, against the detection-time calculator's bounds (ms). */
 export interface FaultMeasure {
   fault: string;

@@ -12,6 +12,13 @@ import { Lab } from '../../main/services/lab';
 import { boundFor, LabFaults, parseFaultLine, type Fault } from '../../main/services/lab/faults';
 import { detectionTimes } from '../../shared/model/detection';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
+import { callDirect } from '../../main/services/api/dispatch';
+import { browserShell } from '../../main/services/api/shell';
+import { createAppServices } from '../../main/services/api/wiring';
+import { ROOT } from '../helpers/cli';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDnsServer } from '../helpers/servers';
 import { freePort, startBackend, until, workspace } from '../services/engine/helpers';
 
@@ -322,5 +329,40 @@ describe('detection measured against the bound', () => {
     expect(m).toMatchObject({ fault: 'refuse', withinBound: true, bound: [recovery.bestMs, recovery.worstMs] });
     expect(faults.measure(key, 'unavailable', 'available', Date.now() + 5)).toBeUndefined();
     expect(events.map((e) => e.type)).toEqual(['fault', 'clear']);
+  });
+});
+
+describe('lab.fault over the contract (the window)', () => {
+  it('applies a fault on a member of the running lab, shows it in the status, and clears it in one call', async () => {
+    const port = await freePort('127.0.41.51');
+    const vport = await freePort('127.0.41.50');
+    await httpServer('w1', '127.0.41.51', port);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-lab-fault-'));
+    const svc = createAppServices({ shell: browserShell(), dataDir: dir, resourcesDir: ROOT, secrets: new MemorySecretStore() });
+    cleanups.push(() => svc.stop());
+    const statuses: { faults?: unknown[] }[] = [];
+    svc.events.subscribe((e) => (e.event === 'lab.status' ? statuses.push(e.payload as { faults?: unknown[] }) : undefined));
+    const text = `lbdesk: 1
+name: window-faults
+healthTimers: { interval: 300ms, retryInterval: 200ms, failAfter: 2, restoreAfter: 2, timeout: 300ms }
+servers: [ { name: w1, address: 127.0.41.51 } ]
+groups: [ { name: web, members: [ { server: w1, port: ${port} } ], healthCheck: { type: http, http: { path: / } } } ]
+services: [ { name: v, address: 127.0.41.50, port: ${vport}, group: web } ]
+`;
+    await callDirect(svc.handlers, 'lab.start', { path: join(dir, 'site.yaml'), text });
+    const key = `g:web/w1:${port}`;
+    await until(async () => (await callDirect(svc.handlers, 'lab.status', {})).members.find((m) => m.key === key && m.state === 'available'), 10_000, 'w1 available');
+    const faulted = await callDirect(svc.handlers, 'lab.fault', { member: key, fault: 'refuse' });
+    expect(faulted.faults).toEqual([{ key, member: `web/w1:${port}`, fault: 'refuse' }]);
+    // Every window hears of it at once.
+    expect(statuses.at(-1)?.faults).toEqual(faulted.faults);
+    await until(async () => (await callDirect(svc.handlers, 'lab.status', {})).members.find((m) => m.key === key && m.state === 'unavailable'), 10_000, 'w1 taken out');
+    await expect(callDirect(svc.handlers, 'lab.fault', { member: key, fault: 'delay', value: 'soon' })).rejects.toMatchObject({ code: 'bad-args', message: expect.stringMatching(/delay needs a duration/) });
+    await expect(callDirect(svc.handlers, 'lab.fault', { member: 'web/nobody', fault: 'refuse' })).rejects.toMatchObject({ code: 'refused', message: expect.stringMatching(/no member "web\/nobody"/) });
+    const cleared = await callDirect(svc.handlers, 'lab.fault', { member: key, fault: 'clear' });
+    expect(cleared.faults).toEqual([]);
+    await until(async () => (await callDirect(svc.handlers, 'lab.status', {})).members.find((m) => m.key === key && m.state === 'available'), 10_000, 'w1 back');
+    await callDirect(svc.handlers, 'lab.stop', {});
+    await expect(callDirect(svc.handlers, 'lab.fault', { member: key, fault: 'refuse' })).rejects.toMatchObject({ code: 'refused', message: 'the lab is not running' });
   });
 });

@@ -158,7 +158,7 @@ function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => 
     },
     stats: () => lab.stats(),
     pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
-    fault: (line) => (line.op === 'fault' ? lab.fault(line.member, line.fault) : lab.clearFault(line.member)),
+    fault: async (line) => void (await (line.op === 'fault' ? lab.fault(line.member, line.fault) : lab.clearFault(line.member))),
     members: () => lab.status().members,
     stop,
   };

@@ -5,6 +5,7 @@ import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
 import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
+import { parseFaultLine } from '../lab/faults';
 import { loadSource } from '../workspace/source';
 import { ApiError } from '../../../shared/api/contract';
 
@@ -25,6 +26,15 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
     'lab.pairBox': async ({ pair, box, action }) => {
       try {
         return await lab.pairBox(pair, box, action);
+      } catch (err) {
+        throw new ApiError('refused', (err as Error).message);
+      }
+    },
+    'lab.fault': async ({ member, fault, value }) => {
+      const parsed = parseFaultLine(fault === 'clear' ? ['clear', member] : ['fault', member, fault, ...(value !== undefined ? [value] : [])]);
+      if (!parsed || 'error' in parsed) throw new ApiError('bad-args', parsed?.error ?? `"${fault}" is not a fault`);
+      try {
+        return await (parsed.op === 'fault' ? lab.fault(parsed.member, parsed.fault) : lab.clearFault(parsed.member));
       } catch (err) {
         throw new ApiError('refused', (err as Error).message);
       }

@@ -155,6 +155,7 @@ export class Lab {
       notes: [...new Set([...this.scopeNotes, ...this.notices, ...this.notes])],
       stats: this.engine?.stats(),
       pairs: this.pairs?.status() ?? [],
+      faults: this.faultList(),
     };
   }
 
@@ -173,15 +174,24 @@ export class Lab {
   }
 
   /** A fault on the lab's path to a member (docs/cli.md, "Lab faults"): `member` as `web/web1:8081`. */
-  async fault(member: string, fault: Fault): Promise<void> {
+  async fault(member: string, fault: Fault): Promise<LabStatus> {
     if (!this.faults) throw new Error('the lab is not running');
     await this.faults.apply(member, fault);
+    return this.announce();
   }
 
   /** Back to the real server: one member (or every port of `group/server`), or `all`. */
-  async clearFault(member: string): Promise<void> {
+  async clearFault(member: string): Promise<LabStatus> {
     if (!this.faults) throw new Error('the lab is not running');
     await this.faults.clear(member);
+    return this.announce();
+  }
+
+  /** Every window shows the change at once (not at the next stats tick). */
+  private announce(): LabStatus {
+    const status = this.status();
+    this.deps.emit('lab.status', status);
+    return status;
   }
 
   /** The faults in force, by member key. */

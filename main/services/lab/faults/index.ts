@@ -3,7 +3,7 @@
 // real server through the fault (tcp-path, udp-path). The health checker and the forwarding
 // engines dial it through `route`, so checks and forwarded traffic meet the same fault whichever
 // data path forwards (the C one included), and the real server is never touched.
-import type { EngineEvent, FaultMeasure } from '../../../../shared/api/engine';
+import type { EngineEvent, FaultMeasure, LabFault } from '../../../../shared/api/engine';
 import type { MemberKey, MemberState } from '../../../../shared/api/types';
 import { detectionTimes, detectionWays, type DetectionTimers } from '../../../../shared/model/detection';
 import { groupTransport } from '../../../../shared/model/resolve';
@@ -96,7 +96,7 @@ export class LabFaults {
   }
 
   /** Faults in force, by member key (shown on the members). */
-  list(): { key: MemberKey; member: string; fault: string; value?: string }[] {
+  list(): LabFault[] {
     return [...this.active.values()].map((a) => ({ key: a.target.key, member: a.target.name, fault: a.fault.kind, ...(a.fault.value ? { value: a.fault.value } : {}) }));
   }
 

@@ -1,8 +1,9 @@
 // One line of the lab's fault language (docs/cli.md, "Lab faults"): `fault MEMBER KIND [VALUE]`,
 // `clear MEMBER`, `clear all`. Pure: serve's stdin and scenario files read it the same way.
+import type { FaultKind } from '../../../../shared/api/engine';
 import { formatDuration, parseDuration } from '../../../../shared/model/duration';
 
-export type FaultKind = 'delay' | 'refuse' | 'blackhole' | 'reset-after' | 'http-status' | 'flap' | 'drop' | 'unreachable';
+export type { FaultKind };
 
 export interface Fault {
   kind: FaultKind;
