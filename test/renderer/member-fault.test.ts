@@ -5,21 +5,13 @@ import { createServer, type Server } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext } from './helpers/mount';
+import { mountWith, storeContext, until } from './helpers/mount';
 import { freePort } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import MemberDetail from '../../renderer/src/lab/MemberDetail.vue';
 import type { Pinia } from 'pinia';
 
-async function until(f: () => boolean, ms: number, what: string): Promise<void> {
-  const t0 = Date.now();
-  while (!f()) {
-    if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-    await settled();
-  }
-}
 
 describe('member fault', () => {
   let real: RealApi;
