@@ -20,7 +20,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDnsServer } from '../helpers/servers';
-import { freePort, startBackend, until, workspace } from '../services/engine/helpers';
+import { freePort, startBackend, until, whoAnswers, workspace } from '../services/engine/helpers';
 
 const TIMERS = { interval: '300ms', retryInterval: '200ms', failAfter: 2, restoreAfter: 2, timeout: '300ms' };
 /** A loaded two-core machine stretches every check: bounds are checked by the lab itself (withinBound); here only generously. */
@@ -231,6 +231,26 @@ describe('lab faults over TCP', () => {
     // Layer 4: the handshake is all a TCP check asks for.
     expect(s.lab.status().members[0]).toMatchObject({ state: 'available' });
     expect(s.lab.faultList()).toEqual([{ key: expect.any(String), member: `tcp/t1:${b.port}`, fault: 'reset-after', value: '7' }]);
+  });
+});
+
+describe('lab faults on a target-set server', () => {
+  it('tsN/ADDRESS: the server is taken out and the target set address answers from the other one', async () => {
+    const port = await freePort('127.0.41.71');
+    const backends = await Promise.all([startBackend('ts-a', '127.0.41.71', port), startBackend('ts-b', '127.0.41.72', port)]);
+    for (const b of backends) cleanups.push(() => b.close());
+    const s = await runLab(workspace({
+      healthTimers: TIMERS,
+      targetSets: [{ number: 3, address: '127.0.41.70', ports: [port], protocols: 'tcp', algorithm: 'hash', servers: [{ address: '127.0.41.71' }, { address: '127.0.41.72' }] }],
+    }));
+    await s.wait('state', (e) => e.server === '127.0.41.71' && e.to === 'available');
+    await s.wait('state', (e) => e.server === '127.0.41.72' && e.to === 'available');
+    const at = await s.fault('fault ts3/127.0.41.71 refuse');
+    const down = await s.wait('state', (e) => e.targetSet === 3 && e.server === '127.0.41.71' && e.to === 'unavailable', 10_000, at);
+    expectMeasured(down);
+    const names = await Promise.all(Array.from({ length: 12 }, () => whoAnswers('127.0.41.70', port)));
+    expect(new Set(names)).toEqual(new Set(['ts-b']));
+    expect(await whoAnswers('127.0.41.71', port)).toBe('ts-a');
   });
 });
 

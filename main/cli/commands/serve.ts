@@ -47,7 +47,7 @@ export function register(program: Command): void {
     .command('serve')
     .description('run the health checker and the forwarding engine on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
     .argument('<workspace>', 'workspace file')
-    .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
+    .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped, pair, fault, clear, expect) and read faults on stdin (stop/start BOX, fault MEMBER KIND [VALUE], clear MEMBER|all)')
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
