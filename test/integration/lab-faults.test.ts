@@ -317,6 +317,17 @@ describe('lab faults over UDP', () => {
     expectMeasured(gone);
     await expect(s.lab.fault('dns/dns1', { kind: 'blackhole' } as Fault)).rejects.toThrow(/UDP member: its faults are drop, unreachable, delay, flap/);
   });
+
+  it('flap: unreachable and normal alternate, each transition measured from its flip', async () => {
+    const s = await site();
+    const at = await s.fault('fault dns/dns1 flap 1200ms');
+    const down = await s.wait('state', (e) => e.to === 'unavailable', 10_000, at);
+    const up = await s.wait('state', (e) => e.to === 'available', 10_000, down.at);
+    for (const e of [down, up]) {
+      expect(e.fault).toBe('flap');
+      expectMeasured(e);
+    }
+  });
 });
 
 describe('detection measured against the bound', () => {
