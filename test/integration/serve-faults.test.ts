@@ -28,14 +28,14 @@ async function site(): Promise<{ dir: string; file: string }> {
   const file = join(dir, 'site.yaml');
   writeFileSync(file, `lbdesk: 1
 name: faults
-healthTimers: { interval: 300ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 300ms }
+healthTimers: { interval: 500ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 2s }
 servers:
   - { name: web1, address: ${A.web1} }
   - { name: web2, address: ${A.web2} }
 groups:
   - name: web
     members: [ { server: web1, port: ${port} }, { server: web2, port: ${port} } ]
-    healthCheck: { type: http, http: { path: / }, degradedAbove: 150ms }
+    healthCheck: { type: http, http: { path: / }, degradedAbove: 400ms }
 services:
   - { name: vip, address: ${A.vip}, port: ${vport}, group: web }
 `);
@@ -78,21 +78,21 @@ describe('serve --scenario', () => {
     const { file, dir } = await site();
     const scenario = join(dir, 'proof.yaml');
     writeFileSync(scenario, `# web1 slow, then gone, then back
-- at: 500ms fault web/web1 delay 200ms
-- expect: web/web1 degraded within 4s
-- at: 1500ms fault web/web1 blackhole
-- expect: web/web1 unavailable within 6s
+- at: 500ms fault web/web1 delay 800ms
+- expect: web/web1 degraded within 5s
+- at: 3s fault web/web1 blackhole
+- expect: web/web1 unavailable within 10s
 - expect: web/web2 available within 1s
-- at: 4s clear web/web1
-- expect: web/web1 available within 6s
+- at: 12s clear web/web1
+- expect: web/web1 available within 8s
 `);
     const r = await runCli(['serve', file, '--scenario', scenario], { env: { LBDESK_DATA_DIR: join(dir, 'data') }, timeoutMs: 60_000 });
     const verdicts = r.stdout.split('\n').filter((l) => /^(PASS|FAIL) /.test(l));
     expect(verdicts).toEqual([
-      expect.stringMatching(/^PASS web\/web1 degraded within 4000 ms: after \d+ ms \(delay: \d+ ms, bound 0-\d+ ms/),
+      expect.stringMatching(/^PASS web\/web1 degraded within 5000 ms: after \d+ ms \(delay: \d+ ms, bound 0-\d+ ms/),
       expect.stringMatching(/^PASS web\/web2 available within 1000 ms: after \d+ ms$/),
-      expect.stringMatching(/^PASS web\/web1 unavailable within 6000 ms: after \d+ ms \(blackhole: \d+ ms, bound \d+-\d+ ms/),
-      expect.stringMatching(/^PASS web\/web1 available within 6000 ms: after \d+ ms \(blackhole: /),
+      expect.stringMatching(/^PASS web\/web1 unavailable within 10000 ms: after \d+ ms \(blackhole: \d+ ms, bound \d+-\d+ ms/),
+      expect.stringMatching(/^PASS web\/web1 available within 8000 ms: after \d+ ms \(blackhole: /),
     ]);
     expect(r.stdout).toMatch(/scenario .*proof\.yaml: 4 of 4 expected transitions passed/);
     expect(r.code).toBe(0);
@@ -101,7 +101,7 @@ describe('serve --scenario', () => {
   it('exits 1 when an expectation fails, and refuses a bad scenario with file:line:col before running anything', async () => {
     const { file, dir } = await site();
     const failing = join(dir, 'failing.yaml');
-    writeFileSync(failing, '- at: 200ms fault web/web1 delay 200ms\n- expect: web/web1 unavailable within 1s\n');
+    writeFileSync(failing, '- at: 200ms fault web/web1 delay 800ms\n- expect: web/web1 unavailable within 1s\n');
     const r = await runCli(['serve', file, '--scenario', failing], { env: { LBDESK_DATA_DIR: join(dir, 'data') }, timeoutMs: 60_000 });
     expect(r.stdout).toMatch(/^FAIL web\/web1 unavailable within 1000 ms: still web\/web1:\d+ (available|degraded) after 1s$/m);
     expect(r.stdout).toMatch(/0 of 1 expected transitions passed, 1 failed/);

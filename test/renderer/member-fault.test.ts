@@ -35,7 +35,7 @@ describe('member fault', () => {
     const file = join(real.dataDir, 'faults.yaml');
     await writeFile(file, [
       'lbdesk: 1', 'name: fault-ui',
-      'healthTimers: { interval: 300ms, retryInterval: 200ms, failAfter: 2, restoreAfter: 2, timeout: 300ms }',
+      'healthTimers: { interval: 500ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 2s }',
       'servers: [ { name: w1, address: 127.0.43.11 } ]',
       `groups: [ { name: web, members: [ { server: w1, port: ${port} } ], healthCheck: { type: http, http: { path: / } } } ]`,
       `services: [ { name: v, address: 127.0.43.10, port: ${vport}, group: web } ]`,
