@@ -2,7 +2,7 @@
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
 import type { CheckResult, MemberStatus, StateChange } from './types';
-import type { EngineEvent, EngineStats, PairStatus } from './engine';
+import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
@@ -57,6 +57,8 @@ export interface LabStatus {
   stats?: EngineStats;
   /** HA pairs the lab runs as two engines (docs/ha.md). */
   pairs?: PairStatus[];
+  /** Faults on the lab's path to members (docs/cli.md, "Lab faults"). */
+  faults?: LabFault[];
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
@@ -152,6 +154,8 @@ const labMethods = {
     timers: healthTimersSchema.optional(),
     year: z.number().int().min(1970).max(9999).optional(),
   })),
+  /** A fault on the lab's path to a member (its key or `web/web1:8081`), or `clear` it. */
+  'lab.fault': method<LabStatus>()(z.strictObject({ member: z.string().min(1).max(600), fault: z.enum([...FAULT_KINDS, 'clear']), value: z.string().min(1).max(40).optional() })),
 } as const;
 /** Appliances: render, diff, push, pull, confirm, history, compare. */
 const appliancesMethods = {

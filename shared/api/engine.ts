@@ -16,11 +16,20 @@ export type EngineEvent =
   | ({ ts: string; type: 'listening'; address: string; port: number; protocol: 'tcp' | 'udp' } & PoolRef)
   /** A listener stopped accepting (removed by a reload, or the engine stopped). */
   | ({ ts: string; type: 'closed'; address: string; port: number; protocol: 'tcp' | 'udp' } & PoolRef)
-  /** A member's health state changed (first result included, `from` = `unknown`). */
-  | {
+  /**
+   * A member's health state changed (first result included, `from` = `unknown`). A transition a
+   * lab fault caused (or its clear) carries the fault and how long it took (`FaultMeasure`).
+   */
+  | ({
       ts: string; type: 'state'; group?: string; targetSet?: number; server: string; address: string; port?: number;
       from: MemberState; to: MemberState; score: number; reason: string;
-    }
+    } & Partial<FaultMeasure>)
+  /** A fault on the lab's path to a member was applied (`via`: the path's address the lab dials instead). */
+  | { ts: string; type: 'fault'; member: string; fault: string; value?: string; via: string }
+  /** A member's fault was cleared: the lab dials the real server again (`reason` when the lab cleared it itself). */
+  | { ts: string; type: 'clear'; member: string; fault: string; reason?: string }
+  /** `serve --scenario`: one expected transition, passed or failed. */
+  | { ts: string; type: 'expect'; member: string; state: MemberState; withinMs: number; ok: boolean; afterMs?: number; line: number; reason: string }
   /** A workspace was applied (SIGHUP, engine.apply); `ok: false` keeps the previous config running. */
   | { ts: string; type: 'reload'; ok: boolean; reason?: string; added?: number; removed?: number; kept?: number }
   /** Connections refused because no server could take them (`count` when several are merged). */
@@ -45,6 +54,30 @@ export type EngineEvent =
       ts: string; type: 'pair'; pair: string; change: 'stopped' | 'started' | 'takeover' | 'giveback' | 'master';
       box: string; instance?: number; addresses?: string[]; from?: string; reason: string; afterMs?: number;
     };
+
+/** Every fault the lab puts on its path to a member (docs/cli.md, "Lab faults"). */
+export const FAULT_KINDS = ['delay', 'refuse', 'blackhole', 'reset-after', 'http-status', 'flap', 'drop', 'unreachable'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A fault in force, shown on its member. */
+export interface LabFault {
+  key: string;
+  /** As typed: `web/web1:8081`. */
+  member: string;
+  fault: FaultKind;
+  value?: string;
+}
+
+/** A transition caused by a lab fault, against the detection-time calculator's bounds (ms). */
+export interface FaultMeasure {
+  fault: string;
+  /** From the fault (or its clear, or a flap's flip) to the transition. */
+  detectedMs: number;
+  /** [best, worst] for the member's timers (shared/model/detection.ts). */
+  bound: [number, number];
+  /** false: outside the bound by more than scheduling slack — a defect in the checker or the calculator. */
+  withinBound: boolean;
+}
 
 /** A pair as the lab runs it: each box, whether it runs, and which instances' addresses it holds. */
 export interface PairStatus {

@@ -4,21 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext } from './helpers/mount';
+import { mountWith, settled, storeContext, until } from './helpers/mount';
 import { freePort } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import PairStrip from '../../renderer/src/lab/PairStrip.vue';
 import type { Pinia } from 'pinia';
 
-async function until(f: () => boolean, ms: number, what: string): Promise<void> {
-  const t0 = Date.now();
-  while (!f()) {
-    if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-    await settled();
-  }
-}
 
 describe('pair strip', () => {
   let real: RealApi;

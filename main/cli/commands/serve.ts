@@ -5,11 +5,15 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
+import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { Lab } from '../../services/lab';
+import { FAULT_USAGE, parseFaultLine, type FaultLine } from '../../services/lab/faults';
+import { parseScenario, runScenario, type ScenarioStep } from '../../services/lab/scenario';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspace, type LoadRefused } from '../../services/workspace/load';
 import { CliError } from '../errors';
@@ -24,6 +28,7 @@ interface ServeOptions {
   uiPort?: number;
   io?: 'native' | 'uv' | 'net';
   threads?: number;
+  scenario?: string;
 }
 
 /** What serve drives: its own lab, or the one behind the browser UI. */
@@ -33,6 +38,9 @@ interface Runner {
   stop(): Promise<void>;
   /** The HA fault (docs/ha.md): stop or start a box of a pair the lab runs. */
   pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<void>;
+  /** A fault on the lab's path to a member, or its clear (docs/cli.md, "Lab faults"). */
+  fault(line: FaultLine): Promise<void>;
+  members(): MemberStatus[];
 }
 
 export function register(program: Command): void {
@@ -40,10 +48,11 @@ export function register(program: Command): void {
     .command('serve')
     .description('run the health checker and the forwarding engine on the workspace until SIGINT/SIGTERM; SIGHUP reloads it without dropping connections')
     .argument('<workspace>', 'workspace file')
-    .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped)')
+    .option('--events', 'print events as JSON lines (listening, state, reload, refused, redispatch, notice, error, stats, stopped, pair, fault, clear, expect) and read faults on stdin (stop/start BOX, fault MEMBER KIND [VALUE], clear MEMBER|all)')
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
+    .option('--scenario <file>', 'run a scenario file (faults, clears, box stops at given times, expected transitions) start to finish, print a PASS/FAIL line per expectation, then stop: exit 0 when all passed, 1 when some failed')
     .option('--io <layer>', 'data path of the forwarding engine: native (C addon, default), or JavaScript on uv (libuv handles) or net (node:net)', (v) => {
       if (v !== 'native' && v !== 'uv' && v !== 'net') throw new CliError(`--io must be native, uv or net, not "${v}"`, 2);
       return v;
@@ -64,6 +73,7 @@ export function register(program: Command): void {
         throw new CliError(`${loaded.message}${hint}`, loaded.unreadable ? 2 : 1);
       }
       const workspace = loaded.workspace;
+      const scenario = opts.scenario ? await loadScenario(opts.scenario, workspace) : undefined;
       const print = printer(opts.events === true);
       const runner = opts.ui ? await uiRunner(path, workspace, opts, print) : await directRunner(path, workspace, opts, print);
       // Signals are taken from here on: one during start-up waits for the start to finish.
@@ -75,8 +85,42 @@ export function register(program: Command): void {
         throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
       }
       sayIfIdle(workspace, file, print);
+      if (scenario) void playScenario(scenario, opts.scenario!, runner, session, print);
       await session.stopped;
     });
+}
+
+async function loadScenario(file: string, workspace: Workspace): Promise<ScenarioStep[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read the scenario ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 2);
+  }
+  const parsed = parseScenario(text, file, workspace);
+  if ('problems' in parsed) {
+    for (const p of parsed.problems) process.stderr.write(`${formatProblem(p)}\n`);
+    throw new CliError(`${file}: ${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'} in the scenario; nothing was run`, 2);
+  }
+  return parsed.steps;
+}
+
+/** Runs the scenario once the lab is up, then stops serve: exit 0 when every expectation passed, else 1. */
+async function playScenario(steps: ScenarioStep[], file: string, runner: Runner, session: Session, print: Printer): Promise<void> {
+  const say = (message: string) => print({ ts: new Date().toISOString(), type: 'notice', message });
+  try {
+    const { passed, failed } = await runScenario(steps, {
+      exec: (line) => runFaultLine(runner, session.run, line),
+      members: () => runner.members(),
+      events: (listener) => print.listen(listener),
+      report: (e) => print(e),
+    });
+    say(`scenario ${file}: ${passed} of ${passed + failed} expected transitions passed${failed ? `, ${failed} failed` : ''}`);
+    session.stop('scenario', failed ? 1 : 0);
+  } catch (err) {
+    say(`scenario ${file} stopped: ${(err as Error).message}`);
+    session.stop('scenario', 1);
+  }
 }
 
 /** Running with nothing to listen on looks like a hang: say so (at start and after a reload). */
@@ -120,6 +164,8 @@ function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => 
     },
     stats: () => lab.stats(),
     pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
+    fault: async (line) => void (await (line.op === 'fault' ? lab.fault(line.member, line.fault) : lab.clearFault(line.member))),
+    members: () => lab.status().members,
     stop,
   };
 }
@@ -172,7 +218,7 @@ async function uiRunner(path: string, workspace: Workspace, opts: ServeOptions, 
 }
 
 /** Serialises start-up, reloads (SIGHUP), stats and the stop (SIGINT/SIGTERM). */
-function supervise(runner: Runner, path: string, shown: string, opts: ServeOptions, print: (e: EngineEvent) => void) {
+function supervise(runner: Runner, path: string, shown: string, opts: ServeOptions, print: Printer) {
   let chain: Promise<unknown> = Promise.resolve();
   let stopping = false;
   let done!: () => void;
@@ -205,65 +251,83 @@ function supervise(runner: Runner, path: string, shown: string, opts: ServeOptio
   const detach = () => {
     clearInterval(timer);
     process.off('SIGHUP', reload);
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   };
-  const stop = (signal: NodeJS.Signals) => {
+  // A listener gets the signal's number too: never taken for an exit status.
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  const stop = (signal: NodeJS.Signals | 'scenario', code = 0) => {
     if (stopping) return;
     stopping = true;
     // Whatever happens while stopping, the process ends (a second signal ends it at once).
-    setTimeout(() => process.exit(0), 10_000).unref();
-    process.once(signal, () => process.exit(0));
+    setTimeout(() => process.exit(code), 10_000).unref();
+    if (signal !== 'scenario') process.once(signal, () => process.exit(code));
     void run(async () => {
       detach();
       closeFaults();
       await runner.stop();
       print({ ts: new Date().toISOString(), type: 'stopped', reason: signal });
-      process.exitCode = 0;
+      process.exitCode = code;
       // Nothing of ours is left running; do not let a straggler keep the process up.
-      setTimeout(() => process.exit(0), 1000).unref();
+      setTimeout(() => process.exit(code), 1000).unref();
       done();
     });
   };
   process.on('SIGHUP', reload);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const closeFaults = opts.events ? faults(runner, run, print) : () => undefined;
   const detachAll = () => {
     detach();
     closeFaults();
   };
-  return { run, detach: detachAll, stopped };
+  return { run, detach: detachAll, stopped, stop };
 }
+
+type Session = ReturnType<typeof supervise>;
 
 /**
  * `serve --events` reads faults on stdin, one per line: `stop [PAIR] BOX`, `start [PAIR] BOX`
- * (BOX: an appliance or IPFE name of a pair the lab runs). A bad line is an `error` event.
+ * (BOX: an appliance or IPFE name of a pair the lab runs), `fault MEMBER KIND [VALUE]`,
+ * `clear MEMBER`, `clear all`. A bad line is an `error` event.
  */
 function faults(runner: Runner, run: <T>(f: () => Promise<T>) => Promise<T>, print: (e: EngineEvent) => void): () => void {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on('line', (line) => {
-    const words = line.trim().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return;
-    const [action, ...rest] = words;
     const say = (message: string) => print({ ts: new Date().toISOString(), type: 'error', message });
-    if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
-      say(`stdin: "${line.trim()}" is not a fault: use "stop [PAIR] BOX" or "start [PAIR] BOX"`);
-      return;
-    }
-    const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
-    void run(() => runner.pairBox(pair, box, action)).catch((err: Error) => say(`stdin: ${err.message}`));
+    void runFaultLine(runner, run, line).catch((err: Error) => say(`stdin: ${err.message}`));
   });
   // stdin at its end (or /dev/null under systemd) changes nothing.
   return () => lines.close();
 }
 
+/** One line of the fault language (stdin, scenario steps); a line that is not one is an Error. */
+export async function runFaultLine(runner: Pick<Runner, 'pairBox' | 'fault'>, run: <T>(f: () => Promise<T>) => Promise<T>, line: string): Promise<void> {
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return;
+  const parsed = parseFaultLine(words);
+  if (parsed && 'error' in parsed) throw new Error(`"${line.trim()}": ${parsed.error}`);
+  if (parsed) return run(() => runner.fault(parsed));
+  const [action, ...rest] = words;
+  if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
+    throw new Error(`"${line.trim()}" is not a fault: use "stop [PAIR] BOX", "start [PAIR] BOX", or ${FAULT_USAGE}`);
+  }
+  const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
+  return run(() => runner.pairBox(pair, box, action));
+}
+
+/** Prints an event; `listen` also hands every printed event to a listener (the scenario). */
+type Printer = ((e: EngineEvent) => void) & { listen(listener: (e: EngineEvent) => void): () => void };
+
 /** JSON lines with --events; otherwise one readable line per event. */
-function printer(json: boolean): (e: EngineEvent) => void {
-  return (e) => {
+function printer(json: boolean): Printer {
+  const listeners = new Set<(e: EngineEvent) => void>();
+  const print = (e: EngineEvent) => {
     const line = json ? JSON.stringify(e) : human(e);
     if (line !== undefined) process.stdout.write(`${line}\n`);
+    for (const l of listeners) l(e);
   };
+  return Object.assign(print, { listen: (l: (e: EngineEvent) => void) => (listeners.add(l), () => void listeners.delete(l)) });
 }
 
 function where(e: { service?: string; targetSet?: number }): string {
@@ -279,7 +343,8 @@ function human(e: EngineEvent): string | undefined {
       return `${t} closed     ${where(e)} on ${e.address}:${e.port}/${e.protocol}`;
     case 'state': {
       const who = e.group !== undefined ? `${e.group}/${e.server}${e.port !== undefined ? `:${e.port}` : ''}` : `target set ${e.targetSet} ${e.server}`;
-      return `${t} state      ${who}: ${e.from} -> ${e.to} (score ${e.score}) ${e.reason}`;
+      const took = e.detectedMs !== undefined && e.bound ? ` [${e.fault}: after ${e.detectedMs} ms, bound ${e.bound[0]}-${e.bound[1]} ms${e.withinBound ? '' : ' OUTSIDE THE BOUND'}]` : '';
+      return `${t} state      ${who}: ${e.from} -> ${e.to} (score ${e.score}) ${e.reason}${took}`;
     }
     case 'reload':
       return `${t} reload     ${e.ok ? `ok (${e.added ?? 0} added, ${e.removed ?? 0} removed, ${e.kept ?? 0} kept)` : `failed: ${e.reason}`}`;
@@ -297,6 +362,12 @@ function human(e: EngineEvent): string | undefined {
       return `${t} stopped    (${e.reason})`;
     case 'pair':
       return `${t} pair       ${e.pair} ${e.change} ${e.box}${e.instance !== undefined ? ` VRRP ${e.instance} [${(e.addresses ?? []).join(', ')}]` : ''}${e.from ? ` from ${e.from}` : ''}: ${e.reason}`;
+    case 'fault':
+      return `${t} fault      ${e.member} ${e.fault}${e.value !== undefined ? ` ${e.value}` : ''} (the lab dials ${e.via})`;
+    case 'clear':
+      return `${t} clear      ${e.member} (was ${e.fault})${e.reason ? `: ${e.reason}` : ''}`;
+    case 'expect':
+      return `${e.ok ? 'PASS' : 'FAIL'} ${e.member} ${e.state} within ${e.withinMs} ms: ${e.reason}`;
     case 'stats':
       return e.stats.pools
         .map((p) => `${t} stats      ${p.name}: ${p.active} active, ${p.total} total, ${p.refused} refused, ${p.bytesIn} B in, ${p.bytesOut} B out, ${p.errors} errors`)

@@ -5,6 +5,7 @@ import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
 import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
+import { parseFaultLine } from '../lab/faults';
 import { loadSource } from '../workspace/source';
 import { replayMember, TraceError, UnknownFailure, whatIf } from '../whatif';
 import { ApiError } from '../../../shared/api/contract';
@@ -47,6 +48,15 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
         if (err instanceof UnknownFailure) throw new ApiError('not-found', err.message);
         if (err instanceof TraceError) throw new ApiError('refused', err.message);
         throw err;
+      }
+    },
+    'lab.fault': async ({ member, fault, value }) => {
+      const parsed = parseFaultLine(fault === 'clear' ? ['clear', member] : ['fault', member, fault, ...(value !== undefined ? [value] : [])]);
+      if (!parsed || 'error' in parsed) throw new ApiError('bad-args', parsed?.error ?? `"${fault}" is not a fault`);
+      try {
+        return await (parsed.op === 'fault' ? lab.fault(parsed.member, parsed.fault) : lab.clearFault(parsed.member));
+      } catch (err) {
+        throw new ApiError('refused', (err as Error).message);
       }
     },
     'check.run': async ({ group, ...src }) => {

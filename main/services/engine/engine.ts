@@ -24,6 +24,11 @@ export interface ForwardingEngineOptions {
   threads?: number;
   /** How often stats() is refreshed from the data path, in ms (default 1000; 0 = only by refreshStats). */
   statsIntervalMs?: number;
+  /**
+   * Where the lab's path to a member goes instead of its own address (a fault proxy,
+   * services/lab/faults): consulted at every apply and by `reroute()`.
+   */
+  route?: (key: string) => string | undefined;
 }
 
 type Reply = WorkerApplyResult | EngineStats | undefined;
@@ -81,6 +86,8 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
   private readonly pending = new Map<number, (r: Reply) => void>();
   private nextId = 1;
   private config: EngineConfig | undefined;
+  /** The last applied config before `route` (what `reroute` routes again). */
+  private base: EngineConfig | undefined;
   private applied = 0;
   private latest: EngineStats = emptyStats();
   private readonly unsubscribe: (() => void)[] = [];
@@ -121,7 +128,8 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
    * HA pair binds only the addresses it holds (docs/ha.md); pools and checks stay whole.
    */
   async apply(workspace: Workspace, opts: { listen?: ListenFilter } = {}): Promise<ApplyResult> {
-    const config = opts.listen ? narrow(buildConfig(workspace), opts.listen) : buildConfig(workspace);
+    const base = opts.listen ? narrow(buildConfig(workspace), opts.listen) : buildConfig(workspace);
+    const config = this.routed(base);
     const notices = config.notices.map((n) => n.message);
     let result: ApplyResult;
     if (config.problems.length > 0) {
@@ -138,6 +146,7 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
         if (!before.has(n.message)) this.emit('event', { ts: new Date().toISOString(), type: 'notice', message: n.message, ...ref(n) });
       }
       this.config = config;
+      this.base = base;
     }
     if (this.applied === 0 && !result.ok) {
       // Nothing ran before: not a reload, the engine could not start.
@@ -155,6 +164,30 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
     }
     if (result.ok) this.applied += 1;
     return result;
+  }
+
+  /**
+   * The running config again with the routes as they are now (a fault applied or cleared):
+   * pools keep their members, counters and connections; no `reload` event, nothing re-bound.
+   */
+  async reroute(): Promise<void> {
+    if (!this.base || !this.worker) return;
+    const config = this.routed(this.base);
+    const r = (await this.request({ t: 'apply', id: 0, config, states: this.statesFor(config) })) as WorkerApplyResult | undefined;
+    if (r?.ok) this.config = config;
+  }
+
+  private routed(config: EngineConfig): EngineConfig {
+    const route = this.opts.route;
+    if (!route) return config;
+    const pools = config.pools.map((p) => {
+      if (!p.members.some((m) => route(m.key) !== undefined)) return p;
+      return { ...p, members: p.members.map((m) => {
+        const address = route(m.key);
+        return address === undefined ? m : { ...m, address, ...(m.secondaryAddress !== undefined ? { secondaryAddress: address } : {}) };
+      }) };
+    });
+    return { ...config, pools };
   }
 
   /** The latest stats snapshot (refreshed every statsIntervalMs while running). */

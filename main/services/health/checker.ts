@@ -43,6 +43,8 @@ export interface HealthCheckerOptions {
    */
   probeThreads?: number;
   probeThreadsFrom?: number;
+  /** Where a member's checks connect instead of its address (the lab's fault path: services/lab/faults). */
+  route?: (key: MemberKey) => string | undefined;
 }
 
 export interface CheckerStats {
@@ -123,6 +125,11 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     this.jitter = Math.min(Math.max(opts.jitter ?? 0.1, 0), 1);
     this.historySize = Math.max(1, opts.historySize ?? 30);
     this.scheduler = new Scheduler((key, due, done) => this.check(key, due, done), this.clock, Math.max(1, opts.maxInFlight ?? DEFAULT_IN_FLIGHT));
+  }
+
+  /** The fraction by which checks may come early (detection bounds take it in). */
+  get jitterFraction(): number {
+    return this.jitter;
   }
 
   // ---- HealthView -------------------------------------------------------------------------
@@ -482,6 +489,8 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
       if (own) timer = this.clock.setTimeout(() => guard.settle(hung(timeoutMs)), timeoutMs + HUNG_GRACE_MS);
       // Assigned, not spread: this runs 10,000 times a second with many members.
       const ctx: ProbeContext = { address: spec.address, port: spec.port ?? DEFAULT_PORTS[type], timeoutMs, check: spec.settings, secrets: this.opts.secrets };
+      const dial = this.opts.route?.(spec.key);
+      if (dial !== undefined) ctx.dial = dial;
       if (this.opts.pingCommand) ctx.pingCommand = this.opts.pingCommand;
       if (this.tcp && !own) ctx.tcpThreads = this.tcp;
       runProbe(type, ctx).then(guard.settle);

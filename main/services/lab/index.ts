@@ -2,12 +2,13 @@
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
 import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contract';
-import type { StateChange } from '../../../shared/api/types';
+import { memberKey, type StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
 import { ForwardingEngine, type EngineIo } from '../engine';
 import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
+import { LabFaults, type Fault } from './faults';
 import { labScope } from './local';
 import { LabPairs } from './pairs';
 
@@ -37,6 +38,7 @@ export class Lab {
   private health: HealthChecker | undefined;
   private engine: ForwardingEngine | undefined;
   private pairs: LabPairs | undefined;
+  private faults: LabFaults | undefined;
   private path: string | undefined;
   private listening = new Map<string, LabStatus['listening'][number]>();
   /** Runtime errors, the last 20. */
@@ -66,13 +68,24 @@ export class Lab {
     if (fresh) {
       this.changes = [];
       this.events = [];
-      const health = new HealthChecker({ secrets: this.deps.secrets });
+      // Checks and forwarded traffic dial a faulted member's path (faults/), not the member.
+      const route = (key: string) => this.faults?.route(key);
+      const health = new HealthChecker({ secrets: this.deps.secrets, route });
       const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
-      const engine = new ForwardingEngine({ health, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}), ...(this.deps.threads ? { threads: this.deps.threads } : {}) });
+      const engine = new ForwardingEngine({ health, route, ...(every === 0 ? { statsIntervalMs: 0 } : {}), ...(this.deps.io ? { io: this.deps.io } : {}), ...(this.deps.threads ? { threads: this.deps.threads } : {}) });
       this.health = health;
       this.engine = engine;
       const onEvent = (e: EngineEvent) => this.onEngineEvent(e);
-      this.pairs = new LabPairs({ health, emit: onEvent, ...(this.deps.io ? { io: this.deps.io } : {}) });
+      this.pairs = new LabPairs({ health, emit: onEvent, route, ...(this.deps.io ? { io: this.deps.io } : {}) });
+      const pairs = this.pairs;
+      this.faults = new LabFaults({
+        emit: onEvent,
+        jitter: health.jitterFraction,
+        reroute: async () => {
+          await engine.reroute();
+          await pairs.reroute();
+        },
+      });
       this.offs = [
         engine.on('event', onEvent),
         health.on('change', (change) => {
@@ -95,6 +108,7 @@ export class Lab {
       throw new Error(paired.reason ?? 'the forwarding engine refused the workspace');
     }
     this.health!.apply(workspace);
+    await this.faults!.setWorkspace(workspace);
     if (fresh) {
       this.health!.start();
       const every = this.deps.statusEveryMs ?? STATS_EVERY_MS;
@@ -113,14 +127,16 @@ export class Lab {
 
   async stop(): Promise<LabStatus> {
     clearInterval(this.timer);
-    const { engine, health, pairs } = this;
+    const { engine, health, pairs, faults } = this;
     this.engine = undefined;
     this.health = undefined;
     this.pairs = undefined;
+    this.faults = undefined;
     // Listened to until stopped: the `closed` events of its listeners still go out.
     await pairs?.stop();
     await engine?.stop();
     await health?.stop();
+    await faults?.stop();
     this.offs.forEach((off) => off());
     this.offs = [];
     this.listening.clear();
@@ -141,6 +157,7 @@ export class Lab {
       notes: [...new Set([...this.scopeNotes, ...this.notices, ...this.notes])],
       stats: this.engine?.stats(),
       pairs: this.pairs?.status() ?? [],
+      faults: this.faultList(),
     };
   }
 
@@ -158,6 +175,32 @@ export class Lab {
     return status;
   }
 
+  /** A fault on the lab's path to a member (docs/cli.md, "Lab faults"): `member` as `web/web1:8081`. */
+  async fault(member: string, fault: Fault): Promise<LabStatus> {
+    if (!this.faults) throw new Error('the lab is not running');
+    await this.faults.apply(member, fault);
+    return this.announce();
+  }
+
+  /** Back to the real server: one member (or every port of `group/server`), or `all`. */
+  async clearFault(member: string): Promise<LabStatus> {
+    if (!this.faults) throw new Error('the lab is not running');
+    await this.faults.clear(member);
+    return this.announce();
+  }
+
+  /** Every window shows the change at once (not at the next stats tick). */
+  private announce(): LabStatus {
+    const status = this.status();
+    this.deps.emit('lab.status', status);
+    return status;
+  }
+
+  /** The faults in force, by member key. */
+  faultList() {
+    return this.faults?.list() ?? [];
+  }
+
   history(key: string) {
     return this.health?.history(key) ?? { results: [], changes: [] };
   }
@@ -172,7 +215,8 @@ export class Lab {
     return { changes: this.changes.slice(-SESSION_CHANGES), latest, events: [...this.events] };
   }
 
-  private onEngineEvent(e: EngineEvent): void {
+  private onEngineEvent(event: EngineEvent): void {
+    const e = event.type === 'state' ? this.measured(event) : event;
     this.deps.emit('lab.event', e);
     if (e.type !== 'stats') {
       this.events.push(e);
@@ -187,6 +231,13 @@ export class Lab {
     } else if (e.type === 'error') {
       this.notes = [...this.notes.slice(-19), e.message];
     }
+  }
+
+  /** A transition a fault caused, with the time it took beside its bound. */
+  private measured(e: Extract<EngineEvent, { type: 'state' }>): EngineEvent {
+    const key = e.group !== undefined ? memberKey({ group: e.group, server: e.server, port: e.port }) : memberKey({ targetSet: e.targetSet!, address: e.address });
+    const m = this.faults?.measure(key, e.from, e.to, Date.parse(e.ts));
+    return m ? { ...e, ...m } : e;
   }
 
   private async pushStatus(): Promise<void> {

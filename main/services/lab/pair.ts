@@ -28,6 +28,8 @@ export interface PairRuntimeOptions {
   health: HealthView;
   emit(e: EngineEvent): void;
   io?: EngineIo;
+  /** The lab's fault paths (services/lab/faults): where a member is dialled instead. */
+  route?: (key: string) => string | undefined;
 }
 
 /** The addresses the lab's pairs carry (on loopback): the main engine leaves them to the boxes. */
@@ -57,6 +59,11 @@ export class PairRuntime {
   constructor(private workspace: Workspace, private pair: Pair, private readonly opts: PairRuntimeOptions) {
     this.boxes = pair.members.map((member) => ({ member, engine: undefined, up: false, lastAdvert: 0, since: 0 }));
     this.plan = this.lab(planInstances(pair, workspace.services, workspace.targetSets));
+  }
+
+  /** A fault applied or cleared: each running box dials the members' new paths. */
+  async reroute(): Promise<void> {
+    for (const b of this.boxes) await b.engine?.reroute();
   }
 
   get name(): string {
@@ -185,7 +192,7 @@ export class PairRuntime {
       if (this.holder.get(inst.id) === b.member.appliance) for (const a of inst.addresses) held.add(normalAddress(a.address));
     }
     if (!b.engine) {
-      const engine = new ForwardingEngine({ health: this.opts.health, ...(this.opts.io ? { io: this.opts.io } : {}) });
+      const engine = new ForwardingEngine({ health: this.opts.health, ...(this.opts.io ? { io: this.opts.io } : {}), ...(this.opts.route ? { route: this.opts.route } : {}) });
       engine.on('event', (e) => this.opts.emit(e));
       b.engine = engine;
     }

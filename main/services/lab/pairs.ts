@@ -1,16 +1,15 @@
 // Every HA pair of the running lab (or `serve`): started, reloaded and stopped with it. The main
 // engine leaves the pairs' addresses to them (`mainFilter`).
-import type { EngineEvent, PairStatus } from '../../../shared/api/engine';
+import type { PairStatus } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
 import { normalAddress } from '../../../shared/model/address';
-import type { EngineIo, ListenFilter } from '../engine/engine';
-import type { HealthView } from '../health/types';
-import { pairCarried, PairRuntime } from './pair';
+import type { ListenFilter } from '../engine/engine';
+import { pairCarried, PairRuntime, type PairRuntimeOptions } from './pair';
 
 export class LabPairs {
   private readonly running = new Map<string, PairRuntime>();
 
-  constructor(private readonly opts: { health: HealthView; emit(e: EngineEvent): void; io?: EngineIo }) {}
+  constructor(private readonly opts: PairRuntimeOptions) {}
 
   /** The main engine's listeners: everything but the addresses the pairs carry. */
   static mainFilter(workspace: Workspace): ListenFilter | undefined {
@@ -57,6 +56,10 @@ export class LabPairs {
     const rt = this.running.get(pair);
     if (!rt) throw new Error(`no pair "${pair}" runs here${this.running.size ? ` (running: ${[...this.running.keys()].join(', ')})` : ' (the workspace has no pair on loopback addresses)'}`);
     await (action === 'stop' ? rt.stopBox(box) : rt.startBox(box));
+  }
+
+  async reroute(): Promise<void> {
+    for (const rt of this.running.values()) await rt.reroute();
   }
 
   status(): PairStatus[] {

@@ -3,7 +3,7 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
 import type { LabSession, LabStatusEvent, MemberEvent } from '../../../shared/api/contract';
-import type { EngineEvent, PoolStats, ServerStats } from '../../../shared/api/engine';
+import type { EngineEvent, FaultKind, PoolStats, ServerStats } from '../../../shared/api/engine';
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
 import { errorSentence, isUnsupported } from '../lib/errors';
@@ -174,6 +174,14 @@ export const useLab = defineStore('lab', () => {
     return true;
   }
 
+  /** A fault on the lab's path to a member (`clear` takes it off); the status shows it on the member. */
+  async function fault(member: string, kind: FaultKind | 'clear', value?: string): Promise<boolean> {
+    const s = await call(kind === 'clear' ? 'clear the fault' : `apply the ${kind} fault`, () => api.call('lab.fault', { member, fault: kind, ...(value ? { value } : {}) }));
+    if (!s) return false;
+    setStatus(s);
+    return true;
+  }
+
   async function toggle(): Promise<boolean> {
     return running.value ? stop() : start();
   }
@@ -228,5 +236,5 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, history, setStatus };
+  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, fault, history, setStatus };
 });

@@ -45,3 +45,13 @@ export function withDemo(): { readonly real: RealApi; readonly pinia: Pinia } {
   afterEach(async () => t.real.close());
   return t;
 }
+
+/** Polls `f` (letting the stores settle between looks) until it holds, or fails after `ms`. */
+export async function until(f: () => boolean, ms: number, what: string): Promise<void> {
+  const t0 = Date.now();
+  while (!f()) {
+    if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+    await settled();
+  }
+}

@@ -4,7 +4,7 @@
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { ProbeFailure, clip, fail, fmtMs, pass } from './util';
+import { ProbeFailure, clip, fail, fmtMs, pass, dialOf } from './util';
 
 interface Greeting {
   /** The deciding line (last line of a multi-line reply). */
@@ -108,7 +108,7 @@ const QUIT_WAIT_MS = 500;
 export function bannerProbe(name: BannerName, ctx: ProbeContext): Promise<ProbeOutcome> {
   const proto: BannerProtocol = BANNER_PROTOCOLS[name];
   const port = ctx.port ?? proto.defaultPort;
-  return dialogue(ctx.address, port, ctx.timeoutMs, async (c) => {
+  return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = `waiting for the ${proto.label} greeting`;
     const g = await proto.read(c);
     const ms = c.elapsed();
@@ -131,7 +131,7 @@ export function bannerProbe(name: BannerName, ctx: ProbeContext): Promise<ProbeO
  */
 export function telnetProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port ?? 23;
-  return dialogue(ctx.address, port, ctx.timeoutMs, async (c) => {
+  return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = 'waiting for the TELNET server to speak';
     const first = await c.some();
     const ms = c.elapsed();
@@ -144,7 +144,7 @@ export function telnetProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
 /** RTSP (RFC 2326): `OPTIONS * RTSP/1.0`; a 2xx status passes. */
 export function rtspProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port ?? 554;
-  return dialogue(ctx.address, port, ctx.timeoutMs, async (c) => {
+  return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = 'waiting for the answer to OPTIONS';
     c.write('OPTIONS * RTSP/1.0\r\nCSeq: 1\r\nUser-Agent: lbdesk-health/1\r\n\r\n');
     const status = await c.line();

@@ -8,7 +8,7 @@ import { dialogue } from './conn';
 import { tlsOptions, tlsVerdict } from './tls';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { CONTROL, httpTarget } from '../../../../shared/model/text-rules';
-import { ProbeFailure, clip, fail, hostForUrl, pass } from './util';
+import { ProbeFailure, clip, fail, hostForUrl, pass, dialOf } from './util';
 
 /** How much of the body the Px check looks at: it decides once these bytes are in. */
 export const EXPECT_WINDOW = 1000;
@@ -39,7 +39,7 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
   const request = `${method} ${target} HTTP/1.0\r\nHost: ${host}\r\nUser-Agent: lbdesk-health/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`;
   const tls = secure ? tlsOptions(ctx, http.host) : undefined;
 
-  return dialogue(ctx.address, port, ctx.timeoutMs, async (c) => {
+  return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     const base: Evidence = {};
     if (tls) {
       const verdict = tlsVerdict(ctx, c);

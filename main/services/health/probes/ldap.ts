@@ -8,7 +8,7 @@ import { ldapCheckSchema } from '../../../../shared/model/schema';
 import { secretName, secretToSend } from '../../secrets/types';
 import { destination, SecretRefusedError } from '../../secrets/bound';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch } from './util';
+import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch, dialOf } from './util';
 
 /** ldapts names each result code (InvalidCredentialsError): that name in words. */
 function resultWords(name: string): string {
@@ -54,7 +54,7 @@ export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   }
   // ldapts's own timeouts are a backstop: the probe's deadline below decides, naming the phase.
   const slack = ctx.timeoutMs + 1000;
-  const client = new Client({ url: `ldap://${hostForUrl(ctx.address)}:${port}`, connectTimeout: slack, timeout: slack });
+  const client = new Client({ url: `ldap://${hostForUrl(dialOf(ctx))}:${port}`, connectTimeout: slack, timeout: slack });
   let phase = 'waiting for the search result';
   const searchText = `search ${cfg.baseDn ? `"${clip(cfg.baseDn, 60)}"` : 'of the root DSE'} (${cfg.scope}, ${clip(cfg.filter, 40)})`;
   let operation = searchText;

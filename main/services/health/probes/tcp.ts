@@ -10,7 +10,7 @@ import net from 'node:net';
 import { getSystemErrorName } from 'node:util';
 import { loadUv, TIMED_OUT, uvConnect } from './tcp-connect';
 import type { ProbeContext, ProbeOutcome } from './types';
-import { deadline, errnoReason, fail, fmtMs, pass, stopwatch } from './util';
+import { deadline, errnoReason, fail, fmtMs, pass, stopwatch, dialOf } from './util';
 
 const UV = loadUv();
 /** Which implementation runs: 'uv' (libuv handle) or 'net' (node:net). */
@@ -28,15 +28,15 @@ export function tcpProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
 export function tcpProbeVia(io: 'uv' | 'net', ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port;
   if (port === undefined) return Promise.resolve(fail('no port to check: TCP Layer 4 needs a member port'));
-  if (io === 'net' || !UV) return netProbe(ctx.address, port, ctx.timeoutMs);
+  if (io === 'net' || !UV) return netProbe(dialOf(ctx), port, ctx.timeoutMs);
   return new Promise((resolve) => {
     const done = (status: number, ms: number, waitMs = 0) => {
       const o = tcpOutcome({ status, ms, timeoutMs: ctx.timeoutMs });
       if (waitMs > 0) o.waitMs = waitMs;
       resolve(o);
     };
-    if (ctx.tcpThreads) ctx.tcpThreads.connect(ctx.address, port, ctx.timeoutMs, done);
-    else uvConnect(UV, ctx.address, port, ctx.timeoutMs, done);
+    if (ctx.tcpThreads) ctx.tcpThreads.connect(dialOf(ctx), port, ctx.timeoutMs, done);
+    else uvConnect(UV, dialOf(ctx), port, ctx.timeoutMs, done);
   });
 }
 

@@ -6,7 +6,7 @@ import type tls from 'node:tls';
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { ProbeFailure, fail, fmtMs, pass } from './util';
+import { ProbeFailure, fail, fmtMs, pass, dialOf } from './util';
 
 export function tlsOptions(ctx: ProbeContext, hostHeader?: string): tls.ConnectionOptions {
   const hostName = hostHeader?.replace(/:\d+$/, '');
@@ -25,7 +25,7 @@ export function tlsVerdict(ctx: ProbeContext, c: Conn): { ok: boolean; reason: s
 
 export function sslProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port ?? 443;
-  return dialogue(ctx.address, port, ctx.timeoutMs, async (c) => {
+  return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     const v = tlsVerdict(ctx, c);
     if (!v.ok) return fail(v.reason, v.evidence, c.handshakeMs);
     const ms = c.handshakeMs ?? c.elapsed();

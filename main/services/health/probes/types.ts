@@ -8,6 +8,8 @@ export type Evidence = Record<string, string | number | boolean>;
 export interface ProbeContext {
   address: string;
   port?: number;
+  /** Where to connect when it is not `address`: the lab's path to the member (a fault proxy). Secrets and names still follow `address`. */
+  dial?: string;
   /** The probe's deadline: it must have settled (and released its sockets) by then. */
   timeoutMs: number;
   /** The group's (or target set's) check settings: http, tls, ldap, dns, radius. */

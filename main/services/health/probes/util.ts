@@ -66,3 +66,8 @@ export function deadline(ms: number, fn: () => void): { clear(): void } {
     },
   };
 }
+
+/** The address a probe connects to: the lab's path to the member, else the member itself. */
+export function dialOf(ctx: { address: string; dial?: string }): string {
+  return ctx.dial ?? ctx.address;
+}
