@@ -1,5 +1,6 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
+import { adxDriver } from './adx';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
@@ -9,13 +10,14 @@ import type { Driver, DriverDefaults, RenderContext, RenderResult } from './type
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
 export { parseHeader, type ParsedHeader } from './header';
 export { servedWorkspace } from './lbdesk';
-export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult } from './types';
+export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep } from './types';
 
 const DRIVERS: Partial<Record<DriverName, Driver>> = {
   haproxy: haproxyDriver,
   keepalived: keepalivedDriver,
   lbdesk: lbdeskDriver,
   cli: cliDriver,
+  adx: adxDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */
