@@ -124,6 +124,13 @@ export class AdxText {
       else if (!this.drop((x) => eq(x, neg))) this.set(pos.join(' '), (x) => eq(x, pos));
       return true;
     }
+    if (v[0] === 'port' && v[1] && v.length >= 3) {
+      // Any other port setting (`port http server-id 1103`, `port default disable`): one line per setting.
+      const same = (x: string[]) => x[0] === 'port' && x[1] === v[1] && x[2] === v[2];
+      if (no) this.drop(same);
+      else this.set(line, same);
+      return true;
+    }
     if (v[0] === 'bind' && v[1] && v.length >= 4 && v.length % 2 === 0) {
       const pairs: [string, string][] = [];
       for (let i = 2; i + 1 < v.length; i += 2) pairs.push([v[i]!, v[i + 1]!]);

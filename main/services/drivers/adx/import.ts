@@ -65,6 +65,7 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
     const algo = predictorAlgorithm(v.predictor);
     for (const l of v.unmodelled) item(l, section, 'kept', `"${l.text.trim()}" is not modelled: kept on the box as written`);
     const bound = [...v.ports.values()].filter((p) => v.binds.some((b) => b.vport === p.name));
+    item(v.head, section, 'imported', `${v.address}: ${v.ports.size} port${v.ports.size === 1 ? '' : 's'} (${[...v.ports.keys()].join(', ')}), each bound port a service below`);
     for (const p of v.ports.values()) {
       const number = portNumber(p.name);
       const at = v.body.find((l) => l.n === p.line) ?? v.head;

@@ -19,6 +19,7 @@ export const adxDriver: Driver = {
   volatile: CLI_VOLATILE,
   commands: {
     plan: planAdx,
+    enable: 'enable',
     prologue: ['skip-page-display', 'configure terminal'],
     save: ['end', 'write memory'],
     leave: ['end'],

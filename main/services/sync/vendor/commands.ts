@@ -61,6 +61,7 @@ export async function pushCommands(
   const open = async (conn: SshConnection) => {
     const s = await CliSession.open(conn.client, { patterns: target.patterns, timeoutMs, label: conn.label, onTranscript: opts.onTranscript });
     sessions.push(s);
+    if (driver.enable && />\s*$/.test(s.currentPrompt)) await must(s, driver.enable, 'prologue');
     return s;
   };
   const sessions: CliSession[] = [];
@@ -118,8 +119,10 @@ export async function pushCommands(
     const why = `the appliance ${cut ? 'was cut off at' : 'rejected'} ${describe(failure)}`;
     emit('reload', 'fail', why);
 
-    // The inverse of the steps that were started, newest first; nothing saved.
-    const started = [...new Set(sent.map((s) => s.step))].reverse();
+    // The inverse of the steps the box took a command of, newest first (a cut command may have
+    // been taken: its step counts); nothing saved.
+    const took = sent.slice(0, cut ? sent.length : sent.length - 1);
+    const started = [...new Set(took.map((s) => s.step))].reverse();
     const inverse = started.flatMap((i) => planned[i]!.inverse);
     begin('restore', `${inverse.length} inverse commands${cut ? ' over a new session' : ''}`);
     const rb: NonNullable<CliApplyDetail['rollback']> = { sent: 0, total: inverse.length, errors: [] };
