@@ -198,7 +198,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown): Issue[] {
     else if (a.configPath?.endsWith('/')) err([...base, 'configPath'], 'must name a file, not a folder (it ends with "/")');
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
-    if (!COMMAND_DRIVERS.includes(a.driver) && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only command-driven drivers use these settings: ${COMMAND_DRIVERS.join(', ')})`);
+    if (!COMMAND_DRIVERS.includes(a.driver) && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only drivers ${COMMAND_DRIVERS.join(', ')} use these settings)`);
     if (a.manage === 'sections' && !SECTION_DRIVERS.includes(a.driver)) err([...base, 'manage'], `sections is for drivers ${SECTION_DRIVERS.join(', ')}, whose config lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });

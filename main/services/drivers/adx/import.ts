@@ -37,17 +37,17 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
   const items: ReportItem[] = [];
   const item = (l: AdxLine, section: string, outcome: ReportItem['outcome'], detail: string) => items.push({ file, line: l.n + 1, section, outcome, detail });
   const servers = new Servers(opts.taken?.servers, opts.existingServers);
-  const wsName = new Map<string, string>();
+  const serverName = new Map<string, string>();
   for (const r of cfg.reals) {
     const section = `server real ${r.name}`;
     if (!isIpAddress(r.address)) { item(r.head, section, 'kept', `"${r.address}" is not an IP address: not modelled, kept on the box`); continue; }
     const notes: string[] = [];
-    wsName.set(r.name, servers.add(r.name, r.address, !r.disabled, undefined, notes));
+    serverName.set(r.name, servers.add(r.name, r.address, !r.disabled, undefined, notes));
     const ports = [...r.ports.values()].map((p) => [p.name, p.keepalive === true ? 'keepalive' : p.keepalive === false ? 'no keepalive' : '', p.l4Only ? 'l4-check-only' : '', p.url ? `url "${p.url.method} ${p.url.path}"` : ''].filter(Boolean).join(' '));
     const weight = r.weight ? `weight ${r.weight.words.join(' ')} (member weight ${realWeight(r)})` : 'no weight (member weight 100)';
     const bound = cfg.virtuals.some((v) => v.binds.some((b) => b.real === r.name));
     if (!bound) notes.push('bound to no virtual server: a server of the workspace, in no group (lbdesk changes it only once a group has it)');
-    item(r.head, section, 'imported', `${r.address}${ports.length ? `, port ${ports.join(', port ')}` : ''}, ${weight}${r.disabled ? ', disabled' : ''}${wsName.get(r.name) !== r.name ? `, named ${wsName.get(r.name)}` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}`);
+    item(r.head, section, 'imported', `${r.address}${ports.length ? `, port ${ports.join(', port ')}` : ''}, ${weight}${r.disabled ? ', disabled' : ''}${serverName.get(r.name) !== r.name ? `, named ${serverName.get(r.name)}` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}`);
     for (const l of r.unmodelled) item(l, section, 'kept', `"${l.text.trim()}" is not modelled: kept on the box as written`);
   }
   const groups: GroupInput[] = [];
@@ -81,7 +81,7 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
       for (const b of binds) {
         const real = cfg.reals.find((r) => r.name === b.real);
         const rport = portNumber(b.rport);
-        const server = real && wsName.get(real.name);
+        const server = real && serverName.get(real.name);
         if (!real || !server || rport === undefined) { notes.push(`bind ${b.vport} ${b.real} ${b.rport}: ${!real ? 'no such real server' : 'not modelled'}; left on the box`); continue; }
         members.push({ server, port: rport, weight: realWeight(real) });
         const c = checkOf(real, b.rport, notes);
