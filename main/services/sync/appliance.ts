@@ -164,6 +164,9 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
     },
     push(_t, opts) {
       if (opts.confirmWithinMs !== undefined) throw refuse();
+      // The push is computed from the box's running config, not from a text: an old version is
+      // brought back by restoring the workspace it came from, not by replaying a pulled file.
+      if (opts.kind === 'restore') throw new ApiError('unsupported', `${appliance.name}: --restore is not supported for command-driven appliances: check out the workspace version and push it`);
       return pushCommands(cli, driver, plan, opts);
     },
     async pull(opts) {

@@ -104,7 +104,7 @@ describe('driver adx against the ADX test box', () => {
     const link = openAppliance(workspace, appliance, file);
     const typed = b.received.length;
     const report = await link.push('', opts) as CommandPushReport;
-    expect(report.reason).toMatch(/^applied: 3 changes in 7 commands, then saved/);
+    expect(report.reason).toBe('3 changes in 7 commands, then saved');
     expect(report.plan.map((s) => s.inverse)).toEqual([
       [`server real rs2 ${addr('reals', 'rs2')}`, 'weight 2 0', 'exit'],
       [`server virtual vi1 ${addr('virtuals', 'vi1')}`, 'bind http rs3 http', 'exit'],
@@ -148,6 +148,23 @@ describe('driver adx against the ADX test box', () => {
     expect(report.outcome).toBe('rolled-back');
     expect(b.running()).toBe(original);
     expect(b.saved()).toBe(original);
+  });
+
+  it('the lbdesk command: push prints what it did, diff then finds nothing to change', async () => {
+    const b = await box({ host: '127.0.9.44' });
+    await siteInUse(b);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
+    const { file, opts } = await workspaceFor(b, b.show(), dir);
+    const ssh = ['--known-hosts', opts.knownHostsFile as string, '--ssh-config', opts.sshConfigFile as string];
+    const env = { LBDESK_DATA_DIR: opts.dataDir as string };
+    const before = await runCli(['diff', file, '--appliance', 'adx1', ...ssh], { env });
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain('- weight 2 0');
+    const push = await runCli(['push', file, '--appliance', 'adx1', ...ssh], { env });
+    expect(push.stdout).toBe('adx1: applied: 3 changes in 7 commands, then saved\n');
+    expect(push.code).toBe(0);
+    const after = await runCli(['diff', file, '--appliance', 'adx1', ...ssh], { env });
+    expect(after.code).toBe(0);
   });
 
   it('refuses what the ADX refuses: a real server still bound is not removed', async () => {

@@ -113,7 +113,7 @@ export async function pushCommands(
     if (!failure) {
       for (const c of driver.save) await must(session, c, 'epilogue');
       emit('reload', 'ok', `${detail.sent} commands accepted; saved (${driver.save.join(', ')})`);
-      return report('applied', `applied: ${planned.length} change${planned.length === 1 ? '' : 's'} in ${detail.sent} commands, then saved`, await record('applied'));
+      return report('applied', `${planned.length} change${planned.length === 1 ? '' : 's'} in ${detail.sent} commands, then saved`, await record('applied'));
     }
     detail.failure = failure;
     const why = `the appliance ${cut ? 'was cut off at' : 'rejected'} ${describe(failure)}`;
