@@ -20,8 +20,9 @@ const PREDICTOR_OF: Partial<Record<Service['algorithm'], string>> = {
 
 interface WantReal { name: string; server: Server; weight: number; ports: Map<string, HealthCheck>; box?: AdxReal }
 interface WantPort { vport: string; service: Service; binds: { real: string; rport: string }[]; sticky: boolean }
-interface WantVirtual { name: string; address: string; box?: AdxVirtual; ports: WantPort[]; predictor?: string }
+interface WantVirtual { name: string; address: string; box?: AdxVirtual; ports: WantPort[]; predictor?: string; decided?: boolean }
 
+const DEFAULT_PATH = '/';
 const httpish = (port: string, c: HealthCheck) => c.type === 'http' || (c.type === 'auto' && (port === 'http' || c.protocol === 'http'));
 const wantsKeepalive = (c: HealthCheck) => c.type !== 'none' && c.layer !== 4;
 
@@ -50,8 +51,9 @@ export function planAdx(workspace: Workspace, appliance: Appliance, running: str
     const vport = (boxV && [...boxV.ports.keys()].find((p) => p === portWord(service.port) || p === String(service.port))) ?? portWord(service.port);
     const boxAlgo = predictorAlgorithm(boxV?.predictor).algorithm;
     const want = boxV && boxAlgo === service.algorithm ? boxV.predictor : predictor;
-    if (v.predictor !== undefined && v.predictor !== want) errors.push({ subject, message: `virtual server ${key} is balanced one way for all its ports (an ADX predictor is per virtual server); its services ask for different algorithms` });
+    if (v.decided && v.predictor !== want) errors.push({ subject, message: `virtual server ${key} is balanced one way for all its ports (an ADX predictor is per virtual server); its services ask for different algorithms` });
     v.predictor = want;
+    v.decided = true;
     const port: WantPort = { vport, service, binds: [], sticky: service.persistence.type === 'client-ip' };
     v.ports.push(port);
     for (const m of group.members) {
@@ -97,7 +99,7 @@ function portLines(port: string, check: HealthCheck): string[] {
   const lines = [`port ${port}`];
   if (check.layer === 4) lines.push(`port ${port} l4-check-only`);
   else if (wantsKeepalive(check)) lines.push(`port ${port} keepalive`);
-  if (httpish(port, check) && check.http?.path) lines.push(`port ${port} url "GET ${check.http.path}"`);
+  if (httpish(port, check) && (check.http?.path ?? DEFAULT_PATH) !== DEFAULT_PATH) lines.push(`port ${port} url "GET ${check.http!.path}"`);
   return lines;
 }
 
@@ -139,17 +141,19 @@ function changeReal(r: WantReal, box: AdxReal): CommandStep | undefined {
       what.push(`port ${p} keepalive off`);
     }
     if (!httpish(p, check)) continue;
-    const path = check.http?.path;
-    if (path !== undefined && path !== have.url?.path) {
-      const method = have.url?.method ?? 'GET';
-      go.push(`port ${p} url "${method} ${path}"`);
-      back.push(have.url ? `port ${p} url "${have.url.method} ${have.url.path}"` : `no port ${p} url "${method} ${path}"`);
-      what.push(`port ${p} url ${path}`);
-    } else if (path === undefined && have.url) {
+    // No url line is the ADX's own `HEAD /`: the same path as lbdesk's default.
+    const path = check.http?.path ?? DEFAULT_PATH;
+    if (path === (have.url?.path ?? DEFAULT_PATH)) continue;
+    if (path === DEFAULT_PATH && have.url) {
       go.push(`no port ${p} url "${have.url.method} ${have.url.path}"`);
       back.push(`port ${p} url "${have.url.method} ${have.url.path}"`);
       what.push(`port ${p} url removed`);
+      continue;
     }
+    const method = have.url?.method ?? 'GET';
+    go.push(`port ${p} url "${method} ${path}"`);
+    back.push(have.url ? `port ${p} url "${have.url.method} ${have.url.path}"` : `no port ${p} url "${method} ${path}"`);
+    what.push(`port ${p} url ${path}`);
   }
   if (!go.length) return undefined;
   const head = `server real ${quoteName(box.name)} ${box.address}`;
