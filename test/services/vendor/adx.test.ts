@@ -167,6 +167,23 @@ describe('driver adx against the ADX test box', () => {
     expect(after.code).toBe(0);
   });
 
+  it('import WS --appliance: the box\'s running config pulled over SSH and added to an existing workspace', async () => {
+    const b = await box({ host: '127.0.9.45', userMode: true });
+    await siteInUse(b);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, `# the site\nlbdesk: 1\nname: site\nappliances:\n  - name: adx1\n    host: ${b.host}\n    port: ${b.port}\n    user: admin\n    auth: key\n    keyFile: ${b.keyFile}\n    driver: adx\n`);
+    const ssh = sshFor(b, 'adx1').options;
+    const r = await runCli(['import', file, '--appliance', 'adx1', '--known-hosts', ssh.knownHostsFile!, '--ssh-config', ssh.sshConfigFile!], { env: { LBDESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'lbdesk-adx-data-')) } });
+    expect(r.stderr).toMatch(/adx1:running-config:\d+: server real rs2: imported: /);
+    expect(r.code).toBe(0);
+    const w = workspaceSchema.parse(parse(readFileSync(file, 'utf8')));
+    expect(readFileSync(file, 'utf8')).toMatch(/^# the site\n/);
+    expect(w.servers.map((x) => x.name)).toEqual(['rs2', 'rs3']);
+    expect(w.services.map((x) => x.name)).toEqual(['vi1-ssl', 'vi1-http']);
+    expect(w.appliances[0]!.manage).toBe('sections');
+  });
+
   it('refuses what the ADX refuses: a real server still bound is not removed', async () => {
     const b = await box({ host: '127.0.9.43' });
     await siteInUse(b);

@@ -2,13 +2,13 @@
 // service with its group (members = the real-server ports bound to it); everything else stays
 // on the box, each statement named in the report with why.
 import { isIpAddress } from '../../../../shared/model/address';
-import { Servers } from '../../import/common';
 import { NameSpace } from '../../import/names';
-import { ImportError, type GroupInput, type ImportResult, type ReportItem, type ServiceInput } from '../../import/types';
+import { ImportError, type GroupInput, type ImportResult, type ReportItem, type ServerInput, type ServiceInput } from '../../import/types';
 import { parseAdx, type AdxReal, type AdxVirtual, type AdxLine } from './parse';
 import { portNumber, portProtocol } from './ports';
 
 export interface AdxImportOptions {
+  /** Names the workspace has already (a merge): imported servers take other names. */
   taken?: { servers?: Iterable<string> };
   existingServers?: { name: string; address: string }[];
 }
@@ -36,13 +36,17 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
   }
   const items: ReportItem[] = [];
   const item = (l: AdxLine, section: string, outcome: ReportItem['outcome'], detail: string) => items.push({ file, line: l.n + 1, section, outcome, detail });
-  const servers = new Servers(opts.taken?.servers, opts.existingServers);
+  // One server per real server, even two on one address: each is its own object on the box.
+  const servers: ServerInput[] = [];
+  const serverNames = new NameSpace([...(opts.taken?.servers ?? []), ...(opts.existingServers ?? []).map((e) => e.name)]);
   const serverName = new Map<string, string>();
   for (const r of cfg.reals) {
     const section = `server real ${r.name}`;
     if (!isIpAddress(r.address)) { item(r.head, section, 'kept', `"${r.address}" is not an IP address: not modelled, kept on the box`); continue; }
     const notes: string[] = [];
-    serverName.set(r.name, servers.add(r.name, r.address, !r.disabled, undefined, notes));
+    const name = serverNames.take(r.name);
+    serverName.set(r.name, name);
+    servers.push({ name, address: r.address, ...(r.disabled ? { enabled: false } : {}) });
     const ports = [...r.ports.values()].map((p) => [p.name, p.keepalive === true ? 'keepalive' : p.keepalive === false ? 'no keepalive' : '', p.l4Only ? 'l4-check-only' : '', p.url ? `url "${p.url.method} ${p.url.path}"` : ''].filter(Boolean).join(' '));
     const weight = r.weight ? `weight ${r.weight.words.join(' ')} (member weight ${realWeight(r)})` : 'no weight (member weight 100)';
     const bound = cfg.virtuals.some((v) => v.binds.some((b) => b.real === r.name));
@@ -57,7 +61,7 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
   for (const r of cfg.reentered) item({ n: r.line, text: '', words: [] }, `server ${r.kind} ${r.name}`, 'imported', `entered again: its lines are read as part of server ${r.kind} ${r.name}`);
   for (const o of cfg.others) item(o.head, o.head.text.trim(), 'kept', `${o.head.words[0] === 'no' ? 'a "no" setting' : `"${o.head.words.slice(0, 2).join(' ')}"`} is not modelled (lbdesk models real and virtual servers): kept on the box as written`);
   items.sort((a, b) => a.line - b.line);
-  return { driver: 'adx', workspace: { lbdesk: 1, name: 'imported', servers: servers.list, groups, services }, items, sections: [] };
+  return { driver: 'adx', workspace: { lbdesk: 1, name: 'imported', servers, groups, services }, items, sections: [] };
 
   function virtual(v: AdxVirtual): void {
     const section = `server virtual ${v.name}`;
