@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
-import { getDriver, renderForAppliance, type CommandStep, type DriverProblem, type RenderResult } from '../../services/drivers';
+import { getDriver, renderForAppliance, type DriverProblem, type RenderResult } from '../../services/drivers';
 import { renderOnto, type OntoResult } from '../../services/drivers/sections';
 import { CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
@@ -14,6 +14,7 @@ interface RenderOptions {
   onto?: string;
   force?: boolean;
   commands?: boolean;
+  inverse?: boolean;
 }
 
 export function register(program: Command): void {
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
     .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
     .option('--commands', 'with --onto on a command-driven appliance (adx): the commands a push sends, one per line (none when nothing changed)')
+    .option('--inverse', 'with --commands: the commands a rollback of that push sends (the inverse, newest change first)')
     .action(async (file: string, opts: RenderOptions) => {
       const { workspace, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });
       const appliance = workspace.appliances.find((a) => a.name === opts.appliance);
@@ -34,11 +36,14 @@ export function register(program: Command): void {
         throw new CliError(`unknown appliance "${opts.appliance}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
       }
       if (opts.out) await notTheWorkspace(path, opts.out);
+      if (opts.inverse && !opts.commands) throw new CliError('--inverse goes with --commands', 2);
       if (opts.commands && !opts.onto) throw new CliError('--commands needs --onto FILE (the running config the commands start from)', 2);
       if (opts.commands && !getDriver(appliance.driver).commands) throw new CliError(`--commands: driver ${appliance.driver} is not changed by commands computed from the running config`, 2);
       const plain = renderForAppliance(workspace, appliance, { workspacePath: path });
       const onto = opts.onto ? await renderOntoFile(workspace, appliance, path, opts.onto, opts.force === true) : undefined;
-      const result: RenderResult = onto && opts.commands ? { ...onto, text: commandLines(onto.steps ?? []) } : onto ?? plain;
+      const steps = onto?.steps ?? [];
+      const lines = opts.inverse ? [...steps].reverse().flatMap((s) => s.inverse) : steps.flatMap((s) => s.commands);
+      const result: RenderResult = onto && opts.commands ? { ...onto, text: lines.map((c) => `${c}\n`).join('') } : onto ?? plain;
       for (const line of grouped(result.warnings)) process.stderr.write(`lbdesk: warning: ${line}\n`);
       if (result.errors.length) {
         for (const line of grouped(result.errors)) process.stderr.write(`lbdesk: ${line}\n`);
@@ -55,11 +60,6 @@ export function register(program: Command): void {
 }
 
 /** `render --onto FILE`: conflicts printed one per line; the result as a plain render's. */
-/** The commands of the steps, one per line, as the session sends them. */
-function commandLines(steps: CommandStep[]): string {
-  return steps.flatMap((s) => s.commands).map((c) => `${c}\n`).join('');
-}
-
 async function renderOntoFile(workspace: Workspace, appliance: Appliance, path: string, onto: string, force: boolean): Promise<OntoResult> {
   let current: string;
   try {

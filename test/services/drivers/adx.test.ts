@@ -102,3 +102,14 @@ describe('driver adx: plan', () => {
     expect(applyAdxCommands(p.after, p.steps[0]!.inverse)).toBe(inUse);
   });
 });
+
+describe('driver adx: render without the box', () => {
+  it('lists the owned objects as a new box would: one virtual server per address, its ports and binds', () => {
+    const w = imported(inUse);
+    const p = planAdx(w, w.appliances[0]!, '');
+    expect(p.errors).toEqual([]);
+    const virtuals = p.after.split('\n').filter((l) => l.startsWith('server virtual '));
+    expect(virtuals).toEqual([`server virtual vi1-ssl ${vip}`]);
+    expect(p.after).toContain(`server virtual vi1-ssl ${vip}\n port ssl\n port http\n bind http rs2 http rs3 http\n!\n`);
+  });
+});

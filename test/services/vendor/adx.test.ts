@@ -101,6 +101,10 @@ describe('driver adx against the ADX test box', () => {
       'no server real rs3', '',
     ].join('\n'));
 
+    const undo = await runCli(['render', file, '--appliance', 'adx1', '--onto', join(dir, 'running.cfg'), '--commands', '--inverse']);
+    expect(undo.stdout.split('\n').slice(0, 4)).toEqual([`server real rs3 ${addr('reals', 'rs3')}`, 'port default disable', 'disable', 'port http disable']);
+    expect(undo.stdout.split('\n').slice(-7)).toEqual([`server virtual vi1 ${addr('virtuals', 'vi1')}`, 'bind http rs3 http', 'exit', `server real rs2 ${addr('reals', 'rs2')}`, 'weight 2 0', 'exit', '']);
+
     const link = openAppliance(workspace, appliance, file);
     const typed = b.received.length;
     const report = await link.push('', opts) as CommandPushReport;

@@ -8,7 +8,7 @@ import { legalName } from '../../import/names';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyAdxCommands } from './edit';
-import { predictorAlgorithm, realWeight } from './import';
+import { DEFAULT_PREDICTOR, predictorAlgorithm, realWeight } from './import';
 import { parseAdx, quoteName, type AdxConfig, type AdxReal, type AdxVirtual } from './parse';
 import { portNumber, portWord } from './ports';
 
@@ -45,7 +45,8 @@ export function planAdx(workspace: Workspace, appliance: Appliance, running: str
     const predictor = PREDICTOR_OF[service.algorithm];
     if (!predictor) { errors.push({ subject, message: `algorithm ${service.algorithm} has no ADX predictor (round-robin, least-connections, weighted-round-robin do)` }); continue; }
     const boxV = cfg.virtuals.find((v) => sameAddress(v.address, service.address));
-    const key = boxV?.name ?? service.name;
+    // One virtual server per address: a second service there is another port of it.
+    const key = boxV?.name ?? [...virtuals.values()].find((x) => sameAddress(x.address, service.address))?.name ?? service.name;
     const v = virtuals.get(key) ?? { name: key, address: boxV?.address ?? service.address, box: boxV, ports: [] };
     virtuals.set(key, v);
     const vport = (boxV && [...boxV.ports.keys()].find((p) => p === portWord(service.port) || p === String(service.port))) ?? portWord(service.port);
@@ -168,7 +169,7 @@ function createVirtual(v: WantVirtual): CommandStep {
     body.push(`port ${p.vport}`);
     if (p.sticky) body.push(`port ${p.vport} sticky`);
   }
-  if (v.predictor) body.push(`predictor ${v.predictor}`);
+  if (v.predictor && v.predictor !== DEFAULT_PREDICTOR) body.push(`predictor ${v.predictor}`);
   for (const p of v.ports) if (p.binds.length) body.push(bindLine(p.vport, p.binds));
   return { what: `create virtual server ${v.name}`, commands: [`server virtual ${quoteName(v.name)} ${v.address}`, ...body, 'exit'], inverse: [`no server virtual ${quoteName(v.name)}`] };
 }
