@@ -88,7 +88,7 @@ describe('import --driver adx', () => {
 
 describe('driver adx against the ADX test box', () => {
   it('previews exactly the change, pushes it, saves, and the box then differs only by it', async () => {
-    const b = await box({ host: '127.0.9.40', userMode: true, pageLines: 12 });
+    const b = await box({ host: '127.0.19.40', userMode: true, pageLines: 12 });
     const original = await siteInUse(b);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
     const { file, workspace, appliance, opts } = await workspaceFor(b, b.show(), dir);
@@ -130,7 +130,7 @@ describe('driver adx against the ADX test box', () => {
   });
 
   it('a refused command: the inverse of what was sent goes back, nothing saved, the box byte for byte as before', async () => {
-    const b = await box({ host: '127.0.9.41', failOn: /^no server real rs3$/ });
+    const b = await box({ host: '127.0.19.41', failOn: /^no server real rs3$/ });
     const original = await siteInUse(b);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
     const { workspace, appliance, file, opts } = await workspaceFor(b, b.show(), dir);
@@ -143,7 +143,7 @@ describe('driver adx against the ADX test box', () => {
   });
 
   it('a connection cut mid-apply: the inverse goes back over a new session', async () => {
-    const b = await box({ host: '127.0.9.42', cutAfter: /^no bind http rs3 http$/ });
+    const b = await box({ host: '127.0.19.42', cutAfter: /^no bind http rs3 http$/ });
     const original = await siteInUse(b);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
     const { workspace, appliance, file, opts } = await workspaceFor(b, b.show(), dir);
@@ -155,7 +155,7 @@ describe('driver adx against the ADX test box', () => {
   });
 
   it('the lbdesk command: push prints what it did, diff then finds nothing to change', async () => {
-    const b = await box({ host: '127.0.9.44' });
+    const b = await box({ host: '127.0.19.44' });
     await siteInUse(b);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
     const { file, opts } = await workspaceFor(b, b.show(), dir);
@@ -172,7 +172,7 @@ describe('driver adx against the ADX test box', () => {
   });
 
   it('import WS --appliance: the box\'s running config pulled over SSH and added to an existing workspace', async () => {
-    const b = await box({ host: '127.0.9.45', userMode: true });
+    const b = await box({ host: '127.0.19.45', userMode: true });
     await siteInUse(b);
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
     const file = join(dir, 'site.yaml');
@@ -189,7 +189,7 @@ describe('driver adx against the ADX test box', () => {
   });
 
   it('refuses what the ADX refuses: a real server still bound is not removed', async () => {
-    const b = await box({ host: '127.0.9.43' });
+    const b = await box({ host: '127.0.19.43' });
     await siteInUse(b);
     const conn = await connectTo(b);
     const s = await CliSession.open(conn.client, { patterns: cliPatterns(undefined), timeoutMs: 5000 });
