@@ -1,6 +1,7 @@
 // Rules across objects: names that must exist or be unique, listeners that clash, health checks
 // that cannot apply to the members and services around them.
 import type { Appliance, Group, HealthTimersInput, Pair, Server, Service, TargetSet } from './schema';
+import { COMMAND_DRIVERS, SECTION_DRIVERS } from './schema';
 import type { PathSegment } from './problem';
 import { valueAt, type Issue } from './issues';
 import { closest } from './similar';
@@ -221,12 +222,12 @@ function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Is
     });
     // The file push replaces and reloads; a vendor CLI's (driver cli) is read over SCP, where a
     // relative name (runConfig) is the box's own.
-    if (a.driver !== 'cli' && a.configPath !== undefined && !a.configPath.startsWith('/')) err([...base, 'configPath'], `must be an absolute path on the appliance (starting with "/") with driver ${a.driver}`);
+    if (!COMMAND_DRIVERS.includes(a.driver) && a.configPath !== undefined && !a.configPath.startsWith('/')) err([...base, 'configPath'], `must be an absolute path on the appliance (starting with "/") with driver ${a.driver}`);
     else if (a.configPath?.endsWith('/')) err([...base, 'configPath'], 'must name a file, not a folder (it ends with "/")');
     if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
     if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
-    if (a.driver !== 'cli' && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only driver cli uses these settings)`);
-    if (a.manage === 'sections' && a.driver !== 'haproxy' && a.driver !== 'keepalived') err([...base, 'manage'], `sections is for drivers haproxy and keepalived, whose files lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
+    if (!COMMAND_DRIVERS.includes(a.driver) && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only drivers ${COMMAND_DRIVERS.join(', ')} use these settings)`);
+    if (a.manage === 'sections' && !SECTION_DRIVERS.includes(a.driver)) err([...base, 'manage'], `sections is for drivers ${SECTION_DRIVERS.join(', ')}, whose config lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);
   });
   if (workspace.pairs?.length) add(checkPairs({ ...workspace, pairs: workspace.pairs, hint }));

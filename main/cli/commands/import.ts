@@ -5,8 +5,10 @@ import type { Command } from 'commander';
 import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import { importConfig, mergeIntoWorkspace, newWorkspaceText, reportLine, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../../services/import';
-import { pullConfig, syncDataDir } from '../../services/sync';
+import { decodeConfig, importConfig, mergeIntoWorkspace, newWorkspaceText, reportLine, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../../services/import';
+import { syncDataDir } from '../../services/sync';
+import { availableDrivers, getDriver } from '../../services/drivers';
+import type { DriverName, Workspace } from '../../../shared/model/schema';
 import { loadWorkspace, saveWorkspaceText } from '../../services/workspace';
 import { about, CliError } from '../errors';
 import { writeOut } from '../out';
@@ -60,9 +62,20 @@ function run<T>(fn: () => T): T {
   }
 }
 
+/** Drivers whose own folder reads their config (the vendor dialects), besides haproxy and keepalived. */
+const vendorImporters = () => availableDrivers().filter((d) => getDriver(d).importer);
+
+/** `from`: a file (its real path, includes followed) or, without, a config pulled from the box into `existing`. */
+function importWith(driver: DriverName, bytes: Uint8Array, file: string, from: { realPath?: string; existing?: Workspace }): Imported {
+  const own = getDriver(driver).importer;
+  if (own) return { ...own(decodeConfig(bytes, file), file, { taken: { servers: from.existing?.servers.map((s) => s.name) ?? [] } }), fromIncludes: [] };
+  return importConfig({ bytes, file, driver: driver as 'haproxy' | 'keepalived', realPath: from.realPath, existing: from.existing, includes: from.existing === undefined });
+}
+
 async function fromFile(config: string, o: ImportOptions): Promise<void> {
-  const driver = o.driver;
-  if (driver !== 'haproxy' && driver !== 'keepalived') throw new CliError(`--driver must be haproxy or keepalived (got "${driver}")`, 2);
+  const known: string[] = ['haproxy', 'keepalived', ...vendorImporters()];
+  if (!known.includes(o.driver ?? '')) throw new CliError(`--driver must be ${known.slice(0, -1).join(', ')} or ${known[known.length - 1]} (got "${o.driver}")`, 2);
+  const driver = o.driver as DriverName;
   if (o.appliance && o.appliance.length > 1) throw new CliError('--appliance takes one name', 2);
   if (o.out) {
     const exists = await stat(o.out).then(() => true, () => false);
@@ -71,7 +84,7 @@ async function fromFile(config: string, o: ImportOptions): Promise<void> {
   const bytes = await readInput(config);
   const shown = config === '-' ? '<stdin>' : config;
   const realPath = config === '-' ? undefined : realpathSync(config);
-  const r: Imported = run(() => importConfig({ bytes, file: shown, driver, realPath }));
+  const r: Imported = run(() => importWith(driver, bytes, shown, { realPath }));
   const name = o.appliance?.[0] ?? 'imported';
   const workspaceName = o.out ? basename(o.out, extname(o.out)) : 'imported';
   const text = newWorkspaceText(r, { name, driver, workspaceName, source: shown });
@@ -91,20 +104,21 @@ async function fromAppliance(file: string, o: ImportOptions): Promise<void> {
   const { path, prepared } = await prepareForSync(file, o, false);
   const p = prepared[0]!;
   const driver = p.appliance.driver;
-  if (driver !== 'haproxy' && driver !== 'keepalived') throw new CliError(`appliance ${p.appliance.name} has driver ${driver}: import reads haproxy and keepalived configs`, 2);
+  const known: string[] = ['haproxy', 'keepalived', ...vendorImporters()];
+  if (!known.includes(driver)) throw new CliError(`appliance ${p.appliance.name} has driver ${driver}: import reads ${known.join(', ')} configs`, 2);
   let data: Buffer;
   try {
-    data = (await pullConfig(p.target, { ...sshOptionsFrom(o), dataDir: syncDataDir() })).data;
+    data = (await p.pull({ ...sshOptionsFrom(o), dataDir: syncDataDir() })).data;
   } catch (err) {
     throw new CliError(about(p.appliance.name, (err as Error).message), 1);
   }
-  const shown = `${p.appliance.name}:${p.target.configPath}`;
+  const shown = `${p.appliance.name}:${p.where}`;
   // The one loader, again after the pull: the merge edits the text as it is now.
   const loaded = await loadWorkspace(path, { shown: file });
   if (!loaded.ok) throw new CliError(loaded.message, 1);
   const workspace = loaded.workspace;
   const text = loaded.text;
-  const r: Imported = run(() => importConfig({ bytes: data, file: shown, driver, existing: workspace, includes: false }));
+  const r: Imported = run(() => importWith(driver, data, shown, { existing: workspace }));
   const merged = mergeIntoWorkspace(text, workspace, r, p.appliance.name, shown);
   const problems = workspaceProblems(merged.text, path);
   if (problems.length) {
@@ -122,7 +136,7 @@ export function register(program: Command): void {
     .command('import')
     .description("read a config an appliance runs into a new workspace (CONFIG --driver), or into WS from appliance NAME over SSH (WS --appliance)")
     .argument('<config-or-workspace>', 'haproxy.cfg / keepalived.conf (- for stdin), or the workspace to add to')
-    .option('--driver <driver>', 'haproxy or keepalived: CONFIG is a file of that format')
+    .option('--driver <driver>', 'haproxy, keepalived or adx: CONFIG is a file of that format (adx: the box\'s show running-config)')
     .option('--out <workspace>', 'write the new workspace here (atomically; an existing file is refused)');
   withSshOptions(cmd, false)
     .option('--json', 'the report as one JSON document on stdout')

@@ -1,6 +1,7 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { cutText, UnwritableTextError } from '../../../shared/model/text-rules';
+import { adxDriver } from './adx';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
@@ -10,13 +11,14 @@ import type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
 export { parseHeader, type ParsedHeader } from './header';
 export { servedWorkspace } from './lbdesk';
-export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult } from './types';
+export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep } from './types';
 
 const DRIVERS: Partial<Record<DriverName, Driver>> = {
   haproxy: haproxyDriver,
   keepalived: keepalivedDriver,
   lbdesk: lbdeskDriver,
   cli: cliDriver,
+  adx: adxDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

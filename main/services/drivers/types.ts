@@ -1,5 +1,6 @@
 // What every appliance driver offers; the SSH sync service builds on this only.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
+import type { ImportResult } from '../import/types';
 
 export interface DriverProblem {
   /** The service, target set or group named (e.g. `service dns-vip`). */
@@ -34,6 +35,41 @@ export interface Driver {
   render(workspace: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult;
   /** Lines that change on their own (clock, counters), masked before diffing. */
   volatile: RegExp[];
+  /** A box changed by commands computed from its running config (the vendor dialects). */
+  commands?: CommandDriven;
+  /** Reads the box's running config into a workspace (`lbdesk import --driver`). */
+  importer?: (text: string, file: string, opts: { taken?: { servers?: Iterable<string> }; existingServers?: { name: string; address: string }[] }) => ImportResult;
+}
+
+/** A change and what undoes it, each a list of config-mode commands entered and left in full. */
+export interface CommandStep {
+  /** `create real server web3`, `weight of web2 2 -> 5`… */
+  what: string;
+  commands: string[];
+  inverse: string[];
+}
+
+export interface CommandPlan {
+  steps: CommandStep[];
+  /** The running config as it will read after the steps (the input's bytes when there are none). */
+  after: string;
+  errors: DriverProblem[];
+  warnings: DriverProblem[];
+}
+
+export interface CommandDriven {
+  /** The steps from the box's running config to the workspace's owned objects. */
+  plan(workspace: Workspace, appliance: Appliance, running: string): CommandPlan;
+  /** Sent first when the CLI greets with an unprivileged prompt (`ADX>`). */
+  enable?: string;
+  /** Sent first: paging off, configuration mode. */
+  prologue: string[];
+  /** Sent after every step was accepted: leave configuration mode, save. */
+  save: string[];
+  /** Leaves configuration mode without saving (after a rollback). */
+  leave: string[];
+  /** Prints the running config. */
+  show: string;
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */

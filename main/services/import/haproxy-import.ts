@@ -1,7 +1,7 @@
 // haproxy.cfg -> workspace: backends become groups, frontends and listeners services, server
 // lines servers (shared by address) and members; what lbdesk cannot express is kept.
 import { formatDuration } from '../../../shared/model/duration';
-import { normalAddress } from '../../../shared/model/address';
+import { isWildcard, normalAddress } from '../../../shared/model/address';
 import { parseHaproxy, sectionKey, splitWords, type CfgLine, type CfgSection, type HaproxyConfig } from './haproxy-parse';
 import { DefaultsChain, applyLines, haproxyMs, isCheckLine, type ProxySettings } from './haproxy-proxy';
 import { checkTimers, parseEndpoint, serverOptions, type CheckTimers, type Endpoint } from './haproxy-server';
@@ -129,6 +129,11 @@ class HaproxyImporter {
         this.item(s.header.index, key, 'kept', `server ${w[1] ?? ''} at line ${line.index + 1}: ${ep.why}; the section is kept as written`);
         return undefined;
       }
+      if (isWildcard(ep.address)) {
+        // `server next-hop 0.0.0.0` (option http_proxy, set-dst): each request names its own destination.
+        this.item(s.header.index, key, 'kept', `server ${w[1] ?? ''} at line ${line.index + 1}: address ${ep.address} sends each connection where the request says (a proxy, not a server farm): not modelled; the section is kept as written`);
+        return undefined;
+      }
       const opts = new Map(defaults);
       serverOptions(w, 3).forEach((v, k) => opts.set(k, v));
       if (opts.has('disabled') && w.indexOf('enabled', 3) >= 0) opts.delete('disabled');
@@ -154,7 +159,18 @@ class HaproxyImporter {
     const members: { server: string; port?: number; weight: number }[] = [];
     const sources: { line: number }[] = [];
     const portless: number[] = [];
+    const taken = new Map<string, string>();
     for (const p of parsed) {
+      // One member per server and port in lbdesk: a second line on the same address and port
+      // (s1…s4 on one test server) stays as written, and HAProxy keeps balancing over it.
+      const at = `${normalAddress(p.ep.address)}|${p.ep.port ?? ''}`;
+      const earlier = taken.get(at);
+      if (earlier !== undefined) {
+        this.item(p.line.index, key, 'kept', `server ${p.name}: the same address and port as server ${earlier} (lbdesk has one member per server and port): not a member in lbdesk, the line stays as written`);
+        notes.push(`server ${p.name} repeats ${earlier}'s address and port: kept as written, not a member`);
+        continue;
+      }
+      taken.set(at, p.name);
       const t = checkTimers(p.opts);
       const weight = Number(p.opts.get('weight') ?? '1');
       if (p.opts.has('backup')) notes.push(`server ${p.name} is a backup server: lbdesk has none, the lab uses it as a member`);

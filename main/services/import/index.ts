@@ -3,13 +3,14 @@ import { parseWorkspace } from '../../../shared/model/validate';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { addItem, createDocument, documentToText, setField } from '../../../shared/model/document';
 import { blockLines } from '../../../shared/model/render';
-import type { Workspace } from '../../../shared/model/schema';
+import type { DriverName, Workspace } from '../../../shared/model/schema';
 import { importHaproxy } from './haproxy-import';
 import { importKeepalived } from './keepalived-import';
 import { decodeConfig } from './text';
 import { ImportError, type ImportDriver, type ImportResult, type IncludedText, type ReportItem } from './types';
 
 export { ImportError, MAX_IMPORT_BYTES } from './types';
+export { decodeConfig } from './text';
 export { detectDriver } from './detect';
 export type { ImportDriver, ImportResult, ReportItem, Outcome, SectionBinding } from './types';
 
@@ -43,7 +44,7 @@ export function importConfig(input: ImportInput): Imported {
 
 export interface ApplianceSpec {
   name: string;
-  driver: ImportDriver;
+  driver: DriverName;
   configPath?: string;
 }
 

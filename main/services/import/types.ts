@@ -1,6 +1,6 @@
 // What an import produces: a workspace (plain input objects), one report item per section or
 // directive, and where each modelled thing sits in the source (for `render --onto`).
-import type { WorkspaceInput } from '../../../shared/model/schema';
+import type { DriverName, WorkspaceInput } from '../../../shared/model/schema';
 
 export type Outcome = 'imported' | 'approximated' | 'kept';
 
@@ -43,7 +43,8 @@ export interface SectionBinding {
 }
 
 export interface ImportResult {
-  driver: ImportDriver;
+  /** haproxy, keepalived, or a driver's own importer (drivers/<name>/). */
+  driver: DriverName;
   workspace: WorkspaceInput & { servers: ServerInput[]; groups: GroupInput[]; services: ServiceInput[] };
   items: ReportItem[];
   sections: SectionBinding[];

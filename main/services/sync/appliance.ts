@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/api/contract';
 import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { ownAddress } from '../../../shared/model/pairs';
-import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender } from '../drivers';
+import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, type CommandDriven } from '../drivers';
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
@@ -16,6 +16,8 @@ import { renderOnto } from '../drivers/sections';
 import { diffCli, pullCli } from './vendor/pull';
 import { pushCli } from './vendor/apply';
 import { cliTarget, cliWhere, type CliTarget } from './vendor/target';
+import { diffCliTexts } from './vendor/diff';
+import { pushCommands } from './vendor/commands';
 
 export interface PulledConfig {
   data: Buffer;
@@ -52,6 +54,7 @@ export interface ApplianceLink {
 
 /** The one wording of each refusal, whoever asks (the API as `unsupported`, the CLI exit 2). */
 export const NO_CONFIRM_CLI = 'commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)';
+export const NO_CONFIRM_COMMANDS = 'commit-confirmed is not supported yet for command-driven appliances: a push saves only after every command was accepted, and rolls back by the inverse commands on an error';
 
 /** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
 function probeAddress(address: string): string {
@@ -156,15 +159,51 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
   };
 }
 
+/**
+ * A box changed by commands its driver computes from the running config read at push time
+ * (driver adx…): each step with its inverse, saved only after all were accepted (./vendor/commands).
+ */
+function commandAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, cli: CliTarget): ApplianceLink {
+  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_COMMANDS}`);
+  const plan = (running: string) => driver.plan(workspace, appliance, running);
+  return {
+    appliance, render, errors: [], target, where: cliWhere(cli), noConfirm: NO_CONFIRM_COMMANDS,
+    async diff(opts) {
+      const pulled = await pullCli(cli, { ...opts, record: false });
+      const p = plan(pulled.data.toString('utf8'));
+      if (p.errors.length) throw new ApiError('refused', `${appliance.name}: ${p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`);
+      return diffCliTexts(cli, pulled.data, p.after);
+    },
+    push(_t, opts) {
+      if (opts.confirmWithinMs !== undefined) throw refuse();
+      // The push is computed from the box's running config, not from a text: an old version is
+      // brought back by restoring the workspace it came from, not by replaying a pulled file.
+      if (opts.kind === 'restore') throw new ApiError('unsupported', `${appliance.name}: --restore is not supported for command-driven appliances: check out the workspace version and push it`);
+      return pushCommands(cli, driver, plan, opts);
+    },
+    async pull(opts) {
+      const r = await pullCli(cli, opts);
+      return { data: r.data, target: r.target, where: cliWhere(cli), via: r.via, ...(r.entry ? { entry: r.entry } : {}) };
+    },
+    confirm: async () => {
+      throw refuse();
+    },
+  };
+}
+
 /** The appliance named in the workspace, rendered, with its transport. */
 export function openAppliance(workspace: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
   const render = renderForAppliance(workspace, appliance, { workspacePath });
   // manage: sections renders onto the live file at push time, with its own errors then; the
   // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
   const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
+  // A command-driven box is rendered onto its running config at push time: the plain render's
+  // problems (from an empty box) are not the push's.
   const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
+  const commands = getDriver(appliance.driver).commands;
+  if (commands) return commandAppliance(workspace, appliance, render, target, commands, cliTarget(appliance, workspacePath));
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);

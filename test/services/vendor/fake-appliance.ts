@@ -1,11 +1,9 @@
 // An in-process SSH server that behaves like a vendor load balancer: a CLI shell with an
 // ADX-style (`ADX(config)#`) or Px-style (`SummitPx1:12 #`) prompt, `--More--` paging,
 // `(y/n)` questions, `% Error` lines (exit 0), SCP to an in-memory flash, and no POSIX shell.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { timingSafeEqual, createHash } from 'node:crypto';
-import { Server, utils, type ServerChannel, type Connection } from 'ssh2';
+import { createHash } from 'node:crypto';
+import type { ServerChannel } from 'ssh2';
+import { startSshBox, type SshBox } from './ssh-box';
 
 export interface FakeOptions {
   host: string;
@@ -22,13 +20,7 @@ export interface FakeOptions {
   running?: string[];
 }
 
-export interface FakeAppliance {
-  host: string;
-  port: number;
-  /** A user key file the appliance accepts (OpenSSH format, no passphrase). */
-  keyFile: string;
-  /** `[host]:port ssh-ed25519 …`. */
-  knownHostsLine: string;
+export interface FakeAppliance extends SshBox {
   /** Every line received in shell sessions, in order, across sessions. */
   received: string[];
   /** Exec commands received (SCP and anything else). */
@@ -38,42 +30,20 @@ export interface FakeAppliance {
   running(): string[];
   /** What `show running-config` prints now (volatile lines change every call). */
   showRunning(): string;
-  /** Cuts every connection at once. */
-  dropAll(): void;
-  stop(): Promise<void>;
 }
 
 interface Block { head: string; body: string[] }
-
-/** An ed25519 pair; ssh2 now and then generates one its own parser rejects, so check and retry. */
-function keyPair(): { private: string; public: string } {
-  for (let i = 0; i < 10; i++) {
-    const k = utils.generateKeyPairSync('ed25519');
-    if (!(utils.parseKey(k.private) instanceof Error) && !(utils.parseKey(k.public) instanceof Error)) return k;
-  }
-  throw new Error('could not generate a usable ed25519 key pair');
-}
-
-const sameKey = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 export async function startFakeAppliance(opts: FakeOptions): Promise<FakeAppliance> {
   const style = opts.style ?? 'adx';
   const hostname = style === 'adx' ? 'ADX' : 'SummitPx1';
   const pageLines = opts.pageLines ?? 8;
   const confirmOn = opts.confirmOn ?? (style === 'adx' ? /^(write memory|no server )/ : /^(save configuration|delete )/);
-  const dir = mkdtempSync(join(tmpdir(), 'lbdesk-fake-'));
-  const hostKey = keyPair();
-  const userKey = keyPair();
-  const keyFile = join(dir, 'id_ed25519');
-  writeFileSync(keyFile, userKey.private, { mode: 0o600 });
-  const allowed = utils.parseKey(userKey.public);
-  if (allowed instanceof Error) throw allowed;
   const received: string[] = [];
   const execs: string[] = [];
   const files = new Map<string, Buffer>();
   const blocks: Block[] = [];
   let calls = 0;
-  const connections = new Set<Connection>();
 
   for (const line of opts.running ?? []) store(line);
 
@@ -303,56 +273,20 @@ export async function startFakeAppliance(opts: FakeOptions): Promise<FakeApplian
     });
   }
 
-  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
-    connections.add(client);
-    // As sshd and dropbear do for interactive sessions: no Nagle delay on small packets
-    // (ssh2's server connection has setNoDelay; its type does not declare it).
-    (client as Connection & { setNoDelay(on: boolean): void }).setNoDelay(true);
-    client.on('close', () => connections.delete(client));
-    client.on('error', () => undefined);
-    client.on('authentication', (ctx) => {
-      if (ctx.method === 'publickey' && ctx.key.algo === allowed.type && sameKey(ctx.key.data, allowed.getPublicSSH())
-        && (!ctx.signature || allowed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true)) return ctx.accept();
-      ctx.reject(['publickey']);
-    });
-    client.on('ready', () => {
-      client.on('session', (accept) => {
-        const session = accept();
-        session.on('pty', (ok) => ok?.());
-        session.on('window-change', (ok) => ok?.());
-        session.on('env', (ok) => ok?.());
-        session.on('subsystem', (_ok, reject) => reject?.());   // no SFTP on this box
-        session.on('shell', (ok) => shell(ok()));
-        session.on('exec', (ok, _reject, info) => {
-          execs.push(info.command);
-          const stream = ok();
-          const m = /^scp (-[tf]) (?:-- )?(\S+)$/.exec(info.command);
-          if (m?.[1] === '-t') return scpSink(stream, m[2]!);
-          if (m?.[1] === '-f') return scpSource(stream, m[2]!);
-          // A vendor CLI: no POSIX shell, an error message and exit status 0.
-          stream.write(`Invalid input -> ${info.command}\r\n`);
-          stream.exit(0);
-          stream.end();
-        });
-      });
-    });
+  const box = await startSshBox(opts.host, {
+    shell,
+    exec(stream, command) {
+      execs.push(command);
+      const m = /^scp (-[tf]) (?:-- )?(\S+)$/.exec(command);
+      if (m?.[1] === '-t') return scpSink(stream, m[2]!);
+      if (m?.[1] === '-f') return scpSource(stream, m[2]!);
+      // A vendor CLI: no POSIX shell, an error message and exit status 0.
+      stream.write(`Invalid input -> ${command}\r\n`);
+      stream.exit(0);
+      stream.end();
+    },
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, opts.host, () => resolve((server.address() as { port: number }).port));
-  });
-  const pub = hostKey.public.split(' ');
-  return {
-    host: opts.host, port, keyFile, received, execs, files,
-    knownHostsLine: `[${opts.host}]:${port} ${pub[0]} ${pub[1]}`,
-    running: runningLines,
-    showRunning,
-    dropAll: () => { for (const c of connections) c.end(); },
-    stop: () => new Promise<void>((resolve) => {
-      for (const c of connections) c.end();
-      server.close(() => resolve());
-    }),
-  };
+  return { ...box, received, execs, files, running: runningLines, showRunning };
 }
 
 export function fingerprint(knownHostsLine: string): string {

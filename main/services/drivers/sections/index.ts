@@ -1,6 +1,6 @@
 // `manage: sections`: render the workspace onto the file an appliance holds (docs/drivers.md).
 import type { Appliance, Workspace } from '../../../../shared/model/schema';
-import { renderForAppliance } from '../index';
+import { getDriver, renderForAppliance } from '../index';
 import type { RenderContext } from '../types';
 import { haproxyOnto } from './haproxy-onto';
 import { keepalivedOnto } from './keepalived-onto';
@@ -14,6 +14,12 @@ export { markerLine, markerHash, sectionHash } from './markers';
  * `manage: file` that is the plain render; with `sections` only owned sections change.
  */
 export function renderOnto(workspace: Workspace, appliance: Appliance, current: string, ctx: RenderContext, opts: OntoOptions): OntoResult {
+  // A command-driven box: its running config after the commands that bring it to the workspace.
+  const commands = getDriver(appliance.driver).commands;
+  if (commands) {
+    const p = commands.plan(workspace, appliance, current);
+    return { text: p.after, errors: p.errors, warnings: p.warnings, conflicts: [], steps: p.steps };
+  }
   if (appliance.manage === 'sections') {
     if (appliance.driver === 'haproxy') return haproxyOnto(workspace, appliance, current, opts);
     if (appliance.driver === 'keepalived') return keepalivedOnto(workspace, appliance, current, opts);

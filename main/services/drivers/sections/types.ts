@@ -1,5 +1,5 @@
 // What rendering onto the appliance's current file gives.
-import type { DriverProblem } from '../types';
+import type { CommandStep, DriverProblem } from '../types';
 
 export interface OntoOptions {
   /** Name of the current file in messages. */
@@ -16,4 +16,6 @@ export interface OntoResult {
   warnings: DriverProblem[];
   /** Owned sections edited on the appliance since lbdesk last wrote or saw them, one line each. */
   conflicts: string[];
+  /** A command-driven driver: the changes as commands, each with its inverse. */
+  steps?: CommandStep[];
 }

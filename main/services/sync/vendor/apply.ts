@@ -53,11 +53,11 @@ export interface CliPushReport extends PushReport {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-function failureOf(c: CliLine, error: string, output: string): CliFailure {
+export function failureOf(c: CliLine, error: string, output: string): CliFailure {
   return { lineNumber: c.n, line: redact(c.text), section: c.section, error: redact(error), output: redact(output) };
 }
 
-function describe(f: CliFailure): string {
+export function describe(f: CliFailure): string {
   return `line ${f.lineNumber} (${f.section}) "${f.line.trim()}": ${f.error}`;
 }
 

@@ -10,3 +10,5 @@ export type { CliTarget } from './target';
 export { CliSession, VendorCliError, promptBase } from './cli-session';
 export type { CommandResult, CliSessionOptions } from './cli-session';
 export { redact } from './redact';
+export { pushCommands, showRunning } from './commands';
+export type { CommandPushReport } from './commands';

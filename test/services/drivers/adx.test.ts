@@ -1,0 +1,115 @@
+// driver adx offline: import -> plan round trip on the published config (no commands, the same
+// bytes), and the steps and inverses of each kind of change. Box states beyond the published
+// config are made by applying ADX commands to it, as an engineer would have typed them.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
+import { importAdx } from '../../../main/services/drivers/adx/import';
+import { applyAdxCommands } from '../../../main/services/drivers/adx/edit';
+import { parseAdx } from '../../../main/services/drivers/adx/parse';
+import { planAdx } from '../../../main/services/drivers/adx/plan';
+
+const published = readFileSync(resolve(__dirname, '../../fixtures/import/adx/brocade-vtm-translator.cfg'), 'utf8');
+const vip = parseAdx(published).virtuals[0]!.address;
+/** The published box once rs2 and rs3 serve vi1's HTTP (rs2 at weight 2). */
+const inUse = applyAdxCommands(published, [`server virtual vi1 ${vip}`, 'port http', 'bind http rs2 http rs3 http', 'exit', `server real rs2 ${parseAdx(published).reals[0]!.address}`, 'weight 2 0', 'exit']);
+
+function imported(text: string, include?: string[]): Workspace {
+  const r = importAdx(text, 'box.cfg');
+  return workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'adx1', host: '192.0.2.250', driver: 'adx', manage: 'sections', ...(include ? { include } : {}) }] });
+}
+const commands = (w: Workspace, text: string) => planAdx(w, w.appliances[0]!, text).steps.flatMap((s) => s.commands);
+
+describe('driver adx: plan', () => {
+  it('the imported workspace plans no command and renders the running config byte for byte', () => {
+    for (const text of [published, inUse, inUse.replace(/\n/g, '\r\n')]) {
+      const w = imported(text);
+      const p = planAdx(w, w.appliances[0]!, text);
+      expect(p.errors).toEqual([]);
+      expect(p.steps).toEqual([]);
+      expect(p.after).toBe(text);
+    }
+  });
+
+  it('a new server: created with its port and check, then bound; undone by unbinding, then removing it', () => {
+    const w = imported(inUse);
+    w.servers.push({ name: 'web3', address: '192.0.2.13', enabled: true });
+    w.groups.find((g) => g.name === 'vi1-http')!.members.push({ server: 'web3', port: 80, weight: 100 });
+    const p = planAdx(w, w.appliances[0]!, inUse);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['server real web3 192.0.2.13', 'port http', 'port http keepalive', 'exit'],
+      [`server virtual vi1 ${vip}`, 'bind http web3 http', 'exit'],
+    ]);
+    expect(p.steps.map((s) => s.inverse)).toEqual([['no server real web3'], [`server virtual vi1 ${vip}`, 'no bind http web3 http', 'exit']]);
+    expect(p.after).toContain('server real web3 192.0.2.13\n port http\n port http keepalive\n!\nserver virtual vi1');
+    expect(p.after).toContain(' bind http rs2 http rs3 http web3 http\n');
+    // What the inverse gives back is the box as it was.
+    expect(applyAdxCommands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse))).toBe(inUse);
+  });
+
+  it('a quoted name is kept as the box spells it', () => {
+    const text = applyAdxCommands(inUse, ['server real "web one" 192.0.2.5', 'port http', 'exit', `server virtual vi1 ${vip}`, 'bind http "web one" http', 'exit']);
+    expect(text).toContain('server real "web one" 192.0.2.5\n');
+    const w = imported(text);
+    expect(w.servers.map((s) => s.name)).toContain('web-one');
+    expect(commands(w, text)).toEqual([]);
+    const g = w.groups.find((x) => x.name === 'vi1-http')!;
+    g.members = g.members.filter((m) => m.server !== 'web-one');
+    expect(commands(w, text)).toEqual([`server virtual vi1 ${vip}`, 'no bind http "web one" http', 'exit', 'no server real "web one"']);
+  });
+
+  it('a real server still bound to a port lbdesk does not own is unbound from the owned one only, never removed', () => {
+    const text = applyAdxCommands(inUse, [`server virtual vi1 ${vip}`, 'bind ssl rs2 ssl', 'exit']);
+    const w = imported(text, ['vi1-http']);
+    const g = w.groups.find((x) => x.name === 'vi1-http')!;
+    g.members = g.members.filter((m) => m.server !== 'rs2');
+    expect(commands(w, text)).toEqual([`server virtual vi1 ${vip}`, 'no bind http rs2 http', 'exit']);
+  });
+
+  it('an algorithm change sets the predictor and puts the old one back; one with no ADX predictor is refused', () => {
+    const w = imported(inUse);
+    w.services.find((s) => s.name === 'vi1-http')!.algorithm = 'round-robin';
+    const p = planAdx(w, w.appliances[0]!, inUse);
+    expect(p.errors.map((e) => e.message)).toEqual([expect.stringMatching(/virtual server vi1 is balanced one way for all its ports/)]);
+    w.services.find((s) => s.name === 'vi1-ssl')!.algorithm = 'round-robin';
+    const q = planAdx(w, w.appliances[0]!, inUse);
+    expect(q.errors).toEqual([]);
+    expect(q.steps.map((s) => [s.commands, s.inverse])).toEqual([[
+      [`server virtual vi1 ${vip}`, 'predictor round-robin', 'exit'],
+      [`server virtual vi1 ${vip}`, 'no predictor round-robin', 'exit'],
+    ]]);
+    w.services.forEach((s) => { s.algorithm = 'source-hash'; });
+    expect(planAdx(w, w.appliances[0]!, inUse).errors[0]?.message).toMatch(/algorithm source-hash has no ADX predictor/);
+  });
+
+  it('a check path: set on each member port keeping the box\'s method, and put back by the inverse', () => {
+    const w = imported(inUse);
+    w.groups.find((g) => g.name === 'vi1-http')!.healthCheck.http = { path: '/health' };
+    const p = planAdx(w, w.appliances[0]!, inUse);
+    expect(p.steps.map((s) => [s.commands.slice(1), s.inverse.slice(1)])).toEqual([
+      [['port http url "HEAD /health"', 'exit'], ['port http url "HEAD /"', 'exit']],
+      [['port http url "HEAD /health"', 'exit'], ['port http url "HEAD /"', 'exit']],
+    ]);
+    expect(applyAdxCommands(p.after, p.steps.flatMap((s) => s.inverse))).toBe(inUse);
+  });
+
+  it('a disabled server is disabled on the box, and enabled again by the inverse', () => {
+    const w = imported(inUse);
+    w.servers.find((s) => s.name === 'rs2')!.enabled = false;
+    const p = planAdx(w, w.appliances[0]!, inUse);
+    expect(p.steps.map((s) => [s.commands.slice(1), s.inverse.slice(1)])).toEqual([[['disable', 'exit'], ['enable', 'exit']]]);
+    expect(applyAdxCommands(p.after, p.steps[0]!.inverse)).toBe(inUse);
+  });
+});
+
+describe('driver adx: render without the box', () => {
+  it('lists the owned objects as a new box would: one virtual server per address, its ports and binds', () => {
+    const w = imported(inUse);
+    const p = planAdx(w, w.appliances[0]!, '');
+    expect(p.errors).toEqual([]);
+    const virtuals = p.after.split('\n').filter((l) => l.startsWith('server virtual '));
+    expect(virtuals).toEqual([`server virtual vi1-ssl ${vip}`]);
+    expect(p.after).toContain(`server virtual vi1-ssl ${vip}\n port ssl\n port http\n bind http rs2 http rs3 http\n!\n`);
+  });
+});
