@@ -68,7 +68,7 @@ const vendorImporters = () => availableDrivers().filter((d) => getDriver(d).impo
 /** `from`: a file (its real path, includes followed) or, without, a config pulled from the box into `existing`. */
 function importWith(driver: DriverName, bytes: Uint8Array, file: string, from: { realPath?: string; existing?: Workspace }): Imported {
   const own = getDriver(driver).importer;
-  if (own) return { ...own(decodeConfig(bytes, file), file, { taken: { servers: from.existing?.servers.map((s) => s.name) ?? [] } }), fromIncludes: [] };
+  if (own) return { ...own(decodeConfig(bytes, file), file, { taken: { servers: from.existing?.servers.map((s) => s.name) ?? [] } }), fromIncludes: [], included: [] };
   return importConfig({ bytes, file, driver: driver as 'haproxy' | 'keepalived', realPath: from.realPath, existing: from.existing, includes: from.existing === undefined });
 }
 

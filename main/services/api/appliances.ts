@@ -108,7 +108,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const { text, onto } = await p.leaves({ ...ssh(), dataDir: deps.dataDir });
       const subject = `appliance ${appliance}`;
       return {
-        text: redact(text), configPath: p.render.configPath, onto: { target: onto!.target },
+        text: shownConfig(text), configPath: p.render.configPath, onto: { target: onto!.target },
         errors: onto!.refused ? [{ subject, message: onto!.refused }] : [],
         warnings: onto!.conflicts.map((message) => ({ subject, message })),
       };

@@ -174,6 +174,11 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
       if (p.errors.length) throw new ApiError('refused', `${appliance.name}: ${p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`);
       return diffCliTexts(cli, pulled.data, p.after);
     },
+    // What the box's running config reads after a push: its own config with the plan applied.
+    async leaves(opts) {
+      const pulled = await pullCli(cli, { ...opts, record: false });
+      return { text: plan(pulled.data.toString('utf8')).after };
+    },
     push(_t, opts) {
       if (opts.confirmWithinMs !== undefined) throw refuse();
       // The push is computed from the box's running config, not from a text: an old version is
