@@ -137,7 +137,7 @@ function changeServer(r: WantServer, box: A10Server): CommandStep | undefined {
     what.push(`weight ${was} -> ${r.weight}`);
   }
   for (const p of r.ports) {
-    if (box.ports.some((x) => `${x.port} ${x.proto}` === p || (x.port === Number(p.split(' ')[0]) && x.proto !== 'udp' && !p.endsWith('udp')))) continue;
+    if (box.ports.some((x) => `${x.port} ${x.proto}` === p)) continue;
     go.push(portLine(p), 'exit');
     back.unshift(`no port ${p}`);
     what.push(`port ${p} added`);
