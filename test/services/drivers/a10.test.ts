@@ -117,6 +117,14 @@ describe('driver a10: plan', () => {
     expect(plan(w, p.after).steps).toEqual([]);
   });
 
+  it('a check changed in the workspace is not sent, and the plan says so', () => {
+    const w = imported(v4);
+    w.groups[0]!.healthCheck = { type: 'tcp', layer: 4 };
+    const p = plan(w, v4);
+    expect(p.steps).toEqual([]);
+    expect(p.warnings).toEqual([{ subject: 'group SG1', message: "its check differs from service-group SG1's on the box: not sent (lbdesk does not change A10 health monitors yet)" }]);
+  });
+
   it('ACOS 2.x members are added and removed in the 2.x form', () => {
     const text = `${fixture('batfish-service-group-acos2.cfg')}slb virtual-server v 192.0.2.100\n  port 80 tcp\n    service-group SG1\n!\n`;
     const w = imported(text);

@@ -37,7 +37,7 @@ export function serverWeight(s: A10Server | undefined): number {
 }
 
 /** The ACOS default timers (interval 5 s, timeout 5 s, retry 3, up-retry 1) when a monitor says none. */
-function checkOf(m: A10Monitor | undefined, g: A10Group, notes: string[]): Pick<GroupInput, 'healthCheck' | 'healthTimers'> {
+export function checkOf(m: A10Monitor | undefined, g: A10Group, notes: string[]): Pick<GroupInput, 'healthCheck' | 'healthTimers'> {
   if (g.checkOff) return { healthCheck: { type: 'none' } };
   if (!g.healthCheck) return { healthCheck: { type: 'auto' } };
   if (!m) { notes.push(`health-check ${g.healthCheck}: no such health monitor in the config; lbdesk's own check in the lab`); return { healthCheck: { type: 'auto' } }; }

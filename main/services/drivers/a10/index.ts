@@ -18,7 +18,8 @@ export const a10Driver: Driver = {
     const p = planA10(workspace, appliance, '');
     return { text: p.after, errors: p.errors, warnings: p.warnings };
   },
-  volatile: CLI_VOLATILE,
+  // `!Configuration last updated at 06:12:09 UTC …` changes with every change and save.
+  volatile: [...CLI_VOLATILE, /^!Configuration last (?:updated|saved) at .*$/],
   commands: {
     plan: planA10,
     enable: 'enable',

@@ -188,7 +188,7 @@ function monitorOf(o: A10Monitor, headWords: string[]): void {
 
 export function parseA10(text: string): A10Config {
   const lines = text.split('\n');
-  const cfg: A10Config = { lines, acos: /^!version 2\./m.test(text) ? 2 : 4, servers: [], groups: [], virtuals: [], monitors: [], others: [], reentered: [] };
+  const cfg: A10Config = { lines, acos: /^!.*\bversion 2\.\d/m.test(text) ? 2 : 4, servers: [], groups: [], virtuals: [], monitors: [], others: [], reentered: [] };
   let body: A10Line[] | undefined;
   const blocks: { kind: string; head: A10Line; body: A10Line[] }[] = [];
   lines.forEach((raw, n) => {

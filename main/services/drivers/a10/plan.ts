@@ -3,13 +3,13 @@
 // create service groups and virtual ports for new services, and remove (after `no member` in
 // every service group) the servers the workspace no longer has. Each step carries its inverse,
 // computed from the before-state, so a rollback puts back exactly what was there.
-import type { Appliance, Server, Service, Workspace } from '../../../../shared/model/schema';
+import type { Appliance, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
 import { legalName } from '../../import/names';
 import { selectIncluded } from '../include';
-import type { CommandPlan, CommandStep, DriverProblem } from '../types';
+import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
 import { applyA10Commands } from './edit';
-import { DEFAULT_METHOD, methodAlgorithm, serverWeight } from './import';
+import { DEFAULT_METHOD, checkOf, methodAlgorithm, serverWeight } from './import';
 import { parseA10, quoteName, type A10Config, type A10Group, type A10Line, type A10Member, type A10Server, type A10Virtual } from './parse';
 
 const METHOD_OF: Partial<Record<Service['algorithm'], string>> = {
@@ -24,6 +24,9 @@ interface WantGroup { name: string; protocol: 'tcp' | 'udp'; method: string; mem
 interface WantVirtual { name: string; address: string; box?: A10Virtual; ports: { port: number; proto: string; group: string }[] }
 
 const q = quoteName;
+/** The parts of a check an A10 monitor carries: type, layer, HTTP path. */
+const sameCheck = (a: HealthCheck, b: { type?: string; layer?: number; http?: { path?: string } } | undefined) =>
+  a.type === (b?.type ?? 'auto') && a.layer === b?.layer && (a.http?.path ?? '/') === (b?.http?.path ?? '/');
 const portLine = (p: string) => `port ${p}`;
 
 /** The lines that re-enter a block as it was: each sub-mode line followed by its lines and `exit`. */
@@ -72,6 +75,9 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     const keepMethod = boxG && methodAlgorithm(boxG.method?.value).algorithm === service.algorithm;
     const want: WantGroup = groups.get(gname) ?? { name: gname, protocol: service.protocol, method: keepMethod ? (boxG.method?.value ?? DEFAULT_METHOD) : method, members: [], box: boxG };
     groups.set(gname, want);
+    if (boxG && !sameCheck(group.healthCheck, checkOf(cfg.monitors.find((m) => m.name === boxG.healthCheck), boxG, []).healthCheck)) {
+      warnings.push({ subject: `group ${group.name}`, message: `its check differs from service-group ${boxG.name}'s on the box: not sent (lbdesk does not change A10 health monitors yet)` });
+    }
     v.ports.push({ port: service.port, proto: boxPort?.proto ?? service.protocol, group: gname });
     for (const m of group.members) {
       const server = workspace.servers.find((s) => s.name === m.server);
@@ -110,7 +116,7 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
   if (steps.length) {
     try { after = applyA10Commands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
   }
-  return { steps, after, errors, warnings };
+  return { steps, after, errors: dedupe(errors), warnings: dedupe(warnings) };
 }
 
 function createServer(r: WantServer): CommandStep {
