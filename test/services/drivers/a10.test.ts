@@ -10,7 +10,7 @@ import { planA10 } from '../../../main/services/drivers/a10/plan';
 import { parseA10 } from '../../../main/services/drivers/a10/parse';
 
 const fixture = (f: string) => readFileSync(resolve(__dirname, '../../fixtures/import/a10', f), 'utf8');
-const FILES = ['batfish-virtual-server-convert.cfg', 'batfish-service-group.cfg', 'batfish-service-group-acos2.cfg', 'batfish-health-monitor.cfg', 'batfish-server-v2.cfg'];
+const FILES = ['batfish-virtual-server-convert.cfg', 'batfish-virtual-server.cfg', 'batfish-server.cfg', 'batfish-service-group.cfg', 'batfish-service-group-acos2.cfg', 'batfish-health-monitor.cfg', 'batfish-server-v2.cfg'];
 const v4 = fixture('batfish-virtual-server-convert.cfg');
 
 function imported(text: string): Workspace {
@@ -133,6 +133,18 @@ describe('driver a10: plan', () => {
     expect(p.steps.map((s) => s.commands)).toEqual([['slb service-group SG1 tcp', 'no member SERVER:1:81', 'exit']]);
     expect(p.steps[0]!.inverse).toEqual(['slb service-group SG1 tcp', 'member SERVER:1:81 disable', 'exit']);
     expect(p.after).not.toContain('SERVER:1:81');
+  });
+
+  it('a server entered again on another address is changed and re-created at the address it has now', () => {
+    const text = `${fixture('batfish-server.cfg')}slb service-group g tcp\n  member SERVER2 80\n  member SERVER1 80\n!\nslb virtual-server v 192.0.2.100\n  port 80 tcp\n    service-group g\n!\n`;
+    const w = imported(text);
+    expect(plan(w, text).steps).toEqual([]);
+    w.groups[0]!.members = w.groups[0]!.members.filter((m) => m.server !== 'SERVER2').map((m) => ({ ...m, weight: 7 }));
+    w.servers = w.servers.filter((s) => s.name !== 'SERVER2');
+    const p = plan(w, text);
+    expect(p.steps[0]!.commands).toEqual(['slb server SERVER1 10.0.0.1', 'weight 7', 'exit']);
+    expect(p.steps[2]!.commands).toEqual(['no slb server SERVER2']);
+    expect(p.steps[2]!.inverse[0]).toBe('slb server SERVER2 10.0.0.2');
   });
 
   it('a server in a service group the workspace does not own is never removed', () => {

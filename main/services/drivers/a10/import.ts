@@ -98,6 +98,7 @@ export function importA10(text: string, file: string, opts: A10ImportOptions = {
     const withGroup = v.ports.filter((p) => p.serviceGroup);
     for (const p of v.ports) {
       for (const l of p.unmodelled) kept(l, section);
+      if (p.port < 1) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: a wildcard virtual port is not modelled; kept on the box`); continue; }
       const g = p.serviceGroup ? groupName.get(p.serviceGroup) : undefined;
       if (!p.serviceGroup) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: no service-group; nothing to balance, kept on the box`); continue; }
       if (!g) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: service-group ${p.serviceGroup} is not in the config; kept on the box`); continue; }
@@ -117,7 +118,10 @@ export function importA10(text: string, file: string, opts: A10ImportOptions = {
     item(m.head, section, users.length ? 'approximated' : 'kept', users.length ? `${what}: the check of group ${users.join(', ')} (see the group for how)` : `${what}: no service group names it, kept on the box`);
     for (const l of m.unmodelled) kept(l, section);
   }
-  for (const r of cfg.reentered) item({ n: r.line, text: '', words: [], indent: 0 }, `slb ${r.kind} ${r.name}`, 'imported', `entered again: its lines are read as part of ${r.kind} ${r.name}`);
+  for (const r of cfg.reentered) {
+    item({ n: r.line, text: '', words: [], indent: 0 }, `${r.kind === 'monitor' ? 'health monitor' : `slb ${r.kind}`} ${r.name}`, r.was ? 'approximated' : 'imported',
+      `entered again: its lines are read as part of ${r.kind} ${r.name}${r.was ? `; its address changes from ${r.was}: the later one is imported (as the box applies it)` : ''}`);
+  }
   for (const o of cfg.others) item(o.head, o.head.text.trim(), 'kept', `${o.head.words[0] === 'no' ? 'a "no" setting' : `"${o.head.words.slice(0, 2).join(' ')}"`} is not modelled (lbdesk models slb servers, service groups, virtual servers and health monitors): kept on the box as written`);
   items.sort((a, b) => a.line - b.line);
   return { driver: 'a10', workspace: { lbdesk: 1, name: 'imported', servers, groups, services }, items, sections: [] };

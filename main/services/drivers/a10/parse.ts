@@ -72,7 +72,8 @@ export interface A10Config {
   virtuals: A10Virtual[];
   monitors: A10Monitor[];
   others: A10Other[];
-  reentered: { line: number; kind: string; name: string }[];
+  /** The same object entered again: the later block's line; `was` the address it had before, when it changed. */
+  reentered: { line: number; kind: string; name: string; was?: string }[];
 }
 
 const num = (w: string | undefined) => (w !== undefined && /^\d+$/.test(w) ? Number(w) : undefined);
@@ -109,7 +110,8 @@ function serverOf(o: A10Server): void {
     const p = portHead(w);
     if (p) {
       const port: A10Port = { ...p, line: l, disabled: false };
-      o.ports.push(port);
+      if (!o.ports.some((x) => x.port === p.port && x.proto === p.proto)) o.ports.push(port);
+      if (w.length > 3) o.unmodelled.push(l);   // `port 80 tcp range 10`: port 80 modelled, the range kept
       for (const k of kids) if (k.words.join(' ') === 'disable') port.disabled = true; else if (k.words.join(' ') !== 'enable') o.unmodelled.push(k);
       continue;
     }
@@ -146,7 +148,8 @@ function groupOf(o: A10Group): void {
 function virtualOf(o: A10Virtual): void {
   for (const { line: l, kids } of nest(o.body)) {
     const p = portHead(l.words);
-    if (p) {
+    // `port 80 tcp range 10` is a range of virtual ports: not modelled, kept with its lines.
+    if (p && l.words.length === 3) {
       const vp: A10VPort = { ...p, line: l, disabled: false, unmodelled: [] };
       for (const k of kids) {
         if (k.words[0] === 'service-group' && k.words[1] && k.words.length === 2) vp.serviceGroup = k.words[1];
@@ -208,17 +211,22 @@ export function parseA10(text: string): A10Config {
   for (const b of blocks) {
     const w = b.head.words;
     const name = w[2]!;
-    const again = <T extends { name: string; body: A10Line[] }>(list: T[]): T | undefined => {
+    // Entered again (with or without its address): one object; a new address is the later one, as on the box.
+    const again = <T extends { name: string; body: A10Line[]; address?: string }>(list: T[]): T | undefined => {
       const o = list.find((x) => x.name === name);
-      if (o) { cfg.reentered.push({ line: b.head.n, kind: b.kind, name }); o.body.push(...b.body); }
+      if (!o) return undefined;
+      const moved = o.address !== undefined && w[3] !== undefined && w.length === 4 && w[3] !== o.address ? o.address : undefined;
+      if (moved !== undefined) o.address = w[3]!;
+      cfg.reentered.push({ line: b.head.n, kind: b.kind, name, ...(moved !== undefined ? { was: moved } : {}) });
+      o.body.push(...b.body);
       return o;
     };
-    if (b.kind === 'server' && w[3] && w.length === 4) {
-      if (!again(cfg.servers)) cfg.servers.push({ name, address: w[3], head: b.head, body: b.body, disabled: false, ports: [], checkOff: false, unmodelled: [] });
-    } else if (b.kind === 'service-group' && w.length <= 4) {
-      if (!again(cfg.groups)) cfg.groups.push({ name, protocol: w[3] ?? 'tcp', head: b.head, body: b.body, checkOff: false, members: [], unmodelled: [] });
-    } else if (b.kind === 'virtual-server' && w[3] && w.length === 4) {
-      if (!again(cfg.virtuals)) cfg.virtuals.push({ name, address: w[3], head: b.head, body: b.body, disabled: false, ports: [], unmodelled: [] });
+    if (b.kind === 'server' && (again(cfg.servers) || (w[3] && w.length === 4))) {
+      if (!cfg.servers.some((x) => x.name === name)) cfg.servers.push({ name, address: w[3]!, head: b.head, body: b.body, disabled: false, ports: [], checkOff: false, unmodelled: [] });
+    } else if (b.kind === 'service-group' && (again(cfg.groups) || w.length <= 4)) {
+      if (!cfg.groups.some((x) => x.name === name)) cfg.groups.push({ name, protocol: w[3] ?? 'tcp', head: b.head, body: b.body, checkOff: false, members: [], unmodelled: [] });
+    } else if (b.kind === 'virtual-server' && (again(cfg.virtuals) || (w[3] && w.length === 4))) {
+      if (!cfg.virtuals.some((x) => x.name === name)) cfg.virtuals.push({ name, address: w[3]!, head: b.head, body: b.body, disabled: false, ports: [], unmodelled: [] });
     } else if (b.kind === 'monitor') {
       if (!again(cfg.monitors)) cfg.monitors.push({ name, head: b.head, body: b.body, timers: {}, unmodelled: [] });
     } else cfg.others.push({ head: b.head, body: b.body });

@@ -30,8 +30,8 @@ const sameCheck = (a: HealthCheck, b: { type?: string; layer?: number; http?: { 
 const portLine = (p: string) => `port ${p}`;
 
 /** The lines that re-enter a block as it was: each sub-mode line followed by its lines and `exit`. */
-function reenter(head: A10Line, body: A10Line[], sub: (w: string[]) => boolean): string[] {
-  const out = [head.text.trim()];
+function reenter(head: string, body: A10Line[], sub: (w: string[]) => boolean): string[] {
+  const out = [head];
   const base = body[0]?.indent ?? 0;
   let open = false;
   for (const l of body) {
@@ -92,7 +92,8 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
       if (r.weight !== m.weight) errors.push({ subject: `server ${server.name}`, message: `has weight ${r.weight} and ${m.weight} in different groups: an A10 slb server has one weight` });
       servers.set(name, r);
       const port = m.port ?? service.port;
-      r.ports.add(`${port} ${service.protocol}`);
+      // A member the box's group already has stays as it is, server port or not.
+      if (!boxG?.members.some((x) => x.server === name && x.port === port)) r.ports.add(`${port} ${service.protocol}`);
       if (!want.members.some((x) => x.server === name && x.port === port)) want.members.push({ server: name, port });
     }
     if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the A10 virtual port stays as it is (lbdesk does not disable it)' });
@@ -149,7 +150,8 @@ function changeServer(r: WantServer, box: A10Server): CommandStep | undefined {
     what.push(`port ${p} added`);
   }
   if (!go.length) return undefined;
-  const head = box.head.text.trim();
+  // The address the box has now: a server entered again with another address moved to it.
+  const head = `slb server ${q(box.name)} ${box.address}`;
   return { what: `slb server ${box.name}: ${what.join(', ')}`, commands: [head, ...go, 'exit'], inverse: [head, ...back, 'exit'] };
 }
 
@@ -218,5 +220,5 @@ function removedServers(cfg: A10Config, servers: Map<string, WantServer>, groups
 
 function removeServer(s: A10Server): CommandStep {
   // The inverse re-enters every line the block had, in its order: what lbdesk models and what it does not.
-  return { what: `remove slb server ${s.name}`, commands: [`no slb server ${q(s.name)}`], inverse: reenter(s.head, s.body, isPortHead) };
+  return { what: `remove slb server ${s.name}`, commands: [`no slb server ${q(s.name)}`], inverse: reenter(`slb server ${q(s.name)} ${s.address}`, s.body, isPortHead) };
 }
