@@ -147,6 +147,17 @@ describe('driver a10: plan', () => {
     expect(p.steps[2]!.inverse[0]).toBe('slb server SERVER2 10.0.0.2');
   });
 
+  it('without the box: the owned objects as a new box would list them', () => {
+    const w = imported(v4);
+    const text = planA10(w, w.appliances[0]!, '').after;
+    expect(text).toBe([
+      'slb server SERVER1 10.0.0.1', '  port 80 tcp', '!', 'slb server SERVER2 10.0.0.2', '  disable', '  port 80 tcp', '!', 'slb server SERVER3 10.0.0.3', '  port 80 tcp', '!',
+      'slb service-group SG1 tcp', '  member SERVER1 80', '  member SERVER2 80', '  member SERVER3 80', '!',
+      'slb virtual-server VS1 10.0.0.100', '  port 81 tcp', '    service-group SG1', '!', 'slb virtual-server VS2 10.0.0.101', '  port 81 tcp', '    service-group SG1', '!', '',
+    ].join('\n'));
+    expect(plan(w, text).steps).toEqual([]);
+  });
+
   it('a server in a service group the workspace does not own is never removed', () => {
     const text = `${v4}slb service-group OTHER tcp\n  member SERVER3 80\n!\n`;
     const w = imported(text);
