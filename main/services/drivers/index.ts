@@ -1,6 +1,7 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { cutText, UnwritableTextError } from '../../../shared/model/text-rules';
+import { a10Driver } from './a10';
 import { adxDriver } from './adx';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
@@ -19,6 +20,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   lbdesk: lbdeskDriver,
   cli: cliDriver,
   adx: adxDriver,
+  a10: a10Driver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

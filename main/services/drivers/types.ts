@@ -70,6 +70,8 @@ export interface CommandDriven {
   leave: string[];
   /** Prints the running config. */
   show: string;
+  /** The CLI's prompt when the default does not fit (a space in `vThunder(config-real server)#`); the appliance's `cli.prompt` wins. */
+  prompt?: RegExp;
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */
