@@ -1,6 +1,7 @@
 // The appliance drivers: render a workspace for one appliance, with its commands.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { adxDriver } from './adx';
+import { netscalerDriver } from './netscaler';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
@@ -18,6 +19,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   lbdesk: lbdeskDriver,
   cli: cliDriver,
   adx: adxDriver,
+  netscaler: netscalerDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

@@ -191,7 +191,13 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
-  if (commands) return commandAppliance(workspace, appliance, render, target, commands, cliTarget(appliance, workspacePath));
+  if (commands) {
+    const cli = cliTarget(appliance, workspacePath);
+    if (commands.prompt && !appliance.cli?.prompt) cli.patterns.prompt = commands.prompt;
+    // The dialect's own show command, unless the workspace names another.
+    if (cli.settings.pullCommand === 'show running-config') cli.settings = { ...cli.settings, pullCommand: commands.show };
+    return commandAppliance(workspace, appliance, render, target, commands, cli);
+  }
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
