@@ -108,6 +108,22 @@ describe('driver netscaler against the NetScaler test box', () => {
     expect(b.saved()).toBe(published);
   });
 
+  it('import WS --appliance: the box\'s running config pulled over SSH (show ns runningConfig) into an existing workspace', async () => {
+    const b = await box({ host: '127.0.19.54' });
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-ns-'));
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, `# the site\nlbdesk: 1\nname: site\nappliances:\n  - name: ns1\n    host: ${b.host}\n    port: ${b.port}\n    user: nsroot\n    auth: key\n    keyFile: ${b.keyFile}\n    driver: netscaler\n`);
+    const ssh = sshFor(b, 'ns1').options;
+    const r = await runCli(['import', file, '--appliance', 'ns1', '--known-hosts', ssh.knownHostsFile!, '--ssh-config', ssh.sshConfigFile!], { env: { LBDESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'lbdesk-ns-data-')) } });
+    expect(r.stderr).toMatch(/ns1:running-config:\d+: server 1\.2\.3\.4: imported: /);
+    expect(r.code).toBe(0);
+    expect(b.received).toContain('show ns runningConfig');
+    const w = workspaceSchema.parse(parse(readFileSync(file, 'utf8')));
+    expect(w.servers.map((x) => x.name)).toEqual(['1.2.3.4', '1.2.3.5']);
+    expect(w.services.map((x) => x.name)).toEqual(['https_offload_vs']);
+    expect(w.appliances[0]!.manage).toBe('sections');
+  });
+
   it('refuses what a NetScaler refuses, and pages the running config until paging is off', async () => {
     const b = await box({ host: '127.0.19.53' });
     const conn = await connectTo(b);
