@@ -45,6 +45,9 @@ describe('import --driver netscaler', () => {
     expect(r.workspace.groups[0]).toMatchObject({ members: [{ server: 'web-1', port: 80, weight: 3 }, { server: 'web2', port: 80, weight: 1 }, { server: 'web3', port: 8080, weight: 1 }], healthCheck: { type: 'tcp' } });
     expect(r.workspace.services[0]).toMatchObject({ algorithm: 'round-robin', persistence: { type: 'client-ip' } });
     expect(r.items.find((i) => i.line === 4)?.detail).toMatch(/^added again/);
+    expect(r.items.find((i) => i.line === 10)).toMatchObject({ outcome: 'imported', detail: 'member web3 port 8080, weight 1 (the box\'s default)' });
+    const off = importNs(text.replace('bind serviceGroup sg1 web2 80', 'bind serviceGroup sg1 web2 80 -state DISABLED'), 'ns.conf');
+    expect(off.items.find((i) => i.line === 9)).toMatchObject({ outcome: 'approximated', detail: expect.stringMatching(/disabled on the box \(-state DISABLED\).*its options -state stay on the box/) });
     const w = imported(text);
     expect(plan(w, text).steps).toEqual([]);
   });

@@ -5,7 +5,7 @@
 import { isIpAddress } from '../../../../shared/model/address';
 import { legalName, NameSpace } from '../../import/names';
 import { ImportError, type GroupInput, type ImportResult, type ReportItem, type ServerInput, type ServiceInput } from '../../import/types';
-import { DEFAULT_LB_METHOD, parseNs, type NsConfig, type NsGroup, type NsLine } from './parse';
+import { DEFAULT_LB_METHOD, nsOptions, parseNs, type NsConfig, type NsGroup, type NsLine } from './parse';
 
 export interface NsImportOptions {
   taken?: { servers?: Iterable<string> };
@@ -99,7 +99,12 @@ export function importNs(text: string, file: string, opts: NsImportOptions = {})
       const server = serverName.get(m.server);
       if (!server) { item(m.line, `serviceGroup ${g.name}`, 'kept', `member ${m.server}: not an imported server; kept on the box`); continue; }
       members.push({ server, port: m.port, weight: m.weight });
-      item(m.line, `serviceGroup ${g.name}`, 'imported', `member ${server} port ${m.port}, weight ${m.weight}${m.line.words.some((w) => /^-weight$/i.test(w)) ? '' : ' (the box\'s default)'}`);
+      const { opts: o } = nsOptions(m.line.words);
+      const other = [...o.keys()].filter((k) => k !== 'weight');
+      const disabled = o.get('state')?.[0]?.toUpperCase() === 'DISABLED';
+      const said = `member ${server} port ${m.port}, weight ${m.weight}${o.has('weight') ? '' : ' (the box\'s default)'}`;
+      if (!other.length) item(m.line, `serviceGroup ${g.name}`, 'imported', said);
+      else item(m.line, `serviceGroup ${g.name}`, 'approximated', `${said}; ${disabled ? 'disabled on the box (-state DISABLED): a member in the workspace, which has no per-member state; ' : ''}its options ${other.map((k) => `-${k}`).join(', ')} stay on the box as written`);
     }
     const check = checkOf(cfg, g, notes);
     for (const [i, mon] of g.monitors.entries()) {
