@@ -108,6 +108,28 @@ describe('driver netscaler against the NetScaler test box', () => {
     expect(b.saved()).toBe(published);
   });
 
+  it('the lbdesk command: render --onto of the unchanged import prints the file\'s bytes and no commands', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-ns-'));
+    const conf = join(dir, 'ns.conf');
+    writeFileSync(conf, published);
+    const plain = join(dir, 'plain.yaml');
+    expect((await runCli(['import', conf, '--driver', 'netscaler', '--out', plain, '--appliance', 'ns1'])).code).toBe(0);
+    expect((await runCli(['render', plain, '--appliance', 'ns1', '--onto', conf])).stdout).toBe(published);
+    expect((await runCli(['render', plain, '--appliance', 'ns1', '--onto', conf, '--commands'])).stdout).toBe('');
+  });
+
+  it('the lbdesk command: push prints what it did, diff then finds nothing to change', async () => {
+    const b = await box({ host: '127.0.19.56' });
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-ns-'));
+    const { file, opts } = await workspaceFor(b, dir);
+    const ssh = ['--known-hosts', opts.knownHostsFile as string, '--ssh-config', opts.sshConfigFile as string];
+    const env = { LBDESK_DATA_DIR: opts.dataDir as string };
+    const push = await runCli(['push', file, '--appliance', 'ns1', ...ssh], { env });
+    expect(push.stdout).toBe('ns1: applied: 3 changes in 3 commands, then saved\n');
+    expect(push.code).toBe(0);
+    expect((await runCli(['diff', file, '--appliance', 'ns1', ...ssh], { env })).code).toBe(0);
+  });
+
   it('import WS --appliance: the box\'s running config pulled over SSH (show ns runningConfig) into an existing workspace', async () => {
     const b = await box({ host: '127.0.19.54' });
     const dir = mkdtempSync(join(tmpdir(), 'lbdesk-ns-'));
