@@ -9,7 +9,9 @@ import { importNs } from '../../../main/services/drivers/netscaler/import';
 import { applyNsCommands } from '../../../main/services/drivers/netscaler/edit';
 import { planNs } from '../../../main/services/drivers/netscaler/plan';
 
-const published = readFileSync(resolve(__dirname, '../../fixtures/import/netscaler/flipper-ns1-v13.1.conf'), 'utf8');
+const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/import/netscaler', name), 'utf8');
+const published = fixture('flipper-ns1-v13.1.conf');
+const starlord = fixture('flipper-starlord.conf');
 
 function imported(text: string, include?: string[]): Workspace {
   const r = importNs(text, 'ns.conf');
@@ -50,6 +52,32 @@ describe('import --driver netscaler', () => {
     expect(off.items.find((i) => i.line === 9)).toMatchObject({ outcome: 'approximated', detail: expect.stringMatching(/disabled on the box \(-state DISABLED\).*its options -state stay on the box/) });
     const w = imported(text);
     expect(plan(w, text).steps).toEqual([]);
+  });
+});
+
+describe('the starlord config: one service group behind two lb vservers, members bound by address', () => {
+  it('imports both vservers over the one group, the members\' servers from their addresses, and plans nothing for it', () => {
+    const r = importNs(starlord, 'ns.conf');
+    expect(r.workspace.servers).toEqual([{ name: '1.2.3.5', address: '1.2.3.5' }, { name: '1.2.3.4', address: '1.2.3.4' }]);
+    expect(r.items.find((i) => i.section === 'server 1.2.3.5')).toMatchObject({ line: 36, outcome: 'approximated', detail: expect.stringMatching(/no "add server" line/) });
+    expect(r.workspace.services.map((s) => [s.name, s.group, s.port])).toEqual([['starlord_offload_lb_vs', 'starlord_http_sg', 443], ['starlord_http_lb_vs', 'starlord_http_sg', 80]]);
+    const said = new Set(r.items.map((i) => i.line));
+    starlord.split('\n').forEach((l, i) => { if (l.trim() && !l.startsWith('#')) expect(said.has(i + 1), `line ${i + 1}: ${l}`).toBe(true); });
+    const w = imported(starlord);
+    expect(plan(w, starlord)).toMatchObject({ steps: [], errors: [], after: starlord });
+  });
+
+  it('the second vserver\'s algorithm and a removed member: set -lbMethod on that vserver, unbind, rm server put back with add server', () => {
+    const w = imported(starlord);
+    w.services[1]!.algorithm = 'round-robin';
+    w.groups[0]!.members = w.groups[0]!.members.filter((m) => m.server !== '1.2.3.4');
+    w.servers = w.servers.filter((s) => s.name !== '1.2.3.4');
+    const p = plan(w, starlord);
+    expect(p.steps.map((s) => [s.commands, s.inverse])).toEqual([
+      [['unbind serviceGroup starlord_http_sg 1.2.3.4 80'], ['bind serviceGroup starlord_http_sg 1.2.3.4 80']],
+      [['set lb vserver starlord_http_lb_vs -lbMethod ROUNDROBIN'], ['unset lb vserver starlord_http_lb_vs -lbMethod']],
+      [['rm server 1.2.3.4'], ['add server 1.2.3.4 1.2.3.4']],
+    ]);
   });
 });
 

@@ -44,6 +44,7 @@ export function importNs(text: string, file: string, opts: NsImportOptions = {})
     serverName.set(s.name, name);
     servers.push({ name, address: s.address, ...(s.disabled ? { enabled: false } : {}) });
     const bound = cfg.groups.some((g) => g.members.some((m) => m.server === s.name));
+    if (s.implicit) { item(s.line, section, 'approximated', `${s.address}: no "add server" line, the member is bound by address (the box names such a server by its address)`); continue; }
     item(s.line, section, 'imported', `${s.address}${s.disabled ? ', disabled' : ''}${name !== s.name ? `, named ${name}` : ''}${bound ? '' : '; in no service group: a server of the workspace, in no group'}`);
     if (s.disabledBy) item(s.disabledBy, section, 'imported', 'disabled: the server is disabled in the workspace');
   }

@@ -2,6 +2,7 @@
 // command lines, one per statement. lbdesk models servers, service groups and their member and
 // monitor binds, lb vservers bound to a service group, and lb monitors; every other line is kept.
 // Keywords are case-insensitive on the box; names and values are not. Lines are 0-based.
+import { isIpAddress } from '../../../../shared/model/address';
 
 export interface NsLine {
   n: number;
@@ -11,7 +12,11 @@ export interface NsLine {
   words: string[];
 }
 
-export interface NsServer { name: string; address: string; line: NsLine; disabled: boolean; disabledBy?: NsLine }
+export interface NsServer {
+  name: string; address: string; line: NsLine; disabled: boolean; disabledBy?: NsLine;
+  /** No `add server` line: a member bound by its address, which the box names the server by. */
+  implicit?: boolean;
+}
 export interface NsMember { group: string; server: string; port: number; weight: number; line: NsLine }
 export interface NsGroup { name: string; protocol: string; line: NsLine; members: NsMember[]; monitors: { name: string; line: NsLine }[] }
 export interface NsVserver {
@@ -102,6 +107,9 @@ export function parseNs(text: string): NsConfig {
     const w = l.words;
     const { positional: p, opts } = nsOptions(w);
     const group = cfg.groups.find((g) => g.name === p[2]);
+    if (lower(w, 2) === 'bind servicegroup' && group && p.length === 5 && isIpAddress(p[3]!) && !cfg.servers.some((s) => s.name === p[3])) {
+      cfg.servers.push({ name: p[3]!, address: p[3]!, line: l, disabled: false, implicit: true });
+    }
     const server = cfg.servers.find((s) => s.name === p[2]);
     if (lower(w, 2) === 'bind servicegroup' && group && p.length === 5 && /^\d+$/.test(p[4]!) && cfg.servers.some((s) => s.name === p[3])) {
       group.members.push({ group: group.name, server: p[3]!, port: Number(p[4]), weight: Number(opts.get('weight')?.[0] ?? DEFAULT_WEIGHT), line: l });

@@ -67,9 +67,11 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     const v = cfg.vservers.find((x) => x.name === service.name)
       ?? cfg.vservers.find((x) => legalName(x.name) === service.name)
       ?? cfg.vservers.find((x) => sameAddress(x.address, service.address) && x.port === service.port);
-    const boxGroup = v && cfg.groups.find((g) => v.binds.some((b) => b.name === g.name));
+    const boxGroup = v && v.binds.map((b) => cfg.groups.find((g) => g.name === b.name)).find((g) => g !== undefined);
     if (v && !boxGroup) { errors.push({ subject, message: `lb vserver ${v.name} has no service group bound on the box: lbdesk does not take over its services` }); continue; }
     const gName = boxGroup?.name ?? group.name;
+    if (v) changeMethod(v, method, service.algorithm);
+    if (v && !service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the lb vserver stays as it is (lbdesk does not disable it)' });
     if (owned.has(gName)) continue;    // a group shared by two services is planned once
     owned.add(gName);
     const members = group.members.flatMap((m) => {
@@ -82,8 +84,6 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
       continue;
     }
     changeGroup(boxGroup, members);
-    if (v) changeMethod(v, method, service.algorithm);
-    if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the lb vserver stays as it is (lbdesk does not disable it)' });
   }
 
   // Servers the workspace removed: members only of groups it owns, bound nowhere else.
@@ -92,7 +92,7 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     if (wanted.has(s.name)) continue;
     const ofGroups = cfg.groups.filter((g) => g.members.some((m) => m.server === s.name));
     if (!ofGroups.length || !ofGroups.every((g) => owned.has(g.name)) || cfg.services.some((x) => x.server === s.name)) continue;
-    removed.push({ what: `remove server ${s.name}`, commands: [`rm server ${q(s.name)}`], inverse: [s.line.text.trim(), ...(s.disabledBy ? [s.disabledBy.text.trim()] : [])] });
+    removed.push({ what: `remove server ${s.name}`, commands: [`rm server ${q(s.name)}`], inverse: [s.implicit ? `add server ${q(s.name)} ${s.address}` : s.line.text.trim(), ...(s.disabledBy ? [s.disabledBy.text.trim()] : [])] });
   }
   steps.push(...serverSteps, ...groupSteps, ...vserverSteps, ...removed);
   let after = running;
