@@ -2,10 +2,12 @@
 // each command it took, `ERROR: …` (and no Done) for one it refuses, `--More--` paging until
 // `set cli mode -page OFF`, and a running config (`show ns runningConfig`, in ns.conf form) it
 // changes by the commands it is sent. It refuses what a NetScaler refuses (adding a server or a
-// member that exists, removing a server still bound to a service group, binding a server that
-// does not exist, setting a member that is not bound), keeps the saved config apart from the
-// running one (`save ns config`), and can be cut off mid-apply.
+// member that exists, removing a server still bound to a service group, binding a server name
+// that does not exist — an address instead adds the server, named by it — setting a member that
+// is not bound), keeps the saved config apart from the running one (`save ns config`), and can
+// be cut off mid-apply.
 import type { ServerChannel } from 'ssh2';
+import { isIpAddress } from '../../../shared/model/address';
 import { NsText } from '../../../main/services/drivers/netscaler/edit';
 import { nsOptions, splitNsWords } from '../../../main/services/drivers/netscaler/parse';
 import { startSshBox, type SshBox } from './ssh-box';
@@ -55,7 +57,9 @@ export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
     if (/^(bind|unbind|set) servicegroup$/.test(k2) && t.group(p[2] ?? '') < 0) return none(`serviceGroupName, ${p[2]}`);
     if (p.length === 5 && /^(bind|unbind|set) servicegroup$/.test(k2)) {
       const bound = t.member(p[2]!, p[3]!, p[4]!) >= 0;
-      if (k2 === 'bind servicegroup' && t.server(p[3]!) < 0) return none(`serverName, ${p[3]}`);
+      // Bound by an address with no server of that name: the box adds the server, named by it.
+      if (k2 === 'bind servicegroup' && t.server(p[3]!) < 0 && isIpAddress(p[3]!) && !bound) t.apply(`add server ${p[3]} ${p[3]}`);
+      else if (k2 === 'bind servicegroup' && t.server(p[3]!) < 0) return none(`serverName, ${p[3]}`);
       if (k2 === 'bind servicegroup' && bound) return exists;
       if (k2 !== 'bind servicegroup' && !bound) return none(`${p[3]}:${p[4]}`);
     }

@@ -154,6 +154,10 @@ describe('driver netscaler against the NetScaler test box', () => {
     expect((await s.run('bind serviceGroup app1_http_sg nosuch 80')).error).toMatch(/^ERROR: No such resource \[serverName, nosuch\]/);
     expect((await s.run('bind serviceGroup app1_http_sg 1.2.3.4 80')).error).toMatch(/^ERROR: Resource already exists/);
     expect((await s.run('add server 1.2.3.5 1.2.3.5')).error).toMatch(/^ERROR: Resource already exists/);
+    expect((await s.run('bind serviceGroup app1_http_sg 192.0.2.77 8080')).error).toBeUndefined();
+    expect(b.running()).toContain('add server 1.2.3.5 1.2.3.5\nadd server 192.0.2.77 192.0.2.77\n');
+    expect((await s.run('unbind serviceGroup app1_http_sg 192.0.2.77 8080')).error).toBeUndefined();
+    expect((await s.run('rm server 192.0.2.77')).error).toBeUndefined();
     const paged = await s.run('show ns runningConfig');
     expect(paged.error).toBeUndefined();
     expect(paged.output).toContain('add appfw gRpcWebJSONContentType "^application/grpc-web+json$" -isRegex REGEX');
