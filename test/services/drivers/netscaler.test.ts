@@ -40,18 +40,20 @@ describe('import --driver netscaler', () => {
       'add server "web 1" 192.0.2.11', 'add server web2 192.0.2.12 -state DISABLED', 'add server web3 192.0.2.13', 'add server web3 192.0.2.14',
       'add serviceGroup sg1 HTTP -maxClient 0', 'add lb vserver v1 HTTP 192.0.2.100 80 -lbMethod ROUNDROBIN -persistenceType SOURCEIP',
       'bind lb vserver v1 sg1', 'bind serviceGroup sg1 "web 1" 80 -weight 3', 'bind serviceGroup sg1 web2 80', 'bind serviceGroup sg1 web3 8080',
-      'bind serviceGroup sg1 -monitorName tcp', 'disable server web3', '',
+      'bind serviceGroup sg1 -monitorName mon1', 'disable server web3', 'add lb monitor mon1 TCP -interval 2 MIN -resptimeout 500 MSEC -retries 4 -downTime 20', '',
     ].join('\n');
     const r = importNs(text, 'ns.conf');
     expect(r.workspace.servers).toEqual([{ name: 'web-1', address: '192.0.2.11' }, { name: 'web2', address: '192.0.2.12', enabled: false }, { name: 'web3', address: '192.0.2.13', enabled: false }]);
-    expect(r.workspace.groups[0]).toMatchObject({ members: [{ server: 'web-1', port: 80, weight: 3 }, { server: 'web2', port: 80, weight: 1 }, { server: 'web3', port: 8080, weight: 1 }], healthCheck: { type: 'tcp' } });
+    expect(r.workspace.groups[0]).toMatchObject({ members: [{ server: 'web-1', port: 80, weight: 3 }, { server: 'web2', port: 80, weight: 1 }, { server: 'web3', port: 8080, weight: 1 }], healthCheck: { type: 'tcp' }, healthTimers: { interval: '120000ms', timeout: '500ms', failAfter: 4, retryInterval: '20000ms' } });
     expect(r.workspace.services[0]).toMatchObject({ algorithm: 'round-robin', persistence: { type: 'client-ip' } });
     expect(r.items.find((i) => i.line === 4)?.detail).toMatch(/^added again/);
     expect(r.items.find((i) => i.line === 10)).toMatchObject({ outcome: 'imported', detail: 'member web3 port 8080, weight 1 (the box\'s default)' });
     const off = importNs(text.replace('bind serviceGroup sg1 web2 80', 'bind serviceGroup sg1 web2 80 -state DISABLED'), 'ns.conf');
     expect(off.items.find((i) => i.line === 9)).toMatchObject({ outcome: 'approximated', detail: expect.stringMatching(/disabled on the box \(-state DISABLED\).*its options -state stay on the box/) });
     const w = imported(text);
-    expect(plan(w, text).steps).toEqual([]);
+    expect(plan(w, text)).toMatchObject({ steps: [], warnings: [] });
+    w.groups[0]!.healthTimers!.failAfter = 2;
+    expect(plan(w, text)).toMatchObject({ steps: [], warnings: [{ subject: 'group sg1', message: expect.stringMatching(/^health timers: not sent/) }] });
   });
 });
 

@@ -111,10 +111,37 @@ export function importNs(text: string, file: string, opts: NsImportOptions = {})
     for (const [i, mon] of g.monitors.entries()) {
       item(mon.line, `serviceGroup ${g.name}`, i === 0 && !notes.length ? 'imported' : 'approximated', i === 0 ? `monitor ${mon.name}: the group's check${notes.length ? `; ${notes.join('; ')}` : ''}` : `monitor ${mon.name}: lbdesk checks a group one way (the first monitor's); the bind stays on the box`);
     }
-    groups.push({ name, members, healthCheck: check });
+    const mon = g.monitors[0] && cfg.monitors.find((m) => m.name === g.monitors[0]!.name);
+    const timers = Object.fromEntries(Object.entries(monitorTimers(mon?.opts)).map(([k, v]) => [k, k === 'failAfter' || k === 'restoreAfter' ? v : `${v}ms`]));
+    groups.push({ name, members, healthCheck: check, ...(Object.keys(timers).length ? { healthTimers: timers } : {}) });
     item(g.line, `serviceGroup ${g.name}`, 'imported', `group ${name} (${g.protocol}): ${members.length} member${members.length === 1 ? '' : 's'}; its other options stay on the box as written`);
     return name;
   }
+}
+
+const UNIT_MS: Record<string, number> = { MSEC: 1, SEC: 1000, MIN: 60_000 };
+
+/**
+ * A monitor's timers as lbdesk's (in ms): `-interval` the probe interval, `-resptimeout` the
+ * probe timeout, `-downTime` the interval while down, `-retries` / `-successRetries` the failures
+ * and successes that change the state. Only what the monitor line sets; the box's defaults stay.
+ */
+export function monitorTimers(opts: Map<string, string[]> | undefined): { interval?: number; timeout?: number; retryInterval?: number; failAfter?: number; restoreAfter?: number } {
+  const out: ReturnType<typeof monitorTimers> = {};
+  if (!opts) return out;
+  const ms = (k: string) => {
+    const [n, unit] = opts.get(k) ?? [];
+    const f = UNIT_MS[(unit ?? 'SEC').toUpperCase()];
+    return n !== undefined && /^\d+$/.test(n) && f ? Number(n) * f : undefined;
+  };
+  const count = (k: string) => { const n = opts.get(k)?.[0]; return n !== undefined && /^\d+$/.test(n) && Number(n) >= 1 && Number(n) <= 255 ? Number(n) : undefined; };
+  const set = <K extends keyof typeof out>(k: K, v: number | undefined) => { if (v !== undefined) out[k] = v; };
+  set('interval', ms('interval'));
+  set('timeout', ms('resptimeout'));
+  set('retryInterval', ms('downtime'));
+  set('failAfter', count('retries'));
+  set('restoreAfter', count('successretries'));
+  return out;
 }
 
 /** The group's first monitor as lbdesk's check; built-in `http`/`tcp`/`ping` by name. */
@@ -129,8 +156,6 @@ function checkOf(cfg: NsConfig, g: NsGroup, notes: string[]): NonNullable<GroupI
     const req = mon?.opts.get('httprequest')?.[0] ?? mon?.opts.get('send')?.[0];
     const path = req?.split(/\s+/)[1];
     if (req && !/^GET\s/.test(req)) notes.push(`request "${req}": lbdesk's HTTP check asks GET ${path ?? '/'}; the box keeps its own`);
-    const timers = ['interval', 'resptimeout', 'retries', 'downtime'].filter((k) => mon?.opts.has(k));
-    if (timers.length) notes.push(`-${timers.join(', -')}: the box's own timers, not lbdesk's (kept on the box)`);
     return { type: 'http', ...(path?.startsWith('/') ? { http: { path } } : {}) };
   }
   notes.push(`monitor type ${type}: not modelled, the lab checks the port`);

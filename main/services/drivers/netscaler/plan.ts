@@ -8,7 +8,7 @@ import { legalName } from '../../import/names';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyNsCommands } from './edit';
-import { methodAlgorithm } from './import';
+import { methodAlgorithm, monitorTimers } from './import';
 import { DEFAULT_WEIGHT, parseNs, quoteNs, type NsGroup, type NsServer, type NsVserver } from './parse';
 
 const METHOD_OF: Partial<Record<string, string>> = {
@@ -84,6 +84,11 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
       continue;
     }
     changeGroup(boxGroup, members);
+    const mon = boxGroup.monitors[0] && cfg.monitors.find((m) => m.name === boxGroup.monitors[0]!.name);
+    const box = monitorTimers(mon?.opts);
+    const want = group.healthTimers ?? {};
+    const keys = ['interval', 'timeout', 'retryInterval', 'failAfter', 'restoreAfter'] as const;
+    if (keys.some((k) => want[k] !== box[k])) warnings.push({ subject: `group ${group.name}`, message: `health timers: not sent (the NetScaler monitor ${mon?.name ?? '(none)'} keeps its own timers; change them on the monitor)` });
   }
 
   // Servers the workspace removed: members only of groups it owns, bound nowhere else.
