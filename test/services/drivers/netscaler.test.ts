@@ -8,6 +8,7 @@ import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
 import { importNs } from '../../../main/services/drivers/netscaler/import';
 import { applyNsCommands } from '../../../main/services/drivers/netscaler/edit';
 import { planNs } from '../../../main/services/drivers/netscaler/plan';
+import { getDriver } from '../../../main/services/drivers';
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/import/netscaler', name), 'utf8');
 const published = fixture('flipper-ns1-v13.1.conf');
@@ -80,6 +81,18 @@ describe('the starlord config: one service group behind two lb vservers, members
       [['set lb vserver starlord_http_lb_vs -lbMethod ROUNDROBIN'], ['unset lb vserver starlord_http_lb_vs -lbMethod']],
       [['rm server 1.2.3.4'], ['add server 1.2.3.4 1.2.3.4']],
     ]);
+  });
+});
+
+describe('migration', () => {
+  it('an imported NetScaler site renders for HAProxy: each lb vserver a frontend, its group a backend with the monitor\'s check', () => {
+    const r = importNs(starlord, 'ns.conf');
+    const w = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab1', host: '192.0.2.10', driver: 'haproxy' }] });
+    const out = getDriver('haproxy').render(w, w.appliances[0]!, { workspacePath: '/tmp/site.yaml' });
+    expect(out.errors).toEqual([]);
+    expect(out.text).toContain('frontend starlord_http_lb_vs\n    bind 192.168.86.144:80\n');
+    expect(out.text).toContain('option httpchk GET /index.html');
+    expect(out.text).toMatch(/server 1\.2\.3\.4 1\.2\.3\.4:80 weight 1 check/);
   });
 });
 
