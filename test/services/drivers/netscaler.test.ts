@@ -154,6 +154,17 @@ describe('driver netscaler: plan', () => {
     expect(plan(w, published).errors[0]?.message).toMatch(/has no NetScaler lbMethod/);
   });
 
+  it('client-address persistence sets -persistenceType SOURCEIP where NONE was written, and puts NONE back; a weight over 100 is refused', () => {
+    const w = imported(published);
+    w.services[0]!.persistence = { type: 'client-ip', timeout: 300_000 };
+    const p = plan(w, published);
+    expect(p.steps.map((s) => [s.commands, s.inverse])).toEqual([[['set lb vserver https_offload_vs -persistenceType SOURCEIP'], ['set lb vserver https_offload_vs -persistenceType NONE']]]);
+    expect(p.after).toContain('add lb vserver https_offload_vs SSL 192.168.86.142 443 -persistenceType SOURCEIP -cltTimeout 180');
+    expect(undo(p.after, p.steps)).toBe(published);
+    w.groups[0]!.members[0]!.weight = 150;
+    expect(plan(w, published).errors.map((e) => e.message)).toEqual(['member 1.2.3.5 has weight 150: a NetScaler service group member\'s weight is 1 to 100']);
+  });
+
   it('a disabled server is disabled on the box and enabled by the inverse; a quoted name stays quoted', () => {
     const text = applyNsCommands(published, ['add server "web one" 192.0.2.5', 'bind serviceGroup app1_http_sg "web one" 80']);
     expect(text).toContain('add server "web one" 192.0.2.5\n');

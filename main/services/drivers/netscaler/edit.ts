@@ -104,11 +104,14 @@ export class NsText {
       return true;
     }
     if (k3 === 'unbind lb vserver' && p.length === 5) { this.drop((x) => key(x, 3) === 'bind lb vserver' && x[3] === p[3] && x[4] === p[4] && x.length === 5); return true; }
-    if ((k3 === 'set lb vserver' || k3 === 'unset lb vserver') && p.length === 4 && opts.has('lbmethod')) {
+    if ((k3 === 'set lb vserver' || k3 === 'unset lb vserver') && p.length === 4 && opts.size === 1 && (opts.has('lbmethod') || opts.has('persistencetype'))) {
       const i = this.vserver(p[3]!);
       if (i < 0) return true;
-      const m = k3 === 'set lb vserver' ? opts.get('lbmethod')![0]! : undefined;
-      this.option(i, 'lbMethod', m === undefined || m.toUpperCase() === DEFAULT_LB_METHOD ? undefined : m);
+      const [name, fallback] = opts.has('lbmethod') ? ['lbMethod', DEFAULT_LB_METHOD] : ['persistenceType', 'NONE'];
+      const m = k3 === 'set lb vserver' ? [...opts.values()][0]![0]! : undefined;
+      // A default the box does not print; ns.conf keeps `-persistenceType NONE` where it was written.
+      const keep = name === 'persistenceType' && /\s-persistenceType\s/i.test(this.lines[i]!);
+      this.option(i, name, m === undefined || (m.toUpperCase() === fallback && !keep) ? undefined : m);
       return true;
     }
     return false;

@@ -71,9 +71,13 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     if (v && !boxGroup) { errors.push({ subject, message: `lb vserver ${v.name} has no service group bound on the box: lbdesk does not take over its services` }); continue; }
     const gName = boxGroup?.name ?? group.name;
     if (v) changeMethod(v, method, service.algorithm);
+    if (v) changePersistence(v, service.persistence.type === 'client-ip');
     if (v && !service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the lb vserver stays as it is (lbdesk does not disable it)' });
     if (owned.has(gName)) continue;    // a group shared by two services is planned once
     owned.add(gName);
+    for (const m of group.members) {
+      if (m.weight < 1 || m.weight > 100) errors.push({ subject: `group ${group.name}`, message: `member ${m.server} has weight ${m.weight}: a NetScaler service group member's weight is 1 to 100` });
+    }
     const members = group.members.flatMap((m) => {
       const s = workspace.servers.find((x) => x.name === m.server);
       const name = s && boxName(s);
@@ -120,6 +124,17 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
       const member = `${q(g.name)} ${q(m.server)} ${m.port}`;
       step(`bind ${m.server} ${m.port}`, `bind serviceGroup ${member}${weightOpt(m.weight)}`, `unbind serviceGroup ${member}`);
     }
+  }
+
+  /** Client-address persistence is `-persistenceType SOURCEIP`; another type lbdesk did not import is left alone. */
+  function changePersistence(v: NsVserver, sticky: boolean): void {
+    const was = v.persistence?.toUpperCase();
+    if (sticky === (was === 'SOURCEIP')) return;
+    vserverSteps.push({
+      what: `lb vserver ${v.name}: persistence ${was ?? 'NONE'} -> ${sticky ? 'SOURCEIP' : 'NONE'}`,
+      commands: [`set lb vserver ${q(v.name)} -persistenceType ${sticky ? 'SOURCEIP' : 'NONE'}`],
+      inverse: [v.persistence ? `set lb vserver ${q(v.name)} -persistenceType ${v.persistence}` : `unset lb vserver ${q(v.name)} -persistenceType`],
+    });
   }
 
   function changeMethod(v: NsVserver, method: string, algorithm: string): void {
