@@ -7,8 +7,8 @@ import type { Driver } from '../types';
 import { importNs } from './import';
 import { planNs } from './plan';
 
-/** The NetScaler CLI prompt: `> ` (or `HOST> ` once `set cli prompt` is used). */
-export const NS_PROMPT = /^(?:[\w.@:-]+)?> ?$/;
+/** The NetScaler CLI prompt: `> ` (` > ` on some releases, `HOST> ` after `set cli prompt`). */
+export const NS_PROMPT = /^\s?(?:[\w.@:()-]+ ?)?> ?$/;
 
 export const netscalerDriver: Driver = {
   name: 'netscaler',
