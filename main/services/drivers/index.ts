@@ -3,6 +3,7 @@ import type { Appliance, DriverName, Workspace } from '../../../shared/model/sch
 import { cutText, UnwritableTextError } from '../../../shared/model/text-rules';
 import { a10Driver } from './a10';
 import { adxDriver } from './adx';
+import { netscalerDriver } from './netscaler';
 import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
@@ -21,6 +22,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   cli: cliDriver,
   adx: adxDriver,
   a10: a10Driver,
+  netscaler: netscalerDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

@@ -60,6 +60,8 @@ export interface CommandPlan {
 export interface CommandDriven {
   /** The steps from the box's running config to the workspace's owned objects. */
   plan(workspace: Workspace, appliance: Appliance, running: string): CommandPlan;
+  /** The CLI's prompt, when the default pattern does not know it (NetScaler's bare `> `). */
+  prompt?: RegExp;
   /** Sent first when the CLI greets with an unprivileged prompt (`ADX>`). */
   enable?: string;
   /** Sent first: paging off, configuration mode. */

@@ -211,6 +211,8 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   if (commands) {
     const cli = cliTarget(appliance, workspacePath);
     if (commands.prompt && !appliance.cli?.prompt) cli.patterns.prompt = commands.prompt;
+    // The dialect's own show command, unless the workspace names another.
+    if (cli.settings.pullCommand === 'show running-config') cli.settings = { ...cli.settings, pullCommand: commands.show };
     return commandAppliance(workspace, appliance, render, target, commands, cli);
   }
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.

@@ -1,0 +1,123 @@
+// An SSH test box that behaves like a NetScaler (Citrix ADC) CLI: the `> ` prompt, ` Done` after
+// each command it took, `ERROR: …` (and no Done) for one it refuses, `--More--` paging until
+// `set cli mode -page OFF`, and a running config (`show ns runningConfig`, in ns.conf form) it
+// changes by the commands it is sent. It refuses what a NetScaler refuses (adding a server or a
+// member that exists, removing a server still bound to a service group, binding a server name
+// that does not exist — an address instead adds the server, named by it — setting a member that
+// is not bound), keeps the saved config apart from the running one (`save ns config`), and can
+// be cut off mid-apply.
+import type { ServerChannel } from 'ssh2';
+import { isIpAddress } from '../../../shared/model/address';
+import { NsText } from '../../../main/services/drivers/netscaler/edit';
+import { nsOptions, splitNsWords } from '../../../main/services/drivers/netscaler/parse';
+import { startSshBox, type SshBox } from './ssh-box';
+
+export interface NsBoxOptions {
+  host: string;
+  /** The running config at start (ns.conf text, its `#NS…` header included). */
+  config: string;
+  pageLines?: number;
+  /** A command the box answers with an error instead of applying it. */
+  failOn?: RegExp;
+  /** A command after which the box drops the connection (once) without answering; applied first. */
+  cutAfter?: RegExp;
+}
+
+export interface NsBox extends SshBox {
+  /** Every command received in shell sessions, in order. */
+  received: string[];
+  running(): string;
+  /** The config `save ns config` saved last. */
+  saved(): string;
+}
+
+const key = (w: string[], n: number) => w.slice(0, n).map((x) => x.toLowerCase()).join(' ');
+
+export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
+  let config = opts.config;
+  let saved = opts.config;
+  const received: string[] = [];
+  const pageLines = opts.pageLines ?? 24;
+  let cut = opts.cutAfter;
+  let drop: () => void = () => undefined;
+
+  /** Applies one command to the running config; an error line, or undefined when taken. */
+  function configure(cmd: string): string | undefined {
+    const t = new NsText(config);
+    const w = splitNsWords(cmd);
+    const { positional: p } = nsOptions(w);
+    const k2 = key(w, 2);
+    const exists = 'ERROR: Resource already exists';
+    const none = (what: string) => `ERROR: No such resource [${what}]`;
+    if (k2 === 'add server' && t.server(p[2] ?? '') >= 0) return exists;
+    if (k2 === 'add servicegroup' && t.group(p[2] ?? '') >= 0) return exists;
+    if (key(w, 3) === 'add lb vserver' && t.vserver(p[3] ?? '') >= 0) return exists;
+    if (/^(rm|disable|enable) server$/.test(k2) && t.server(p[2] ?? '') < 0) return none(`serverName, ${p[2]}`);
+    if (k2 === 'rm server' && t.groupsOf(p[2]!).length) return `ERROR: Cannot remove server ${p[2]}: it is bound to service group ${t.groupsOf(p[2]!).join(', ')}`;
+    if (/^(bind|unbind|set) servicegroup$/.test(k2) && t.group(p[2] ?? '') < 0) return none(`serviceGroupName, ${p[2]}`);
+    if (p.length === 5 && /^(bind|unbind|set) servicegroup$/.test(k2)) {
+      const bound = t.member(p[2]!, p[3]!, p[4]!) >= 0;
+      // Bound by an address with no server of that name: the box adds the server, named by it.
+      if (k2 === 'bind servicegroup' && t.server(p[3]!) < 0 && isIpAddress(p[3]!) && !bound) t.apply(`add server ${p[3]} ${p[3]}`);
+      else if (k2 === 'bind servicegroup' && t.server(p[3]!) < 0) return none(`serverName, ${p[3]}`);
+      if (k2 === 'bind servicegroup' && bound) return exists;
+      if (k2 !== 'bind servicegroup' && !bound) return none(`${p[3]}:${p[4]}`);
+    }
+    if (!t.apply(cmd)) return `ERROR: No such command`;
+    config = t.text;
+    return undefined;
+  }
+
+  function shell(stream: ServerChannel): void {
+    let paging = true;
+    let input = '';
+    let lastCr = false;
+    let more: string[] | undefined;
+    let dead = false;
+    const out = (s: string) => { if (!stream.destroyed && !dead) stream.write(s.replace(/\r?\n/g, '\r\n')); };
+    const prompt = () => out('> ');
+    const page = (lines: string[]) => {
+      if (!paging || lines.length <= pageLines) { out(`${lines.join('\n')}\n Done\n`); prompt(); return; }
+      out(`${lines.slice(0, pageLines).join('\n')}\n--More--`);
+      more = lines.slice(pageLines);
+    };
+    const execute = (line: string) => {
+      const cmd = line.trim();
+      if (cmd === '') { prompt(); return; }
+      received.push(cmd);
+      if (/^show ns runningconfig$/i.test(cmd)) { page(config.replace(/\n$/, '').split('\n')); return; }
+      if (opts.failOn?.test(cmd)) { out(`ERROR: ${cmd}: the box refuses this (test)\n`); prompt(); return; }
+      if (/^set cli mode -page off$/i.test(cmd)) { paging = false; out(' Done\n'); prompt(); return; }
+      if (/^save ns config$/i.test(cmd)) { saved = config; out(' Done\n'); prompt(); return; }
+      if (cmd === 'exit') { out(' Done\n'); stream.exit(0); stream.end(); return; }
+      const error = configure(cmd);
+      if (!error && cut?.test(cmd)) { cut = undefined; dead = true; drop(); return; }
+      out(error ? `${error}\n` : ' Done\n');
+      prompt();
+    };
+    stream.on('data', (d: Buffer) => {
+      for (const ch of d.toString('utf8')) {
+        if (more) {
+          const rest = more;
+          more = undefined;
+          out('\r        \r');
+          if (ch === 'q' || ch === '\x03') { out(' Done\n'); prompt(); continue; }
+          page(rest);
+          continue;
+        }
+        if (ch === '\x03') { input = ''; out('^C\n'); prompt(); continue; }
+        if (ch === '\n' && lastCr) { lastCr = false; continue; }
+        lastCr = ch === '\r';
+        if (ch === '\r' || ch === '\n') { out('\n'); const l = input; input = ''; execute(l); continue; }
+        input += ch;
+        out(ch);
+      }
+    });
+    out(' Done\n');
+    prompt();
+  }
+
+  const box = await startSshBox(opts.host, { shell });
+  drop = box.dropAll;
+  return { ...box, received, running: () => config, saved: () => saved };
+}
