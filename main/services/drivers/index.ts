@@ -2,6 +2,7 @@
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { adxDriver } from './adx';
 import { cliDriver } from './cli';
+import { f5Driver } from './f5';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
@@ -18,6 +19,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   lbdesk: lbdeskDriver,
   cli: cliDriver,
   adx: adxDriver,
+  f5: f5Driver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

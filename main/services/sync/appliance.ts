@@ -191,10 +191,27 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
-  if (commands) return commandAppliance(workspace, appliance, render, target, commands, cliTarget(appliance, workspacePath));
+  if (commands) return commandAppliance(workspace, appliance, render, target, commands, withDriverPatterns(cliTarget(appliance, workspacePath), appliance, commands));
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
+}
+
+/** The dialect's own prompt, pager and errors (tmsh's prompt is nothing like Cisco's) unless `cli:` sets them. */
+function withDriverPatterns(cli: CliTarget, appliance: Appliance, driver: CommandDriven): CliTarget {
+  const own = driver.patterns;
+  if (!own) return cli;
+  const set = appliance.cli;
+  return {
+    ...cli,
+    patterns: {
+      ...cli.patterns,
+      ...(own.prompt && !set?.prompt ? { prompt: own.prompt } : {}),
+      ...(own.pager && !set?.pager ? { pager: own.pager } : {}),
+      ...(own.pagerKey ? { pagerKey: own.pagerKey } : {}),
+      ...(own.errors && !set?.errors?.length ? { errors: own.errors } : {}),
+    },
+  };
 }
 
 /** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */

@@ -1,0 +1,109 @@
+// driver f5 offline: import of a published bigip.conf (every object accounted for), import ->
+// plan round trip (no commands, the same bytes), and the steps and inverses of each kind of
+// change, checked by applying the inverse to what the commands made.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspaceSchema, type Workspace } from '../../../shared/model/schema';
+import { importF5 } from '../../../main/services/drivers/f5/import';
+import { applyF5Commands } from '../../../main/services/drivers/f5/edit';
+import { parseF5 } from '../../../main/services/drivers/f5/parse';
+import { planF5 } from '../../../main/services/drivers/f5/plan';
+
+const published = readFileSync(resolve(__dirname, '../../fixtures/import/f5/corkscrew-devcloud01.conf'), 'utf8');
+
+function imported(text: string): Workspace {
+  const r = importF5(text, 'bigip.conf');
+  return workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'bigip1', host: '192.0.2.250', driver: 'f5', manage: 'sections' }] });
+}
+const plan = (w: Workspace, text: string) => planF5(w, w.appliances[0]!, text);
+const undo = (text: string, p: ReturnType<typeof plan>) => applyF5Commands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse));
+
+describe('import --driver f5', () => {
+  it('accounts for every object and every line lbdesk does not model, with why', () => {
+    const r = importF5(published, 'bigip.conf');
+    const cfg = parseF5(published);
+    const said = new Set(r.items.map((i) => i.line - 1));
+    for (const o of cfg.objects) expect(said.has(o.head), `${o.kind} ${o.name}`).toBe(true);
+    expect(r.workspace.servers.map((s) => s.name)).toEqual(['app1_Node1', 'app1_Node2', 'app2_Node1', 'app2_Node2', 'app3_Node1', 'app3_Node2']);
+    expect(r.workspace.services.map((s) => `${s.name} ${s.address}:${s.port} ${s.group} ${s.algorithm}`)).toEqual([
+      'app1_t443_vs 192.168.1.21:443 app1_t80_pool round-robin',
+      'app2_t443_vs 192.168.2.21:443 app2_t80_pool least-connections',
+      'app3_t8443_vs 192.168.1.51:8443 app3_t8443_pool least-connections',
+    ]);
+    const g = r.workspace.groups.find((x) => x.name === 'app2_t80_pool')!;
+    expect(g.healthCheck).toEqual({ type: 'http', http: { path: '/anywebsite.com' } });
+    expect(g.healthTimers).toEqual({ interval: '5s', failAfter: 3, restoreAfter: 1 });
+    const item = (section: string) => r.items.filter((i) => i.section === section).map((i) => `${i.outcome}: ${i.detail}`);
+    expect(item('ltm virtual /Common/app1_t80_vs')).toEqual(['kept: has no default pool (its iRules or policies choose one): nothing lbdesk balances; kept on the box']);
+    expect(item('ltm virtual /Common/app3_t8443_vs')[0]).toMatch(/persist \/Common\/app3_cookie: cookie persistence is not modelled/);
+    expect(item('ltm rule /Common/app3_rule')).toHaveLength(1);   // its Tcl at column 0 is one object
+    expect(item('ltm virtual /Common/forwarder_net_0.0.0.0')[0]).toMatch(/^kept: destination 0\.0\.0\.0 is not one address/);
+  });
+
+  it('a file that is not a BIG-IP config is refused with its line', () => {
+    expect(() => importF5('hostname x\n', 'x.conf')).toThrow(/^x\.conf:1: no "ltm node", "ltm pool" or "ltm virtual" object/);
+  });
+});
+
+describe('driver f5: plan', () => {
+  it('the imported workspace plans no command and renders the running config byte for byte', () => {
+    for (const text of [published, published.replace(/\n/g, '\r\n')]) {
+      const p = plan(imported(text), text);
+      expect(p.errors).toEqual([]);
+      expect(p.steps).toEqual([]);
+      expect(p.after).toBe(text);
+    }
+  });
+
+  it('a server removed and a weight changed: the member modified and deleted, then the node deleted; the inverse gives the config back', () => {
+    const w = imported(published);
+    w.servers = w.servers.filter((s) => s.name !== 'app2_Node2');
+    const g = w.groups.find((x) => x.name === 'app2_t80_pool')!;
+    g.members = g.members.filter((m) => m.server !== 'app2_Node2');
+    g.members[0]!.weight = 5;
+    const p = plan(w, published);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['modify ltm pool /Common/app2_t80_pool members modify { /Common/app2_Node1:80 { ratio 5 } }', 'modify ltm pool /Common/app2_t80_pool members delete { /Common/app2_Node2:80 }'],
+      ['delete ltm node /Common/app2_Node2'],
+    ]);
+    expect(p.steps.map((s) => s.inverse)).toEqual([
+      ['modify ltm pool /Common/app2_t80_pool members modify { /Common/app2_Node1:80 { ratio 1 } }', 'modify ltm pool /Common/app2_t80_pool members add { /Common/app2_Node2:80 { address 192.168.2.23 } }'],
+      ['create ltm node /Common/app2_Node2 address 192.168.2.23 description app2_Node2'],
+    ]);
+    expect(undo(published, p)).toBe(published);
+  });
+
+  it('a new server: the node created, then added to the pool; an algorithm change sets the mode', () => {
+    const w = imported(published);
+    w.servers.push({ name: 'web3', address: '192.0.2.13', enabled: true });
+    w.groups.find((x) => x.name === 'app1_t80_pool')!.members.push({ server: 'web3', port: 80, weight: 3 });
+    w.services.find((s) => s.name === 'app1_t443_vs')!.algorithm = 'weighted-round-robin';
+    const p = plan(w, published);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['create ltm node /Common/web3 address 192.0.2.13'],
+      ['modify ltm pool /Common/app1_t80_pool load-balancing-mode ratio-member', 'modify ltm pool /Common/app1_t80_pool members add { /Common/web3:80 { address 192.0.2.13 ratio 3 } }'],
+    ]);
+    expect(p.after).toContain('ltm pool /Common/app1_t80_pool {\n    load-balancing-mode ratio-member\n    members {\n');
+    expect(p.after).toContain('        /Common/web3:80 {\n            address 192.0.2.13\n            ratio 3\n        }\n    }\n    monitor /Common/http and /Common/tcp\n}');
+    expect(undo(published, p)).toBe(published);
+    w.services.find((s) => s.name === 'app1_t443_vs')!.algorithm = 'source-hash';
+    expect(plan(w, published).errors[0]?.message).toMatch(/algorithm source-hash has no BIG-IP load-balancing mode/);
+  });
+
+  it('a disabled server: session user-disabled on its node, user-enabled by the inverse', () => {
+    const w = imported(published);
+    w.servers.find((s) => s.name === 'app3_Node1')!.enabled = false;
+    const p = plan(w, published);
+    expect(p.steps.map((s) => [s.commands, s.inverse])).toEqual([[['modify ltm node /Common/app3_Node1 session user-disabled'], ['modify ltm node /Common/app3_Node1 session user-enabled']]]);
+    expect(p.after).toContain('ltm node /Common/app3_Node1 {\n    address 192.168.1.52\n    session user-disabled\n}');
+    expect(undo(published, p)).toBe(published);
+  });
+
+  it('without the box: the owned objects as a new box would list them', () => {
+    const p = plan(imported(published), '');
+    expect(p.errors).toEqual([]);
+    expect(p.after).toContain('ltm virtual /Common/app2_t443_vs {\n    destination /Common/192.168.2.21:443\n    ip-protocol tcp\n    pool /Common/app2_t80_pool\n    profiles {\n        /Common/tcp { }\n    }\n}');
+    expect(importF5(p.after, 'new.conf').workspace.services).toHaveLength(3);
+  });
+});
