@@ -107,3 +107,44 @@ describe('driver f5: plan', () => {
     expect(importF5(p.after, 'new.conf').workspace.services).toHaveLength(3);
   });
 });
+
+describe('driver f5: a tenant partition and members with every setting (ACC\'s pool test)', () => {
+  const acc = readFileSync(resolve(__dirname, '../../fixtures/import/f5/acc-pool.conf'), 'utf8');
+  const POOL = '/AS3_Tenant/AS3_Application/testItem1';
+  // What an engineer would type to serve the pool: a virtual server in the tenant's folder.
+  const served = applyF5Commands(acc, [`create ltm virtual /AS3_Tenant/AS3_Application/vs destination /AS3_Tenant/192.0.2.10:80 ip-protocol tcp pool ${POOL}`]);
+
+  it('pools no virtual server uses are kept; a served one is imported with its disabled member and per-member settings named', () => {
+    const r = importF5(acc, 'pool.conf');
+    expect(r.items.filter((i) => i.outcome === 'kept').map((i) => i.section)).toEqual([`ltm pool ${POOL}`, 'ltm pool /AS3_Tenant/AS3_Application/testItem2']);
+    const s = importF5(served, 'pool.conf');
+    expect(s.workspace.groups).toEqual([{ name: 'AS3_Tenant-AS3_Application-testItem1', members: [{ server: 'AS3_Tenant-10.2.2.2', port: 400, weight: 50 }], healthCheck: { type: 'https' } }]);
+    const said = s.items.filter((i) => i.section === `ltm pool ${POOL}`).map((i) => `${i.line} ${i.outcome}: ${i.detail}`);
+    expect(said).toContain('12 approximated: member AS3_Tenant-10.2.2.2:400 ratio 50; session user-disabled on the box (lbdesk keeps it; the lab serves it)');
+    expect(said).toContain('16 kept: "monitor min 1 of { … }" is not modelled: kept on the box as written');
+    expect(said).toContain('31 kept: "service-down-action drop" is not modelled: kept on the box as written');
+  });
+
+  it('a ratio changed alone, then the member and its node removed; the inverse re-adds the member with every setting', () => {
+    const w = imported(served);
+    expect(plan(w, served).steps).toEqual([]);
+    w.groups[0]!.members[0]!.weight = 7;
+    const p = plan(w, served);
+    expect(p.steps.map((s) => s.commands)).toEqual([[`modify ltm pool ${POOL} members modify { /AS3_Tenant/10.2.2.2:400 { ratio 7 } }`]]);
+    expect(diffCount(served, p.after)).toBe(1);
+    w.groups[0]!.members = [];
+    w.servers = w.servers.filter((s) => s.name !== 'AS3_Tenant-10.2.2.2');
+    const q = plan(w, served);
+    expect(q.steps.map((s) => s.commands)).toEqual([[`modify ltm pool ${POOL} members delete { /AS3_Tenant/10.2.2.2:400 }`], ['delete ltm node /AS3_Tenant/10.2.2.2']]);
+    expect(q.after).not.toContain('/AS3_Tenant/10.2.2.2');
+    expect(undo(served, q)).toBe(served);
+  });
+});
+
+/** Lines that differ between two texts of the same length. */
+function diffCount(a: string, b: string): number {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  expect(y).toHaveLength(x.length);
+  return x.filter((l, i) => l !== y[i]).length;
+}

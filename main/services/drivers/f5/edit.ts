@@ -43,6 +43,12 @@ export function props(ts: Token[]): (PrintEntry & { verb?: string })[] {
     if (next !== undefined && VERBS.has(next) && Array.isArray(ts[i + 2])) { out.push({ words: [key], verb: next, children: list(key, ts[i + 2] as Token[]) }); i += 2; continue; }
     if (next === 'none' && LISTS.has(key)) { out.push({ words: [key], verb: 'none' }); i++; continue; }
     if (FLAGS.has(key)) { out.push({ words: [key] }); continue; }
+    if (key === 'monitor' && next === 'min' && Array.isArray(ts[i + 4])) {
+      // `monitor min 1 of { /Common/http }`: tmsh prints it on one line.
+      out.push({ words: [key, 'min', word(ts[i + 2]) ?? '', 'of', '{', ...(ts[i + 4] as Token[]).map((x) => word(x) ?? ''), '}'] });
+      i += 4;
+      continue;
+    }
     if (key === 'monitor') {
       const v: string[] = [];
       for (i++; i < ts.length; i++) { v.push(word(ts[i]) ?? ''); if (ts[i + 1] !== 'and') break; v.push('and'); i++; }
@@ -74,7 +80,9 @@ export function printEntry(e: PrintEntry, indent: string): string[] {
   return [`${head} {`, ...sortEntries(e.children).flatMap((c) => printEntry(c, `${indent}    `)), `${indent}}`];
 }
 
-const sortEntries = (es: PrintEntry[]) => [...es].sort((a, b) => (a.words[0]! < b.words[0]! ? -1 : a.words[0]! > b.words[0]! ? 1 : 0));
+/** tmsh lists properties by name, and an object's `metadata` after them. */
+const sortKey = (w: string) => (w === 'metadata' ? '\uffff' : w);
+const sortEntries = (es: PrintEntry[]) => [...es].sort((a, b) => (sortKey(a.words[0]!) < sortKey(b.words[0]!) ? -1 : sortKey(a.words[0]!) > sortKey(b.words[0]!) ? 1 : 0));
 
 /** `/Common/web1:80` -> node `/Common/web1`, port `80`. */
 export function memberNode(name: string): { node: string; port: string } {
@@ -127,7 +135,7 @@ export class F5Text {
   /** Inserts an entry among the block's entries in name order (as tmsh lists them). */
   insert(head: number, end: number, e: PrintEntry): void {
     end = this.open(head, end);
-    const at = this.children(head, end).find((c) => c.words[0]! > e.words[0]!)?.n ?? end;
+    const at = this.children(head, end).find((c) => sortKey(c.words[0]!) > sortKey(e.words[0]!))?.n ?? end;
     this.lines.splice(at, 0, ...printEntry(e, `${this.indentOf(head)}    `));
   }
 
