@@ -148,3 +148,38 @@ function diffCount(a: string, b: string): number {
   expect(y).toHaveLength(x.length);
   return x.filter((l, i) => l !== y[i]).length;
 }
+
+describe('driver f5: names relative to /Common, as `tmsh list` prints them there', () => {
+  // The listing of a published deployment guide (pool, virtual and monitor as tmsh prints them in /Common).
+  const listed = [
+    'ltm virtual temenos-servicemanagement-vs {', '    destination 10.1.1.100:443', '    ip-protocol tcp', '    mask 255.255.255.255',
+    '    pool temenos-servicemanagement-pool', '    profiles {', '        clientssl {', '            context clientside', '        }',
+    '        http { }', '        tcp { }', '    }', '    source 0.0.0.0/0', '    source-address-translation {', '        type automap', '    }',
+    '    translate-address enabled', '    translate-port enabled', '}',
+    'ltm pool temenos-servicemanagement-pool {', '    load-balancing-mode least-connections-member', '    members {',
+    '        app-prod-01.bank.local:443 {', '            address 10.1.2.10', '            session monitor-enabled', '            state up', '        }',
+    '        app-prod-02.bank.local:443 {', '            address 10.1.2.11', '            session monitor-enabled', '            state up', '        }',
+    '    }', '    monitor https_443', '}', '',
+  ].join('\n');
+  // tmsh creates the nodes of members added by address; a listing of the nodes shows them.
+  const text = listed.replace('ltm pool ', 'ltm node app-prod-01.bank.local {\n    address 10.1.2.10\n}\nltm node app-prod-02.bank.local {\n    address 10.1.2.11\n}\nltm pool ');
+
+  it('imports, plans nothing when unchanged, and changes the box in its own naming', () => {
+    const w = imported(text);
+    expect(w.services.map((s) => `${s.name} ${s.address}:${s.port} ${s.group}`)).toEqual(['temenos-servicemanagement-vs 10.1.1.100:443 temenos-servicemanagement-pool']);
+    expect(plan(w, text).steps).toEqual([]);
+    w.servers.push({ name: 'app-prod-03', address: '192.0.2.13', enabled: true });
+    const g = w.groups[0]!;
+    g.members = g.members.filter((m) => m.server !== 'app-prod-02.bank.local');
+    g.members.push({ server: 'app-prod-03', port: 443, weight: 2 });
+    const p = plan(w, text);
+    expect(p.steps.flatMap((s) => s.commands)).toEqual([
+      'create ltm node app-prod-03 address 192.0.2.13',
+      'modify ltm pool temenos-servicemanagement-pool members add { app-prod-03:443 { address 192.0.2.13 ratio 2 } }',
+      'modify ltm pool temenos-servicemanagement-pool members delete { app-prod-02.bank.local:443 }',
+      'delete ltm node app-prod-02.bank.local',
+    ]);
+    expect(p.after).toContain('        app-prod-03:443 {\n            address 192.0.2.13\n            ratio 2\n        }\n    }\n    monitor https_443\n}');
+    expect(undo(text, p)).toBe(text);
+  });
+});

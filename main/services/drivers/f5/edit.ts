@@ -3,7 +3,9 @@
 // block (as tmsh sorts them), pool members in name order; everything else untouched. It refuses
 // what tmsh refuses (a node still a pool member, a pool still a virtual's, a missing object), with
 // tmsh's own error numbers, so the test box and `render --onto` agree.
-import { braceDelta, scanObjects, splitF5Words, unquote, type F5Object } from './parse';
+import { braceDelta, fullName, scanObjects, splitF5Words, unquote, type F5Object } from './parse';
+
+export { fullName };
 
 export class F5EditError extends Error {}
 
@@ -90,11 +92,6 @@ export function memberNode(name: string): { node: string; port: string } {
   return { node: name.slice(0, i), port: name.slice(i + 1) };
 }
 
-/** `web1` in partition Common -> `/Common/web1`. */
-export function fullName(name: string, partition = 'Common'): string {
-  const n = unquote(name);
-  return n.startsWith('/') ? n : `/${partition}/${n}`;
-}
 
 interface Child { n: number; end: number; words: string[] }
 
@@ -104,7 +101,7 @@ export class F5Text {
   get text(): string { return this.lines.join('\n'); }
 
   objects(): F5Object[] { return scanObjects(this.lines).objects; }
-  find(kind: string, name: string): F5Object | undefined { return this.objects().find((o) => o.kind === kind && o.name === name); }
+  find(kind: string, name: string): F5Object | undefined { return this.objects().find((o) => o.kind === kind && fullName(o.name) === fullName(name)); }
 
   /** The entries directly inside the block whose head is line `head` and closing brace `end`. */
   children(head: number, end: number): Child[] {
@@ -209,7 +206,7 @@ export function applyF5Command(t: F5Text, command: string): void {
   if (verb === 'delete') {
     if (!obj) throw notFound(k.kind, name);
     if (k.kind === 'ltm node') {
-      const user = objs().find((o) => o.kind === 'ltm pool' && poolMembers(t, o).some((m) => memberNode(m.name).node === name));
+      const user = objs().find((o) => o.kind === 'ltm pool' && poolMembers(t, o).some((m) => fullName(memberNode(m.name).node) === name));
       if (user) throw new F5EditError(`01070110:3: Node address '${name}' is referenced by a member of pool '${user.name}'.`);
     }
     if (k.kind === 'ltm pool') {
@@ -225,13 +222,13 @@ export function applyF5Command(t: F5Text, command: string): void {
     const body: PrintEntry[] = [];
     for (const p of ps) {
       if (p.words[0] === 'members') body.push({ words: ['members'], children: (p.children ?? []).map((m) => withAddress(t, m)) });
-      else if (p.words[0] === 'pool' && k.kind === 'ltm virtual') { const pool = fullName(p.words[1]!); if (!t.find('ltm pool', pool)) throw notFound('ltm pool', pool); body.push({ words: ['pool', pool] }); }
+      else if (p.words[0] === 'pool' && k.kind === 'ltm virtual') { if (!t.find('ltm pool', p.words[1]!)) throw notFound('ltm pool', fullName(p.words[1]!)); body.push({ words: ['pool', p.words[1]!] }); }
       else if (p.words[0] === 'profiles') body.push({ words: ['profiles'], children: (p.children ?? []).map((c) => ({ words: [fullName(c.words[0]!)], children: c.children ?? [] })) });
       else if (p.words[0] === 'session' && p.words[1] === 'user-enabled') continue;
       else if (p.words[0] === 'load-balancing-mode' && p.words[1] === 'round-robin') continue;
       else body.push({ words: p.words, ...(p.children ? { children: p.children } : {}) });
     }
-    t.create(k.kind, name, body);
+    t.create(k.kind, unquote(rawName), body);
     return;
   }
   if (!obj) throw notFound(k.kind, name);
@@ -240,7 +237,7 @@ export function applyF5Command(t: F5Text, command: string): void {
 
 /** A member added with no address takes its node's; a node not there is created (as tmsh does). */
 function withAddress(t: F5Text, m: PrintEntry): PrintEntry {
-  const { node, port } = memberNode(fullName(m.words[0]!));
+  const { node, port } = memberNode(unquote(m.words[0]!));
   if (!port || !(/^\d+$/.test(port) || port === 'any')) throw new F5EditError(`01070587:3: The requested pool member (${m.words[0]}) needs a port.`);
   const props = (m.children ?? []).filter((c) => !(c.words[0] === 'session' && c.words[1] === 'user-enabled') && !(c.words[0] === 'ratio' && c.words[1] === '1'));
   const nodeObj = t.find('ltm node', node);
@@ -282,7 +279,7 @@ function modifyProp(t: F5Text, kind: string, name: string, p: PrintEntry & { ver
         continue;
       }
       if (have) throw new F5EditError(`01020066:3: The requested pool member (${name} ${memberNode(mname).node} ${memberNode(mname).port}) already exists.`);
-      const e = withAddress(t, { words: [mname], children: m.children ?? [] });
+      const e = withAddress(t, { words: [m.words[0]!], children: m.children ?? [] });
       const b = ms();
       if (b) t.insert(b.n, b.end, e);
       else t.insert(obj().head, obj().end, { words: ['members'], children: [e] });
@@ -291,9 +288,9 @@ function modifyProp(t: F5Text, kind: string, name: string, p: PrintEntry & { ver
   }
   if (p.children) throw new F5EditError(`Syntax Error: "${key}" cannot be modified by lbdesk's model of tmsh`);
   const o = obj();
-  if (key === 'pool' && kind === 'ltm virtual' && value[0] !== 'none' && !t.find('ltm pool', fullName(value[0]!))) throw notFound('ltm pool', fullName(value[0]!));
+  if (key === 'pool' && kind === 'ltm virtual' && value[0] !== 'none' && !t.find('ltm pool', value[0]!)) throw notFound('ltm pool', fullName(value[0]!));
   const dropped = (key === 'session' && value[0] === 'user-enabled') || (key === 'load-balancing-mode' && value[0] === 'round-robin') || (key === 'state' && value[0] === 'user-up') || value[0] === 'none';
-  t.set(o.head, o.end, key, dropped ? undefined : key === 'pool' ? [fullName(value[0]!)] : value);
+  t.set(o.head, o.end, key, dropped ? undefined : value);
 }
 
 /** The running config after a list of tmsh commands (as `render --onto` shows it). */

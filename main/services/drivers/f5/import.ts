@@ -4,7 +4,7 @@
 import { isIpAddress } from '../../../../shared/model/address';
 import { NameSpace } from '../../import/names';
 import { ImportError, type GroupInput, type ImportResult, type ReportItem, type ServerInput, type ServiceInput } from '../../import/types';
-import { parseF5, type F5Config, type F5Entry, type F5Pool } from './parse';
+import { fullName, parseF5, type F5Config, type F5Entry, type F5Pool } from './parse';
 
 export interface F5ImportOptions {
   taken?: { servers?: Iterable<string> };
@@ -60,10 +60,10 @@ export function importF5(text: string, file: string, opts: F5ImportOptions = {})
     const section = `ltm node ${n.obj.name}`;
     if (!n.address || !isIpAddress(n.address)) { item(n.obj.head, section, 'kept', `${n.address ? `address ${n.address} is not an IP address` : 'no address (an FQDN node)'}: not modelled, kept on the box`); continue; }
     const name = serverNames.take(localName(n.obj.name));
-    serverOf.set(n.obj.name, name);
+    serverOf.set(fullName(n.obj.name), name);
     const description = n.other.find((e) => e.words[0] === 'description' && !e.children);
     servers.push({ name, address: n.address, ...(n.disabled ? { enabled: false } : {}), ...(description ? { description: description.words.slice(1).join(' ').replace(/^"|"$/g, '') } : {}) });
-    const pools = cfg.pools.filter((p) => p.members.some((m) => m.node === n.obj.name)).map((p) => p.obj.name);
+    const pools = cfg.pools.filter((p) => p.members.some((m) => fullName(m.node) === fullName(n.obj.name))).map((p) => p.obj.name);
     item(n.obj.head, section, 'imported', `server ${name} ${n.address}${n.disabled ? ', disabled (session user-disabled)' : ''}${pools.length ? `, member of ${pools.join(', ')}` : '; in no pool: a server of the workspace, in no group (lbdesk changes it only once a group has it)'}`);
     keptLines(section, n.other.filter((e) => e !== description));
   }
@@ -74,7 +74,7 @@ export function importF5(text: string, file: string, opts: F5ImportOptions = {})
   const groupOf = new Map<string, string>();
   for (const v of cfg.virtuals) {
     const section = `ltm virtual ${v.obj.name}`;
-    const pool = v.pool ? cfg.pools.find((p) => p.obj.name === v.pool) : undefined;
+    const pool = v.pool ? cfg.pools.find((p) => fullName(p.obj.name) === fullName(v.pool!)) : undefined;
     const port = v.port === undefined || v.port === 'any' ? 0 : Number(v.port);
     const why = !v.address || !isIpAddress(v.address) || v.address === '0.0.0.0' || v.address === '::' ? `destination ${v.address ?? '(none)'} is not one address: a forwarding or wildcard virtual`
       : !port ? 'listens on every port: not modelled'
@@ -99,7 +99,7 @@ export function importF5(text: string, file: string, opts: F5ImportOptions = {})
     const section = `ltm pool ${pool.obj.name}`;
     const members: NonNullable<GroupInput['members']> = [];
     for (const m of pool.members) {
-      const server = serverOf.get(m.node);
+      const server = serverOf.get(fullName(m.node));
       const port = Number(m.port);
       if (!server || !port) { item(m.entry.n, section, 'kept', `member ${m.name}: ${!server ? 'its node is not an imported server' : 'port any is not modelled'}; left on the box`); continue; }
       members.push({ server, port, weight: m.ratio });
@@ -118,7 +118,7 @@ export function importF5(text: string, file: string, opts: F5ImportOptions = {})
 
   for (const p of cfg.pools) if (!groupOf.has(p.obj.name)) item(p.obj.head, `ltm pool ${p.obj.name}`, 'kept', 'the default pool of no virtual server lbdesk imports: kept on the box as written');
   for (const m of cfg.monitors) {
-    const used = cfg.pools.some((p) => groupOf.has(p.obj.name) && p.monitor?.[0] === m.obj.name);
+    const used = cfg.pools.some((p) => groupOf.has(p.obj.name) && p.monitor?.[0] !== undefined && fullName(p.monitor[0]) === fullName(m.obj.name));
     item(m.obj.head, `${m.obj.kind} ${m.obj.name}`, used ? 'approximated' : 'kept', used ? 'read as the check of the pools naming it first (type, send path, interval and timeout); the monitor itself stays on the box' : 'no imported pool checks with it first: kept on the box as written');
   }
   for (const r of cfg.reentered) item(r.line, `${r.kind} ${r.name}`, 'kept', 'defined again: the first definition is imported, this one kept as written');
@@ -131,7 +131,7 @@ export function importF5(text: string, file: string, opts: F5ImportOptions = {})
 function persistenceOf(persist: string[], cfg: F5Config, notes: string[]): ServiceInput['persistence'] | undefined {
   const p = persist[0];
   if (!p) return undefined;
-  const profile = cfg.others.find((o) => o.kind.startsWith('ltm persistence ') && o.name === p);
+  const profile = cfg.others.find((o) => o.kind.startsWith('ltm persistence ') && fullName(o.name) === fullName(p));
   const type = profile ? profile.kind.slice('ltm persistence '.length) : localName(p);
   if (type === 'source-addr' || type === 'source_addr') {
     const t = profile?.body.find((e) => e.words[0] === 'timeout')?.words[1];
@@ -145,9 +145,10 @@ function checkOf(pool: F5Pool, cfg: F5Config, notes: string[]): { check: NonNull
   const first = pool.monitor?.[0];
   if (!first) return { check: { type: 'none' } };
   if ((pool.monitor?.length ?? 0) > 1) notes.push(`pool ${pool.obj.name} checks with ${pool.monitor!.join(' and ')}: lbdesk checks one way (${first})`);
-  const builtin = first.startsWith('/Common/') ? BUILTIN[first.slice('/Common/'.length)] : undefined;
+  const full = fullName(first);
+  const builtin = full.startsWith('/Common/') ? BUILTIN[full.slice('/Common/'.length)] : undefined;
   if (builtin) return { check: { ...builtin } };
-  const m = cfg.monitors.find((x) => x.obj.name === first);
+  const m = cfg.monitors.find((x) => fullName(x.obj.name) === full);
   if (!m) { notes.push(`monitor ${first} is not in this config: TCP check in the lab`); return { check: { type: 'tcp' } }; }
   const type = TYPES[m.type];
   if (!type) { notes.push(`monitor type ${m.type} is not modelled: TCP check in the lab`); return { check: { type: 'tcp' } }; }

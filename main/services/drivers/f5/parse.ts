@@ -70,6 +70,12 @@ export function unquote(word: string): string {
   return word.startsWith('"') ? word.slice(1, word.endsWith('"') && word.length > 1 ? -1 : undefined).replace(/\\"/g, '"') : word;
 }
 
+/** A name as a full path: `web1` (tmsh lists names relative to the current folder) -> `/Common/web1`. */
+export function fullName(name: string, partition = 'Common'): string {
+  const n = unquote(name);
+  return n.startsWith('/') ? n : `/${partition}/${n}`;
+}
+
 /** How a name is written: quoted when it holds a space. */
 export function quoteF5(name: string): string {
   return /^[^\s"{}]+$/.test(name) ? name : `"${name.replace(/"/g, '\\"')}"`;

@@ -9,7 +9,7 @@ import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyF5Commands } from './edit';
 import { localName, modeAlgorithm } from './import';
-import { parseF5, quoteF5, type F5Entry, type F5Member, type F5Node, type F5Pool } from './parse';
+import { fullName, parseF5, quoteF5, type F5Entry, type F5Member, type F5Node, type F5Pool } from './parse';
 
 const MODE_OF: Partial<Record<Service['algorithm'], string>> = {
   'round-robin': 'round-robin',
@@ -39,6 +39,9 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
   const pools = new Map<string, WantPool>();
   const virtuals: { service: Service; pool: string }[] = [];
   const modelled = (n: F5Node) => n.address !== undefined;
+  // New objects named as the box names its own: full paths (bigip.conf) or relative (`tmsh list` in /Common).
+  const relative = cfg.nodes.length > 0 && cfg.nodes.every((n) => !n.obj.name.startsWith('/'));
+  const newName = (name: string) => (relative ? name : `/Common/${name}`);
   const nodeFor = (s: Server) => cfg.nodes.find((n) => modelled(n) && localName(n.obj.name) === s.name)
     ?? cfg.nodes.find((n) => modelled(n) && legalName(localName(n.obj.name)) === s.name && sameAddress(n.address!, s.address))
     ?? cfg.nodes.find((n) => modelled(n) && sameAddress(n.address!, s.address));
@@ -48,20 +51,20 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
     const group = workspace.groups.find((g) => g.name === service.group);
     if (!group) continue;
     const boxV = cfg.virtuals.find((v) => v.address && sameAddress(v.address, service.address) && Number(v.port) === service.port);
-    const poolName = boxV?.pool ?? `/Common/${group.name}`;
-    const boxP = cfg.pools.find((p) => p.obj.name === poolName);
+    const boxP = cfg.pools.find((p) => fullName(p.obj.name) === fullName(boxV?.pool ?? newName(group.name)));
+    const poolName = boxP?.obj.name ?? boxV?.pool ?? newName(group.name);
     const want = MODE_OF[service.algorithm];
     const mode = boxP && modeAlgorithm(boxP.mode).algorithm === service.algorithm ? boxP.mode ?? 'round-robin' : want;
     if (!mode) { errors.push({ subject, message: `algorithm ${service.algorithm} has no BIG-IP load-balancing mode lbdesk sets (round-robin, weighted-round-robin, least-connections do)` }); continue; }
     if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the virtual server stays as it is (lbdesk does not disable it)' });
     if (!boxV) virtuals.push({ service, pool: poolName });
-    const have = pools.get(poolName);
+    const have = pools.get(fullName(poolName));
     if (have) {
       if (have.group.name !== group.name) errors.push({ subject, message: `pool ${poolName} is also service ${have.service.name}'s, with group ${have.group.name}: one pool has one member list` });
       continue;
     }
     const p: WantPool = { name: poolName, group, mode, members: [], box: boxP, service };
-    pools.set(poolName, p);
+    pools.set(fullName(poolName), p);
     for (const m of group.members) {
       const server = workspace.servers.find((s) => s.name === m.server);
       if (!server) continue;
@@ -70,7 +73,7 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
         errors.push({ subject: `server ${server.name}`, message: `node ${box.obj.name} is ${box.address} on the box and ${server.address} in the workspace: a node's address cannot be changed; give the server a new name to create one` });
         continue;
       }
-      const node = box?.obj.name ?? `/Common/${server.name}`;
+      const node = box?.obj.name ?? newName(server.name);
       nodes.set(node, nodes.get(node) ?? { name: node, server, box });
       const port = m.port ?? service.port;
       p.members.push({ name: `${node}:${port}`, node, ratio: m.weight, address: box?.address ?? server.address });
@@ -90,13 +93,13 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
       steps.push({ what: `node ${n.name}: ${n.server.enabled ? 'enabled' : 'disabled'}`, commands: [`modify ltm node ${quoteF5(n.name)} session ${to}`], inverse: [`modify ltm node ${quoteF5(n.name)} session ${n.server.enabled ? 'user-disabled' : 'user-enabled'}`] });
     }
   }
-  const imported = (m: F5Member) => cfg.nodes.some((n) => n.obj.name === m.node && modelled(n));
+  const imported = (m: F5Member) => cfg.nodes.some((n) => fullName(n.obj.name) === fullName(m.node) && modelled(n));
   for (const p of pools.values()) {
     const s = p.box ? changePool(p, p.box, imported) : createPool(p);
     if (s) steps.push(s);
   }
   for (const v of virtuals) {
-    const name = `/Common/${v.service.name}`;
+    const name = newName(v.service.name);
     steps.push({
       what: `create virtual server ${name}`,
       commands: [`create ltm virtual ${quoteF5(name)} destination ${destination(v.service.address, v.service.port)} ip-protocol ${v.service.protocol} pool ${quoteF5(v.pool)} profiles add { /Common/${v.service.protocol} }`],
@@ -107,8 +110,8 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
   // Nodes the workspace removed: members only of pools it owns, and no longer wanted anywhere.
   for (const n of cfg.nodes) {
     if (!modelled(n) || nodes.has(n.obj.name)) continue;
-    const inPools = cfg.pools.filter((p) => p.members.some((m) => m.node === n.obj.name));
-    if (!inPools.length || !inPools.every((p) => pools.has(p.obj.name))) continue;
+    const inPools = cfg.pools.filter((p) => p.members.some((m) => fullName(m.node) === fullName(n.obj.name)));
+    if (!inPools.length || !inPools.every((p) => pools.has(fullName(p.obj.name)))) continue;
     steps.push({
       what: `remove node ${n.obj.name}`,
       commands: [`delete ltm node ${quoteF5(n.obj.name)}`],
@@ -146,21 +149,22 @@ function changePool(p: WantPool, box: F5Pool, imported: (m: F5Member) => boolean
     back.push(`${head} load-balancing-mode ${was}`);
     what.push(`load-balancing-mode ${was} -> ${p.mode}`);
   }
-  const added = p.members.filter((w) => !box.members.some((m) => m.name === w.name));
+  const same = (m: F5Member, w: WantMember) => fullName(m.name) === fullName(w.name);
+  const added = p.members.filter((w) => !box.members.some((m) => same(m, w)));
   if (added.length) {
     go.push(`${head} members add { ${added.map(memberArg).join(' ')} }`);
     back.unshift(`${head} members delete { ${added.map((m) => quoteF5(m.name)).join(' ')} }`);
     what.push(`add ${added.map((m) => m.name).join(', ')}`);
   }
   for (const w of p.members) {
-    const m = box.members.find((x) => x.name === w.name);
+    const m = box.members.find((x) => same(x, w));
     if (!m || m.ratio === w.ratio) continue;
     go.push(`${head} members modify { ${quoteF5(m.name)} { ratio ${w.ratio} } }`);
     back.push(`${head} members modify { ${quoteF5(m.name)} { ratio ${m.ratio} } }`);
     what.push(`ratio of ${m.name} ${m.ratio} -> ${w.ratio}`);
   }
   // A member whose node lbdesk could not import (an FQDN node) is not the workspace's: kept.
-  const gone = box.members.filter((m) => imported(m) && !p.members.some((w) => w.name === m.name));
+  const gone = box.members.filter((m) => imported(m) && !p.members.some((w) => same(m, w)));
   if (gone.length) {
     go.push(`${head} members delete { ${gone.map((m) => quoteF5(m.name)).join(' ')} }`);
     back.push(`${head} members add { ${gone.map((m) => `${quoteF5(m.name)} { ${(m.entry.children ?? []).map(oneLine).join(' ')} }`).join(' ')} }`);
