@@ -33,7 +33,7 @@ describe('import --driver f5', () => {
     ]);
     const g = r.workspace.groups.find((x) => x.name === 'app2_t80_pool')!;
     expect(g.healthCheck).toEqual({ type: 'http', http: { path: '/anywebsite.com' } });
-    expect(g.healthTimers).toEqual({ interval: '5s', failAfter: 3, restoreAfter: 1 });
+    expect(g.healthTimers).toEqual({ interval: '5s', failAfter: 3, restoreAfter: 1, timeout: '5s' });
     const item = (section: string) => r.items.filter((i) => i.section === section).map((i) => `${i.outcome}: ${i.detail}`);
     expect(item('ltm virtual /Common/app1_t80_vs')).toEqual(['kept: has no default pool (its iRules or policies choose one): nothing lbdesk balances; kept on the box']);
     expect(item('ltm virtual /Common/app3_t8443_vs')[0]).toMatch(/persist \/Common\/app3_cookie: cookie persistence is not modelled/);

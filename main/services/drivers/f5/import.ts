@@ -165,6 +165,8 @@ function checkOf(pool: F5Pool, cfg: F5Config, notes: string[]): { check: NonNull
     interval: `${interval}s`,
     failAfter: Math.max(1, Math.min(255, Math.floor(timeout / Math.max(1, interval)))),
     restoreAfter: Math.max(1, Math.min(255, up ? Math.ceil(up / Math.max(1, interval)) : 1)),
+    // The F5 timeout is how long a member may fail before it is down; each probe waits at most an interval.
+    timeout: `${interval}s`,
   };
   notes.push(`monitor ${first} interval ${interval} timeout ${timeout}: checked every ${interval} s, down after ${timers.failAfter} failures (approximate)`);
   return { check, timers };
