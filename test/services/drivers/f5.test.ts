@@ -100,6 +100,14 @@ describe('driver f5: plan', () => {
     expect(undo(published, p)).toBe(published);
   });
 
+  it('a quoted name: created quoted, read back unquoted, deleted by its quoted name', () => {
+    const text = applyF5Commands(published, ['create ltm node "/Common/web 4" address 192.0.2.14']);
+    expect(text).toContain('ltm node "/Common/web 4" {\n    address 192.0.2.14\n}\nltm policy ');
+    expect(parseF5(text).nodes.map((n) => n.obj.name)).toContain('/Common/web 4');
+    expect(importF5(text, 'x.conf').workspace.servers.map((s) => s.name)).toContain('web-4');
+    expect(applyF5Commands(text, ['delete ltm node "/Common/web 4"'])).toBe(published);
+  });
+
   it('without the box: the owned objects as a new box would list them', () => {
     const p = plan(imported(published), '');
     expect(p.errors).toEqual([]);

@@ -3,7 +3,7 @@
 // block (as tmsh sorts them), pool members in name order; everything else untouched. It refuses
 // what tmsh refuses (a node still a pool member, a pool still a virtual's, a missing object), with
 // tmsh's own error numbers, so the test box and `render --onto` agree.
-import { braceDelta, fullName, scanObjects, splitF5Words, unquote, type F5Object } from './parse';
+import { braceDelta, fullName, quoteF5, scanObjects, splitF5Words, unquote, type F5Object } from './parse';
 
 export { fullName };
 
@@ -172,7 +172,7 @@ export class F5Text {
       const first = objs.find((o) => o.kind > kind);
       at = first ? first.head : this.lines.length - (this.lines[this.lines.length - 1] === '' ? 1 : 0);
     }
-    this.lines.splice(at, 0, ...printEntry({ words: [kind, name], children: body }, ''));
+    this.lines.splice(at, 0, ...printEntry({ words: [kind, quoteF5(name)], children: body }, ''));
   }
 
   remove(o: F5Object): void { this.lines.splice(o.head, o.end - o.head + 1); }
