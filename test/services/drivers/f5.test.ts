@@ -87,6 +87,8 @@ describe('driver f5: plan', () => {
     expect(p.after).toContain('ltm pool /Common/app1_t80_pool {\n    load-balancing-mode ratio-member\n    members {\n');
     expect(p.after).toContain('        /Common/web3:80 {\n            address 192.0.2.13\n            ratio 3\n        }\n    }\n    monitor /Common/http and /Common/tcp\n}');
     expect(undo(published, p)).toBe(published);
+    w.services.find((s) => s.name === 'app1_t443_vs')!.persistence.type = 'client-ip';
+    expect(plan(w, published).warnings.map((x) => x.message)).toEqual([expect.stringMatching(/^persistence client-ip differs from virtual server \/Common\/app1_t443_vs's \(none\): lbdesk does not change/)]);
     w.services.find((s) => s.name === 'app1_t443_vs')!.algorithm = 'source-hash';
     expect(plan(w, published).errors[0]?.message).toMatch(/algorithm source-hash has no BIG-IP load-balancing mode/);
   });

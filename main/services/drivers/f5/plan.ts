@@ -58,6 +58,9 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
     if (!mode) { errors.push({ subject, message: `algorithm ${service.algorithm} has no BIG-IP load-balancing mode lbdesk sets (round-robin, weighted-round-robin, least-connections do)` }); continue; }
     if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the virtual server stays as it is (lbdesk does not disable it)' });
     if (!boxV) virtuals.push({ service, pool: poolName });
+    else if ((service.persistence.type === 'client-ip') !== boxV.persist.some((x) => /source[-_]addr/.test(x))) {
+      warnings.push({ subject, message: `persistence ${service.persistence.type} differs from virtual server ${boxV.obj.name}'s (${boxV.persist.join(', ') || 'none'}): lbdesk does not change a virtual server's persistence profiles` });
+    }
     const have = pools.get(fullName(poolName));
     if (have) {
       if (have.group.name !== group.name) errors.push({ subject, message: `pool ${poolName} is also service ${have.service.name}'s, with group ${have.group.name}: one pool has one member list` });
