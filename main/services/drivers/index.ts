@@ -5,6 +5,7 @@ import { a10Driver } from './a10';
 import { adxDriver } from './adx';
 import { netscalerDriver } from './netscaler';
 import { cliDriver } from './cli';
+import { f5Driver } from './f5';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
@@ -23,6 +24,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   adx: adxDriver,
   a10: a10Driver,
   netscaler: netscalerDriver,
+  f5: f5Driver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

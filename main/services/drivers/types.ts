@@ -72,8 +72,14 @@ export interface CommandDriven {
   leave: string[];
   /** Prints the running config. */
   show: string;
-  /** The CLI's prompt when the default does not fit (a space in `vThunder(config-real server)#`); the appliance's `cli.prompt` wins. */
-  prompt?: RegExp;
+  /** The CLI's own prompt, pager and error lines, used unless the appliance's `cli:` sets them. */
+  patterns?: { prompt?: RegExp; pager?: RegExp; pagerKey?: string; errors?: RegExp[] };
+  /**
+   * The box applies a change whole or not at all (tmsh `create cli transaction`): `begin` before
+   * the first command, `submit` after the last; a command or the submit refused leaves the box
+   * unchanged, so nothing is undone by inverse commands; `abort` drops a transaction begun.
+   */
+  transaction?: { begin: string; submit: string; abort: string };
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */

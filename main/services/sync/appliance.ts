@@ -209,8 +209,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
   if (commands) {
-    const cli = cliTarget(appliance, workspacePath);
-    if (commands.prompt && !appliance.cli?.prompt) cli.patterns.prompt = commands.prompt;
+    const cli = withDriverPatterns(cliTarget(appliance, workspacePath), appliance, commands);
     // The dialect's own show command, unless the workspace names another.
     if (cli.settings.pullCommand === 'show running-config') cli.settings = { ...cli.settings, pullCommand: commands.show };
     return commandAppliance(workspace, appliance, render, target, commands, cli);
@@ -218,6 +217,23 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
+}
+
+/** The dialect's own prompt, pager and errors (tmsh's prompt is nothing like Cisco's) unless `cli:` sets them. */
+function withDriverPatterns(cli: CliTarget, appliance: Appliance, driver: CommandDriven): CliTarget {
+  const own = driver.patterns;
+  if (!own) return cli;
+  const set = appliance.cli;
+  return {
+    ...cli,
+    patterns: {
+      ...cli.patterns,
+      ...(own.prompt && !set?.prompt ? { prompt: own.prompt } : {}),
+      ...(own.pager && !set?.pager ? { pager: own.pager } : {}),
+      ...(own.pagerKey ? { pagerKey: own.pagerKey } : {}),
+      ...(own.errors && !set?.errors?.length ? { errors: own.errors } : {}),
+    },
+  };
 }
 
 /** manage: sections: the push and the diff render onto the live file (its bytes outside owned sections kept). */

@@ -27,7 +27,7 @@ export const a10Driver: Driver = {
     save: ['end', 'write memory'],
     leave: ['end'],
     show: 'show running-config',
-    prompt: A10_PROMPT,
+    patterns: { prompt: A10_PROMPT },
   },
   importer: (text, file, opts) => importA10(text, file, opts),
 };

@@ -21,7 +21,7 @@ export const netscalerDriver: Driver = {
   volatile: [...CLI_VOLATILE, /^# Last modified by `save config`.*$/],
   commands: {
     plan: planNs,
-    prompt: NS_PROMPT,
+    patterns: { prompt: NS_PROMPT },
     // No configuration mode: every command applies at once.
     prologue: ['set cli mode -page OFF'],
     save: ['save ns config'],

@@ -68,6 +68,39 @@ export async function pushCommands(
   const conns: SshConnection[] = [];
   // Every command sent, numbered as `render --commands` prints them; the inverse numbered after.
   const sent: { step: number; line: CliLine }[] = [];
+  /**
+   * A refused transaction left the box as it was; a cut one dies with its session, which is
+   * checked over a new session: the running config read again must be the one read before.
+   */
+  const transactionFailed = async (why: string, cut: boolean): Promise<[PushOutcome, string, string]> => {
+    begin('restore', cut ? 'reading the running config again over a new session' : 'nothing to undo: the transaction was not applied');
+    const session = sessions[sessions.length - 1]!;
+    if (!cut && !session.isClosed) {
+      if (driver.transaction) await session.run(driver.transaction.abort).catch(() => undefined);
+      const reason = `${why}; nothing was applied (the commands were one transaction, which the box takes whole or not at all), nothing saved`;
+      emit('restore', 'ok', reason);
+      return ['rolled-back', reason, await record('rolled-back')];
+    }
+    try {
+      const again = await connectSsh(target.endpoint, opts);
+      conns.push(again);
+      const s = await open(again);
+      for (const c of driver.prologue.filter((x) => !/^conf/.test(x))) await must(s, c, 'prologue');
+      const now = await showRunning(s, driver);
+      if (now === before) {
+        const reason = `${why}; the running config read again is the one before the push: the transaction was not applied, nothing saved`;
+        emit('restore', 'ok', reason);
+        return ['rolled-back', reason, await record('rolled-back')];
+      }
+      const reason = `${why}; the running config read again differs from the one before the push (the submit may have been taken): check the appliance; nothing was saved`;
+      emit('restore', 'fail', reason);
+      return ['failed', reason, await record('failed')];
+    } catch (err) {
+      const reason = `${why}; the box could not be reached again (${redact((err as Error).message)}): a transaction not submitted is dropped with its session, but this could not be checked; nothing was saved`;
+      emit('restore', 'fail', reason);
+      return ['failed', reason, await record('failed')];
+    }
+  };
   try {
     begin('connect');
     const conn = opts.connection ?? await connectSsh(target.endpoint, opts);
@@ -94,6 +127,8 @@ export async function pushCommands(
 
     begin('reload', `${commands.length} commands in the CLI`);
     for (const c of driver.prologue.filter((x) => /^conf/.test(x))) await must(session, c, 'prologue');
+    const tx = driver.transaction;
+    if (tx) await must(session, tx.begin, 'prologue');
     let failure: CliFailure | undefined;
     let cut = false;
     for (const [n, c] of commands.entries()) {
@@ -109,6 +144,22 @@ export async function pushCommands(
         break;
       }
       detail.sent += 1;
+    }
+    if (tx && !failure) {
+      const line: CliLine = { n: commands.length + 1, text: tx.submit, section: 'config' };
+      try {
+        const r = await session.run(tx.submit);
+        if (r.error !== undefined) failure = failureOf(line, r.error, r.output);
+      } catch (err) {
+        failure = failureOf(line, (err as Error).message, '');
+        cut = true;
+      }
+    }
+    if (tx && failure) {
+      const why = `the appliance ${cut ? 'was cut off at' : 'rejected'} ${describe(failure)}`;
+      detail.failure = failure;
+      emit('reload', 'fail', why);
+      return report(...await transactionFailed(why, cut));
     }
     if (!failure) {
       for (const c of driver.save) await must(session, c, 'epilogue');

@@ -1,0 +1,178 @@
+// From a BIG-IP's running config to the workspace's owned objects, as tmsh commands: create new
+// nodes, change pools by their members (add, modify only the changed ratio, delete), create
+// pools and virtual servers the box lacks, and delete (after their pool members are gone) the
+// nodes the workspace no longer has. Each step carries its inverse from the before-state.
+import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
+import { sameAddress } from '../../../../shared/model/address';
+import { legalName } from '../../import/names';
+import { selectIncluded } from '../include';
+import type { CommandPlan, CommandStep, DriverProblem } from '../types';
+import { applyF5Commands } from './edit';
+import { localName, modeAlgorithm } from './import';
+import { fullName, parseF5, quoteF5, type F5Entry, type F5Member, type F5Node, type F5Pool } from './parse';
+
+const MODE_OF: Partial<Record<Service['algorithm'], string>> = {
+  'round-robin': 'round-robin',
+  'weighted-round-robin': 'ratio-member',
+  'least-connections': 'least-connections-member',
+};
+const MONITOR_OF: Record<string, string> = { http: '/Common/http', https: '/Common/https', tcp: '/Common/tcp', udp: '/Common/udp', ping: '/Common/gateway_icmp', auto: '/Common/tcp' };
+
+interface WantNode { name: string; server: Server; box?: F5Node }
+interface WantMember { name: string; node: string; ratio: number; address: string }
+interface WantPool { name: string; group: Group; mode: string; members: WantMember[]; box?: F5Pool; service: Service }
+
+/** An entry as one command-line argument: `address 10.0.0.1`, `metadata { source { value x } }`. */
+export function oneLine(e: F5Entry): string {
+  return [...e.words, ...(e.children ? [`{ ${e.children.map(oneLine).join(' ')}${e.children.length ? ' ' : ''}}`.replace('{  }', '{ }')] : [])].join(' ');
+}
+
+const destination = (address: string, port: number) => `/Common/${address}${address.includes(':') ? '.' : ':'}${port}`;
+
+export function planF5(workspace: Workspace, appliance: Appliance, running: string): CommandPlan {
+  const cfg = parseF5(running);
+  const errors: DriverProblem[] = [];
+  const warnings: DriverProblem[] = [];
+  const included = selectIncluded(workspace, appliance);
+  errors.push(...included.errors);
+  const nodes = new Map<string, WantNode>();
+  const pools = new Map<string, WantPool>();
+  const virtuals: { service: Service; pool: string }[] = [];
+  const modelled = (n: F5Node) => n.address !== undefined;
+  // New objects named as the box names its own: full paths (bigip.conf) or relative (`tmsh list` in /Common).
+  const relative = cfg.nodes.length > 0 && cfg.nodes.every((n) => !n.obj.name.startsWith('/'));
+  const newName = (name: string) => (relative ? name : `/Common/${name}`);
+  const nodeFor = (s: Server) => cfg.nodes.find((n) => modelled(n) && localName(n.obj.name) === s.name)
+    ?? cfg.nodes.find((n) => modelled(n) && legalName(localName(n.obj.name)) === s.name && sameAddress(n.address!, s.address))
+    ?? cfg.nodes.find((n) => modelled(n) && sameAddress(n.address!, s.address));
+
+  for (const service of included.services) {
+    const subject = `service ${service.name}`;
+    const group = workspace.groups.find((g) => g.name === service.group);
+    if (!group) continue;
+    const boxV = cfg.virtuals.find((v) => v.address && sameAddress(v.address, service.address) && Number(v.port) === service.port);
+    const boxP = cfg.pools.find((p) => fullName(p.obj.name) === fullName(boxV?.pool ?? newName(group.name)));
+    const poolName = boxP?.obj.name ?? boxV?.pool ?? newName(group.name);
+    const want = MODE_OF[service.algorithm];
+    const mode = boxP && modeAlgorithm(boxP.mode).algorithm === service.algorithm ? boxP.mode ?? 'round-robin' : want;
+    if (!mode) { errors.push({ subject, message: `algorithm ${service.algorithm} has no BIG-IP load-balancing mode lbdesk sets (round-robin, weighted-round-robin, least-connections do)` }); continue; }
+    if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the virtual server stays as it is (lbdesk does not disable it)' });
+    if (!boxV) virtuals.push({ service, pool: poolName });
+    else if ((service.persistence.type === 'client-ip') !== boxV.persist.some((x) => /source[-_]addr/.test(x))) {
+      warnings.push({ subject, message: `persistence ${service.persistence.type} differs from virtual server ${boxV.obj.name}'s (${boxV.persist.join(', ') || 'none'}): lbdesk does not change a virtual server's persistence profiles` });
+    }
+    const have = pools.get(fullName(poolName));
+    if (have) {
+      if (have.group.name !== group.name) errors.push({ subject, message: `pool ${poolName} is also service ${have.service.name}'s, with group ${have.group.name}: one pool has one member list` });
+      continue;
+    }
+    const p: WantPool = { name: poolName, group, mode, members: [], box: boxP, service };
+    pools.set(fullName(poolName), p);
+    for (const m of group.members) {
+      const server = workspace.servers.find((s) => s.name === m.server);
+      if (!server) continue;
+      const box = nodeFor(server);
+      if (box && !sameAddress(box.address!, server.address)) {
+        errors.push({ subject: `server ${server.name}`, message: `node ${box.obj.name} is ${box.address} on the box and ${server.address} in the workspace: a node's address cannot be changed; give the server a new name to create one` });
+        continue;
+      }
+      const node = box?.obj.name ?? newName(server.name);
+      nodes.set(node, nodes.get(node) ?? { name: node, server, box });
+      const port = m.port ?? service.port;
+      p.members.push({ name: `${node}:${port}`, node, ratio: m.weight, address: box?.address ?? server.address });
+    }
+  }
+
+  const steps: CommandStep[] = [];
+  for (const n of nodes.values()) {
+    if (!n.box) {
+      steps.push({
+        what: `create node ${n.name}`,
+        commands: [`create ltm node ${quoteF5(n.name)} address ${n.server.address}${n.server.description ? ` description ${quoteF5(n.server.description)}` : ''}${n.server.enabled ? '' : ' session user-disabled'}`],
+        inverse: [`delete ltm node ${quoteF5(n.name)}`],
+      });
+    } else if (n.box.disabled === n.server.enabled) {
+      const to = n.server.enabled ? 'user-enabled' : 'user-disabled';
+      steps.push({ what: `node ${n.name}: ${n.server.enabled ? 'enabled' : 'disabled'}`, commands: [`modify ltm node ${quoteF5(n.name)} session ${to}`], inverse: [`modify ltm node ${quoteF5(n.name)} session ${n.server.enabled ? 'user-disabled' : 'user-enabled'}`] });
+    }
+  }
+  const imported = (m: F5Member) => cfg.nodes.some((n) => fullName(n.obj.name) === fullName(m.node) && modelled(n));
+  for (const p of pools.values()) {
+    const s = p.box ? changePool(p, p.box, imported) : createPool(p);
+    if (s) steps.push(s);
+  }
+  for (const v of virtuals) {
+    const name = newName(v.service.name);
+    steps.push({
+      what: `create virtual server ${name}`,
+      commands: [`create ltm virtual ${quoteF5(name)} destination ${destination(v.service.address, v.service.port)} ip-protocol ${v.service.protocol} pool ${quoteF5(v.pool)} profiles add { /Common/${v.service.protocol} }`],
+      inverse: [`delete ltm virtual ${quoteF5(name)}`],
+    });
+    if (v.service.persistence.type !== 'none') warnings.push({ subject: `service ${v.service.name}`, message: 'client-address persistence is not set on a new virtual server (add a source_addr persistence profile on the box)' });
+  }
+  // Nodes the workspace removed: members only of pools it owns, and no longer wanted anywhere.
+  for (const n of cfg.nodes) {
+    if (!modelled(n) || nodes.has(n.obj.name)) continue;
+    const inPools = cfg.pools.filter((p) => p.members.some((m) => fullName(m.node) === fullName(n.obj.name)));
+    if (!inPools.length || !inPools.every((p) => pools.has(fullName(p.obj.name)))) continue;
+    steps.push({
+      what: `remove node ${n.obj.name}`,
+      commands: [`delete ltm node ${quoteF5(n.obj.name)}`],
+      inverse: [`create ltm node ${quoteF5(n.obj.name)} ${n.obj.body.map(oneLine).join(' ')}`.trimEnd()],
+    });
+  }
+  let after = running;
+  if (steps.length) {
+    try { after = applyF5Commands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
+  }
+  return { steps, after, errors, warnings };
+}
+
+function memberArg(m: WantMember): string {
+  return `${quoteF5(m.name)} { address ${m.address}${m.ratio !== 1 ? ` ratio ${m.ratio}` : ''} }`;
+}
+
+function createPool(p: WantPool): CommandStep {
+  const check = MONITOR_OF[p.group.healthCheck.type];
+  const parts = [`create ltm pool ${quoteF5(p.name)}`];
+  if (p.mode !== 'round-robin') parts.push(`load-balancing-mode ${p.mode}`);
+  if (p.members.length) parts.push(`members add { ${p.members.map(memberArg).join(' ')} }`);
+  if (check && p.group.healthCheck.type !== 'none') parts.push(`monitor ${check}`);
+  return { what: `create pool ${p.name}`, commands: [parts.join(' ')], inverse: [`delete ltm pool ${quoteF5(p.name)}`] };
+}
+
+function changePool(p: WantPool, box: F5Pool, imported: (m: F5Member) => boolean): CommandStep | undefined {
+  const go: string[] = [];
+  const back: string[] = [];
+  const what: string[] = [];
+  const head = `modify ltm pool ${quoteF5(p.name)}`;
+  const was = box.mode ?? 'round-robin';
+  if (p.mode !== was) {
+    go.push(`${head} load-balancing-mode ${p.mode}`);
+    back.push(`${head} load-balancing-mode ${was}`);
+    what.push(`load-balancing-mode ${was} -> ${p.mode}`);
+  }
+  const same = (m: F5Member, w: WantMember) => fullName(m.name) === fullName(w.name);
+  const added = p.members.filter((w) => !box.members.some((m) => same(m, w)));
+  if (added.length) {
+    go.push(`${head} members add { ${added.map(memberArg).join(' ')} }`);
+    back.unshift(`${head} members delete { ${added.map((m) => quoteF5(m.name)).join(' ')} }`);
+    what.push(`add ${added.map((m) => m.name).join(', ')}`);
+  }
+  for (const w of p.members) {
+    const m = box.members.find((x) => same(x, w));
+    if (!m || m.ratio === w.ratio) continue;
+    go.push(`${head} members modify { ${quoteF5(m.name)} { ratio ${w.ratio} } }`);
+    back.push(`${head} members modify { ${quoteF5(m.name)} { ratio ${m.ratio} } }`);
+    what.push(`ratio of ${m.name} ${m.ratio} -> ${w.ratio}`);
+  }
+  // A member whose node lbdesk could not import (an FQDN node) is not the workspace's: kept.
+  const gone = box.members.filter((m) => imported(m) && !p.members.some((w) => same(m, w)));
+  if (gone.length) {
+    go.push(`${head} members delete { ${gone.map((m) => quoteF5(m.name)).join(' ')} }`);
+    back.push(`${head} members add { ${gone.map((m) => `${quoteF5(m.name)} { ${(m.entry.children ?? []).map(oneLine).join(' ')} }`).join(' ')} }`);
+    what.push(`delete ${gone.map((m) => m.name).join(', ')}`);
+  }
+  if (!go.length) return undefined;
+  return { what: `pool ${p.name}: ${what.join(', ')}`, commands: go, inverse: back };
+}
