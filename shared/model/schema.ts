@@ -21,7 +21,7 @@ export const ALGORITHMS = [
   'round-robin', 'weighted-round-robin', 'least-connections', 'source-hash', 'health-weighted',
 ] as const;
 export const IPFE_NAMES = ['A1', 'A2', 'B1', 'B2'] as const;
-export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx'] as const;
+export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx', 'pingdirectory'] as const;
 /** Drivers that change a box by commands in its CLI (their `cli:` settings apply; no config file). */
 export const COMMAND_DRIVERS: readonly (typeof DRIVERS)[number][] = ['cli', 'adx'];
 /** Drivers that can own part of what a box holds and keep the rest (`manage: sections`). */

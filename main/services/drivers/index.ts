@@ -5,6 +5,7 @@ import { cliDriver } from './cli';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
+import { pingdirectoryDriver } from './pingdirectory';
 import type { Driver, DriverDefaults, RenderContext, RenderResult } from './types';
 
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
@@ -18,6 +19,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   lbdesk: lbdeskDriver,
   cli: cliDriver,
   adx: adxDriver,
+  pingdirectory: pingdirectoryDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

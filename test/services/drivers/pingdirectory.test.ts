@@ -1,0 +1,63 @@
+// driver pingdirectory offline: the LDAP tier as a dsconfig batch file (properties as the
+// configuration reference names them, the seed's hysteresis as the Search LDAP Health Check's
+// thresholds), read back by the batch parser into the same objects.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderPingDirectory } from '../../../main/services/drivers/pingdirectory/render';
+import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
+import { parseWorkspaceText } from './helpers';
+
+const TIER = resolve(__dirname, '../../fixtures/pingdirectory/tier.yaml');
+const tier = () => parseWorkspaceText(readFileSync(TIER, 'utf8'), TIER);
+
+describe('driver pingdirectory: render', () => {
+  it('writes the check, servers, algorithm, request processor and subtree view, each property read back', () => {
+    const w = tier();
+    const r = renderPingDirectory(w, w.appliances[0]!);
+    expect(r.errors).toEqual([]);
+    const objs = objectsOf(parseBatch(r.text));
+    const check = objs.get('ldap-health-check\ndirectory-search')!;
+    expect(check.type).toBe('search');
+    expect(Object.fromEntries(check.props)).toEqual({
+      enabled: ['true'], 'base-dn': ['dc=example,dc=com'], scope: ['base-object'], filter: ['(objectClass=*)'],
+      'maximum-local-available-response-time': ['500 ms'], 'minimum-local-degraded-response-time': ['1 s'],
+      'maximum-local-degraded-response-time': ['3 s'], 'minimum-local-unavailable-response-time': ['3 s'],
+    });
+    const ds1 = objs.get('external-server\nds1:1389')!;
+    expect(ds1.type).toBe('ldap');
+    expect(Object.fromEntries(ds1.props)).toMatchObject({ 'server-host-name': ['192.0.2.21'], 'server-port': ['1389'], 'health-check': ['directory-search'], 'health-check-frequency': ['5 s'] });
+    const algo = objs.get('load-balancing-algorithm\nldap-vip')!;
+    expect(algo.type).toBe('health-weighted');
+    expect(algo.props.get('backend-server')).toEqual(['ds1:1389', 'ds2:1389']);
+    expect(objs.get('request-processor\nldap-vip')!.props.get('load-balancing-algorithm')).toEqual(['ldap-vip']);
+    expect(objs.get('subtree-view\nldap-vip')!.props.get('request-processor')).toEqual(['ldap-vip']);
+    expect(objs.get('client-connection-policy\ndefault')!.props.get('subtree-view')).toEqual(['ldap-vip']);
+    expect(r.warnings.map((x) => x.message).join('\n')).toMatch(/ds3|disabled/);
+  });
+
+  it('is deterministic, one option per continuation line as the docs print them', () => {
+    const w = tier();
+    const a = renderPingDirectory(w, w.appliances[0]!).text;
+    expect(renderPingDirectory(tier(), tier().appliances[0]!).text).toBe(a);
+    expect(a).toContain('dsconfig create-external-server \\\n    --server-name ds1:1389 \\\n    --type ldap \\\n');
+  });
+
+  it('each approximation is a warning; source-hash is refused; non-LDAP groups are skipped', () => {
+    const w = tier();
+    w.services[0]!.algorithm = 'round-robin';
+    w.groups[0]!.healthCheck.ldap!.expect = { 'objectClass': 'top' };
+    let r = renderPingDirectory(w, w.appliances[0]!);
+    expect(r.errors).toEqual([]);
+    expect(objectsOf(parseBatch(r.text)).get('load-balancing-algorithm\nldap-vip')!.type).toBe('fewest-operations');
+    expect(objectsOf(parseBatch(r.text)).get('ldap-health-check\ndirectory-search')!.props.get('unavailable-filter')).toEqual(['(!(objectClass=top))']);
+    expect(r.warnings.map((x) => x.message).join('\n')).toMatch(/round-robin[\s\S]*unavailable-filter/);
+    w.services[0]!.algorithm = 'source-hash';
+    r = renderPingDirectory(w, w.appliances[0]!);
+    expect(r.errors.map((e) => e.message)).toEqual(['algorithm source-hash: no PingDirectoryProxy load-balancing algorithm hashes the client address']);
+    w.groups[0]!.healthCheck.type = 'tcp';
+    r = renderPingDirectory(w, w.appliances[0]!);
+    expect(r.errors).toEqual([]);
+    expect(r.text).not.toContain('create-external-server');
+  });
+});
