@@ -25,7 +25,7 @@ export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx', 'pingdi
 /** Drivers that change a box by commands in its CLI (their `cli:` settings apply; no config file). */
 export const COMMAND_DRIVERS: readonly (typeof DRIVERS)[number][] = ['cli', 'adx'];
 /** Drivers that can own part of what a box holds and keep the rest (`manage: sections`). */
-export const SECTION_DRIVERS: readonly (typeof DRIVERS)[number][] = ['haproxy', 'keepalived', 'adx'];
+export const SECTION_DRIVERS: readonly (typeof DRIVERS)[number][] = ['haproxy', 'keepalived', 'adx', 'pingdirectory'];
 
 /** A duration bounded in milliseconds; parses to milliseconds. */
 export function duration(minMs: number, maxMs: number) {

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPingDirectory } from '../../../main/services/drivers/pingdirectory/render';
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
+import { importPingDirectory } from '../../../main/services/drivers/pingdirectory/import';
 import { parseWorkspaceText } from './helpers';
 
 const TIER = resolve(__dirname, '../../fixtures/pingdirectory/tier.yaml');
@@ -59,5 +60,55 @@ describe('driver pingdirectory: render', () => {
     r = renderPingDirectory(w, w.appliances[0]!);
     expect(r.errors).toEqual([]);
     expect(r.text).not.toContain('create-external-server');
+  });
+});
+
+const FIXTURES = resolve(__dirname, '../../fixtures/import/pingdirectory');
+const fixture = (name: string) => readFileSync(resolve(FIXTURES, name), 'utf8');
+
+describe('driver pingdirectory: import', () => {
+  it('reads its own render back: servers, the check with its hysteresis, the group; the rest named', () => {
+    const w = tier();
+    const r = importPingDirectory(renderPingDirectory(w, w.appliances[0]!).text, 'proxy.dsconfig');
+    expect(r.workspace.servers).toEqual([
+      { name: 'ds1', address: '192.0.2.21', healthTimers: { interval: '5s' } },
+      { name: 'ds2', address: '192.0.2.22', healthTimers: { interval: '5s' } },
+      { name: 'ds3', address: '192.0.2.23', healthTimers: { interval: '5s' } },
+    ]);
+    expect(r.workspace.groups).toEqual([{
+      name: 'ldap-vip',
+      members: [{ server: 'ds1', port: 1389 }, { server: 'ds2', port: 1389 }],
+      healthCheck: { type: 'ldap', ldap: { baseDn: 'dc=example,dc=com', scope: 'base', filter: '(objectClass=*)' }, degradedAbove: '1s', availableBelow: '500ms' },
+      healthTimers: { timeout: '3s' },
+    }]);
+    const kept = r.items.filter((i) => i.outcome === 'kept').map((i) => i.detail.split(':')[0]);
+    expect(kept).toEqual(['create-location lbdesk', 'create-request-processor ldap-vip', 'create-subtree-view ldap-vip', 'set-client-connection-policy default']);
+  });
+
+  it('a published discovery profile: the search check imported, everything else kept with why', () => {
+    const r = importPingDirectory(fixture('automatic-server-discovery.dsconfig'), 'discovery.dsconfig');
+    expect(r.workspace.servers).toEqual([]);
+    expect(r.workspace.groups).toEqual([]);
+    const by = (s: string) => r.items.find((i) => i.section.includes(s))!;
+    expect(by('dc_example_dc_com-retrieve-base-entry')).toMatchObject({ line: 3, outcome: 'approximated' });
+    expect(by('dc_example_dc_com-retrieve-base-entry').detail).toMatch(/allow-no-entries-returned is not modelled/);
+    expect(by('dc_example_dc_com-replication-backlog')).toMatchObject({ line: 13, outcome: 'kept' });
+    expect(by('load-balancing-algorithm dc_example_dc_com-failover').detail).toMatch(/topology registry/);
+    expect(r.items).toHaveLength(9);
+    expect(r.items.filter((i) => i.outcome === 'kept')).toHaveLength(8);
+  });
+
+  it('a published create-initial-proxy-config file: 12 checks, 6 servers by host name kept, algorithms kept as their servers are', () => {
+    const r = importPingDirectory(fixture('entry-balancing-excerpt.dsconfig'), 'eb.dsconfig');
+    const outcomes = (prefix: string) => r.items.filter((i) => i.section.startsWith(prefix)).map((i) => i.outcome);
+    expect(outcomes('ldap-health-check')).toEqual(Array(12).fill('imported'));
+    expect(outcomes('external-server')).toEqual(Array(6).fill('kept'));
+    expect(r.items.find((i) => i.section.startsWith('external-server'))!.detail).toMatch(/is not an IP address/);
+    expect(outcomes('load-balancing-algorithm')).toEqual(['kept', 'kept']);
+    expect(r.items.map((i) => i.detail).join('\n')).not.toMatch(/ROOT_USER_PASSWORD/);
+  });
+
+  it('refuses a file without a dsconfig command, with its line', () => {
+    expect(() => importPingDirectory('# nothing\nserver real a 192.0.2.1\n', 'x.cfg')).toThrow('x.cfg:2: no dsconfig command');
   });
 });
