@@ -70,6 +70,8 @@ export interface CommandDriven {
   leave: string[];
   /** Prints the running config. */
   show: string;
+  /** Applied as a batch file by the box's own tool, not typed into a CLI session: no push through the session. */
+  batch?: boolean;
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */

@@ -191,6 +191,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
+  if (commands?.batch) return fileAppliance(appliance, render, target, [...errors, `driver ${appliance.driver}: push is not available yet; apply the rendered batch file with bin/dsconfig --no-prompt --batch-file (docs/${appliance.driver}.md)`]);
   if (commands) return commandAppliance(workspace, appliance, render, target, commands, cliTarget(appliance, workspacePath));
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
   if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { planPingDirectory } from '../../../main/services/drivers/pingdirectory/plan';
 import { renderPingDirectory } from '../../../main/services/drivers/pingdirectory/render';
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
 import { importPingDirectory } from '../../../main/services/drivers/pingdirectory/import';
@@ -110,5 +111,53 @@ describe('driver pingdirectory: import', () => {
 
   it('refuses a file without a dsconfig command, with its line', () => {
     expect(() => importPingDirectory('# nothing\nserver real a 192.0.2.1\n', 'x.cfg')).toThrow('x.cfg:2: no dsconfig command');
+  });
+});
+
+/** The objects a batch leaves, without where their commands were, by kind and name. */
+const state = (text: string) => [...objectsOf(parseBatch(text)).values()]
+  .map((o) => ({ kind: o.kind, name: o.name, type: o.type, props: Object.fromEntries(o.props) }))
+  .sort((a, b) => `${a.kind} ${a.name}`.localeCompare(`${b.kind} ${b.name}`));
+
+describe('driver pingdirectory: plan', () => {
+  it('the proxy configured as rendered: no command', () => {
+    const w = tier();
+    const before = renderPingDirectory(w, w.appliances[0]!).text;
+    const p = planPingDirectory(w, w.appliances[0]!, before);
+    expect(p.errors).toEqual([]);
+    expect(p.steps).toEqual([]);
+    expect(p.after).toBe(before);
+  });
+
+  it('a removed member and a new threshold: set only what differs, delete the server; the inverse restores every object', () => {
+    const w = tier();
+    const before = renderPingDirectory(w, w.appliances[0]!).text;
+    w.groups[0]!.members = w.groups[0]!.members.filter((m) => m.server !== 'ds2');
+    w.groups[0]!.healthCheck.degradedAbove = 2000;
+    const p = planPingDirectory(w, w.appliances[0]!, before);
+    expect(p.errors).toEqual([]);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['dsconfig set-ldap-health-check-prop --check-name directory-search --set "minimum-local-degraded-response-time:2 s"'],
+      ['dsconfig set-load-balancing-algorithm-prop --algorithm-name ldap-vip --set backend-server:ds1:1389'],
+      ['dsconfig delete-external-server --server-name ds2:1389'],
+    ]);
+    expect(p.steps[1]!.inverse).toEqual(['dsconfig set-load-balancing-algorithm-prop --algorithm-name ldap-vip --set backend-server:ds1:1389 --set backend-server:ds2:1389']);
+    const inverse = [...p.steps].reverse().flatMap((s) => s.inverse);
+    expect(state(`${p.after}${inverse.join('\n')}\n`)).toEqual(state(before));
+    expect(state(p.after)).toEqual(state(renderPingDirectory(w, w.appliances[0]!).text));
+  });
+
+  it('onto a published profile: creates the tier beside it, keeps every object it had', () => {
+    const w = tier();
+    const published = fixture('automatic-server-discovery.dsconfig');
+    const p = planPingDirectory(w, w.appliances[0]!, published);
+    expect(p.steps.map((s) => s.what)).toEqual([
+      'create location lbdesk', 'create ldap-health-check directory-search', 'create external-server ds1:1389', 'create external-server ds2:1389', 'create external-server ds3:1389',
+      'create load-balancing-algorithm ldap-vip', 'create request-processor ldap-vip', 'create subtree-view ldap-vip', 'add subtree view ldap-vip to client connection policy default',
+    ]);
+    expect(p.steps.at(-1)!.inverse).toEqual(['dsconfig set-client-connection-policy-prop --policy-name default --remove subtree-view:ldap-vip']);
+    const kept = state(published);
+    const after = state(p.after);
+    for (const o of kept.filter((k) => k.kind !== 'client-connection-policy')) expect(after).toContainEqual(o);
   });
 });
