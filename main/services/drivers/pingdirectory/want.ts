@@ -93,8 +93,9 @@ export function wantOf(workspace: Workspace, appliance: Appliance): Want {
       backends.push(name);
     }
     if (!backends.length) { errors.push({ subject, message: 'no enabled member: a load-balancing algorithm needs at least one backend-server' }); continue; }
-    const type = backends.length === 1 && algo.type !== 'health-weighted' ? 'single-server' : algo.type;
-    add({ kind: 'load-balancing-algorithm', name: service.name, type, props: [['enabled', ['true']], ['backend-server', backends]] });
+    // One member stays fewest-operations (or health-weighted): the single-server algorithm's
+    // properties are not confirmed from the reference, so it is not written.
+    add({ kind: 'load-balancing-algorithm', name: service.name, type: algo.type, props: [['enabled', ['true']], ['backend-server', backends]] });
     add({ kind: 'request-processor', name: service.name, type: 'proxying', props: [['load-balancing-algorithm', [service.name]]] });
     const baseDn = check.ldap?.baseDn ?? '';
     if (baseDn) {
