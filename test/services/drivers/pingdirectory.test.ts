@@ -1,13 +1,15 @@
 // driver pingdirectory offline: the LDAP tier as a dsconfig batch file (properties as the
 // configuration reference names them, the seed's hysteresis as the Search LDAP Health Check's
 // thresholds), read back by the batch parser into the same objects.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planPingDirectory } from '../../../main/services/drivers/pingdirectory/plan';
 import { renderPingDirectory } from '../../../main/services/drivers/pingdirectory/render';
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
 import { importPingDirectory } from '../../../main/services/drivers/pingdirectory/import';
+import { runCli } from '../../helpers/cli';
 import { parseWorkspaceText } from './helpers';
 
 const TIER = resolve(__dirname, '../../fixtures/pingdirectory/tier.yaml');
@@ -160,4 +162,25 @@ describe('driver pingdirectory: plan', () => {
     const after = state(p.after);
     for (const o of kept.filter((k) => k.kind !== 'client-connection-policy')) expect(after).toContainEqual(o);
   });
+});
+
+describe('driver pingdirectory: the command line', () => {
+  it('render prints the batch file, import reads it back, render --onto --commands plans nothing; push is refused by name', async () => {
+    const rendered = await runCli(['render', TIER, '--appliance', 'proxy1']);
+    expect(rendered.code).toBe(0);
+    expect(rendered.stdout).toContain('dsconfig create-load-balancing-algorithm \\\n    --algorithm-name ldap-vip \\\n    --type health-weighted \\\n');
+    expect(rendered.stderr).toMatch(/lbdesk: warning: server ds3: disabled/);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-pd-'));
+    const batch = join(dir, 'proxy.dsconfig');
+    writeFileSync(batch, rendered.stdout);
+    const imported = await runCli(['import', batch, '--driver', 'pingdirectory', '--out', join(dir, 'ws.yaml')]);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toMatch(/3 servers, 1 groups, 0 services/);
+    const none = await runCli(['render', TIER, '--appliance', 'proxy1', '--onto', batch, '--commands']);
+    expect([none.code, none.stdout]).toEqual([0, '']);
+    const push = await runCli(['push', TIER, '--appliance', 'proxy1']);
+    expect(push.code).toBe(1);
+    expect(push.stdout + push.stderr).toMatch(/push is not available yet; apply the rendered batch file with bin\/dsconfig --no-prompt --batch-file/);
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });
