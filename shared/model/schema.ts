@@ -23,11 +23,11 @@ export const ALGORITHMS = [
   'round-robin', 'weighted-round-robin', 'least-connections', 'source-hash', 'health-weighted',
 ] as const;
 export const IPFE_NAMES = ['A1', 'A2', 'B1', 'B2'] as const;
-export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx', 'a10', 'netscaler', 'f5'] as const;
+export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory'] as const;
 /** Drivers that change a box by commands in its CLI (their `cli:` settings apply; no config file). */
 export const COMMAND_DRIVERS: readonly (typeof DRIVERS)[number][] = ['cli', 'adx', 'a10', 'netscaler', 'f5'];
 /** Drivers that can own part of what a box holds and keep the rest (`manage: sections`). */
-export const SECTION_DRIVERS: readonly (typeof DRIVERS)[number][] = ['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5'];
+export const SECTION_DRIVERS: readonly (typeof DRIVERS)[number][] = ['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory'];
 
 /** A duration bounded in milliseconds; parses to milliseconds. */
 export function duration(minMs: number, maxMs: number) {

@@ -136,7 +136,7 @@ export function register(program: Command): void {
     .command('import')
     .description("read a config an appliance runs into a new workspace (CONFIG --driver), or into WS from appliance NAME over SSH (WS --appliance)")
     .argument('<config-or-workspace>', 'haproxy.cfg / keepalived.conf (- for stdin), or the workspace to add to')
-    .option('--driver <driver>', 'haproxy, keepalived, adx, a10, netscaler or f5: CONFIG is a file of that format (adx, a10: the box\'s show running-config; netscaler: its ns.conf or show ns runningConfig; f5: bigip.conf or tmsh show running-config)')
+    .option('--driver <driver>', 'haproxy, keepalived, adx, a10, netscaler, f5 or pingdirectory: CONFIG is a file of that format (adx, a10: the box\'s show running-config; netscaler: its ns.conf or show ns runningConfig; f5: bigip.conf or tmsh show running-config; pingdirectory: a dsconfig batch file or config-diff output)')
     .option('--out <workspace>', 'write the new workspace here (atomically; an existing file is refused)');
   withSshOptions(cmd, false)
     .option('--json', 'the report as one JSON document on stdout')

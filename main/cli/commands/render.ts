@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the config to FILE instead of stdout')
     .option('--onto <file>', 'the whole file a push would leave on an appliance that holds FILE now (manage: sections keeps every part lbdesk does not own)')
     .option('--force', 'with --onto: render over owned sections edited since lbdesk wrote them (listed as conflicts)')
-    .option('--commands', 'with --onto on a command-driven appliance (adx, a10, netscaler, f5): the commands a push sends, one per line (none when nothing changed)')
+    .option('--commands', 'with --onto on a command-driven appliance (adx, a10, netscaler, f5, pingdirectory): the commands a push sends, one per line (none when nothing changed)')
     .option('--inverse', 'with --commands: the commands a rollback of that push sends (the inverse, newest change first)')
     .action(async (file: string, opts: RenderOptions) => {
       const { workspace, path } = await readWorkspace(file, { unreadable: 2, invalid: 1 });

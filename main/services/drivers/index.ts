@@ -9,6 +9,7 @@ import { f5Driver } from './f5';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
+import { pingdirectoryDriver } from './pingdirectory';
 import type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult } from './types';
 
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
@@ -25,6 +26,7 @@ const DRIVERS: Partial<Record<DriverName, Driver>> = {
   a10: a10Driver,
   netscaler: netscalerDriver,
   f5: f5Driver,
+  pingdirectory: pingdirectoryDriver,
 };
 
 /** Thrown for a driver name that has no implementation (yet). */

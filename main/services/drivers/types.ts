@@ -80,6 +80,8 @@ export interface CommandDriven {
    * unchanged, so nothing is undone by inverse commands; `abort` drops a transaction begun.
    */
   transaction?: { begin: string; submit: string; abort: string };
+  /** Applied as a batch file by the box's own tool, not typed into a CLI session: no push through the session. */
+  batch?: boolean;
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */

@@ -208,6 +208,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
+  if (commands?.batch) return fileAppliance(appliance, render, target, [...errors, `driver ${appliance.driver}: push is not available yet; apply the rendered batch file with bin/dsconfig --no-prompt --batch-file (docs/${appliance.driver}.md)`]);
   if (commands) {
     const cli = withDriverPatterns(cliTarget(appliance, workspacePath), appliance, commands);
     // The dialect's own show command, unless the workspace names another.
