@@ -84,6 +84,9 @@ export interface PushResult {
   diff: string;
   /** Epoch ms when an armed commit-confirmed timer rolls back, if armed. */
   confirmBy?: number;
+  /** What the appliance holds now against the workspace, read over the push's own login (not for a
+   * dry run or a refusal; absent when it could not be read, e.g. the connection was lost). */
+  after?: DiffResult;
 }
 /** A rolling push to an HA pair (docs/ha.md): the two boxes side by side, standby first. */
 export interface PairPushResult {

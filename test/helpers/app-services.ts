@@ -7,12 +7,14 @@ import { callDirect } from '../../main/services/api/dispatch';
 import { browserShell } from '../../main/services/api/shell';
 import { createAppServices, type AppServices } from '../../main/services/api/wiring';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
+import type { SecretStore } from '../../main/services/secrets/types';
 import { ROOT } from './cli';
 
-export function windowServices(dir: string): AppServices {
+/** `secrets`: the store the window's services hold (a test may count what is read from it). */
+export function windowServices(dir: string, secrets: SecretStore = new MemorySecretStore()): AppServices {
   writeFileSync(join(dir, 'ssh_config'), '');
   const svc = createAppServices({
-    shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets: new MemorySecretStore(),
+    shell: browserShell(), dataDir: join(dir, 'data'), resourcesDir: ROOT, secrets,
     knownHostsFile: join(dir, 'known_hosts'), sshConfigFile: join(dir, 'ssh_config'),
   });
   svc.events.subscribe((e) => {

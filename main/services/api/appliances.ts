@@ -1,13 +1,13 @@
 // The appliances area: render, diff, push (with progress; SSH questions go through the ssh
 // area), confirm, pull and history, on the same appliance interface as the CLI.
-import { ApiError, type ApiProblem, type ConfigRef, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
-import type { HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import { ApiError, type ApiProblem, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import type { DiffReport, HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { compareWithAppliance, CompareUnavailableError } from '../compare';
 import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
-import { listHistory, readHistory, syncDataDir } from '../sync';
+import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, type ReadOptions } from '../sync';
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { reloadKeeper } from '../operate';
@@ -66,14 +66,35 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };
 
-  const toResult = (r: PushReport, diff: string): PushResult => ({
+  const toResult = (r: PushReport, diff: string, after?: DiffResult): PushResult => ({
     appliance: r.appliance,
     outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
     // Sentences, each ended with a full stop, so a note never runs on from the reason before it.
     reason: [r.reason, ...r.notes].map((t) => t.trim().replace(/[.\s]*$/, '.')).join(' '),
     diff,
     confirmBy: r.pending?.deadline,
+    ...(after ? { after } : {}),
   });
+  const diffResult = (appliance: string, d: DiffReport): DiffResult => {
+    const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
+    const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
+    return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
+  };
+  /**
+   * A push or a restore as one user action over one login: the diff before it, the push, and the
+   * diff after it (what the window shows next), so a one-time code is asked once. The diff after
+   * is left out when there is nothing new to see (dry run, refused) or it cannot be read.
+   */
+  const pushAction = (p: Awaited<ReturnType<typeof prepared>>, text: string | Buffer, opts: PushOptions, given?: Buffer) =>
+    withSession(p.target.endpoint, { ...ssh(), dataDir: deps.dataDir }, async (session) => {
+      const d = await p.diff(session, given);
+      const report = await p.push(text, { ...session, ...opts });
+      const changed = !opts.dryRun && report.outcome !== 'refused';
+      const after = changed && !session.connection.isClosed
+        ? await p.diff({ ...session, context: WHOLE_FILE }).then((x) => diffResult(p.appliance.name, x), () => undefined)
+        : undefined;
+      return toResult(report, d.patch, after);
+    });
 
   const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
   const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
@@ -138,19 +159,14 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const opts = { ...ssh(), dataDir: deps.dataDir, signal: cancel.signal };
       // The whole file as context: the UI folds it by section, only the changed ones open.
       const d = await p.diff({ ...opts, context: WHOLE_FILE }).finally(() => mine.delete(cancel));
-      const confirm = 'pending' in d && d.pending ? { confirmBy: d.pending.deadline } : {};
-      const back = 'rolledBack' in d && d.rolledBack ? { rolledBackAt: d.rolledBack.at ?? 0 } : {};
-      return { appliance, changed: d.changed, diff: d.patch, remotePath: d.configPath, ...confirm, ...back };
+      return diffResult(appliance, d);
     },
     'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => {
       const p = await prepared(src, appliance);
       refuseErrors(p.errors);
-      const opts = { ...ssh(), dataDir: deps.dataDir };
       // Refused before anything is read: commit-confirmed where the appliance has no timer.
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      const d = await p.diff(opts);
-      const report = await p.push(p.render.text, { ...opts, dryRun, force, confirmWithinMs, onProgress, keep: await keep(p) });
-      return toResult(report, d.patch);
+      return pushAction(p, p.render.text, { dryRun, force, confirmWithinMs, onProgress, keep: await keep(p) });
     },
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
       const { workspace } = await loadSource(src);
@@ -194,9 +210,9 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     },
     'appliance.configs': async ({ appliance, before, after, ...src }) => {
       const p = await prepared(src, appliance);
-      const load = async (ref: ConfigRef): Promise<{ text: string; label: string }> => {
+      const load = async (ref: ConfigRef, opts: ReadOptions): Promise<{ text: string; label: string }> => {
         if (ref.kind === 'workspace') {
-          const { text, onto } = await p.leaves({ ...ssh(), dataDir: deps.dataDir });
+          const { text, onto } = await p.leaves(opts);
           if (onto?.refused) throw new ApiError('refused', `${appliance}: ${onto.refused}`);
           return { text, label: onto ? `the workspace now, rendered onto ${appliance}'s file` : 'rendered from the workspace now' };
         }
@@ -205,20 +221,24 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
           const how = entry.kind === 'push' || entry.kind === 'restore' ? 'pushed' : 'found on the box';
           return { text: data.toString('utf8'), label: `${how} ${new Date(entry.at).toISOString()} (${entry.hash.slice(0, 12)})` };
         }
-        const r = await p.pull({ ...ssh(), dataDir: deps.dataDir });
+        const r = await p.pull(opts);
         return { text: r.data.toString('utf8'), label: `running on ${appliance} now` };
       };
-      const a = await load(before);
-      const b = await load(after);
-      return { before: shownConfig(a.text), after: shownConfig(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
+      const both = async (opts: ReadOptions) => {
+        const a = await load(before, opts);
+        const b = await load(after, opts);
+        return { before: shownConfig(a.text), after: shownConfig(b.text), beforeLabel: a.label, afterLabel: b.label, configPath: p.where };
+      };
+      // Both sides read from the box (running against sections rendered onto it): one login for the two.
+      const readsBox = (ref: ConfigRef) => ref.kind === 'running' || (ref.kind === 'workspace' && p.leavesFromBox);
+      const opts = { ...ssh(), dataDir: deps.dataDir };
+      return readsBox(before) && readsBox(after) ? withSession(p.target.endpoint, opts, both) : both(opts);
     },
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);
       const { data } = await stored(appliance, id);
-      const opts = { ...ssh(), dataDir: deps.dataDir };
       if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      const d = await p.diff(opts, data);
-      return toResult(await p.push(data, { ...opts, dryRun, confirmWithinMs, onProgress, kind: 'restore', keep: await keep(p) }), d.patch);
+      return pushAction(p, data, { dryRun, confirmWithinMs, onProgress, kind: 'restore', keep: await keep(p) }, data);
     },
   };
 }

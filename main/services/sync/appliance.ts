@@ -47,6 +47,8 @@ export interface ApplianceLink {
   /** The file a push would leave: with manage: sections rendered onto the appliance's file as it
    * is now (read over SSH: `render --onto`), else the plain render (offline, `onto` unset). */
   leaves(opts: ReadOptions): Promise<{ text: string; onto?: OntoNow }>;
+  /** leaves() reads the appliance (manage: sections, command-driven): it needs a login; else offline. */
+  leavesFromBox: boolean;
   push(text: string | Buffer, opts: PushOptions): Promise<PushReport>;
   pull(opts: ReadOptions): Promise<PulledConfig>;
   confirm(opts: ReadOptions): Promise<ConfirmReport>;
@@ -115,7 +117,7 @@ function fileAppliance(appliance: Appliance, render: ApplianceRender, target: Sy
     if (!target.configPath) throw new ApiError('refused', `${appliance.name}: ${errors.join('; ')}`);
   };
   return {
-    appliance, render, errors, target, where: target.configPath,
+    appliance, render, errors, target, where: target.configPath, leavesFromBox: target.onto !== undefined,
     // A given text (a stored version restored) goes as it is: never rendered onto the live file again.
     diff: (opts, text) => (text === undefined ? diffConfig(target, render.text, opts) : diffConfig(exact, text, opts)),
     async leaves(opts) {
@@ -142,7 +144,7 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
   const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_CLI}`);
   const text = (t: string | Buffer) => (typeof t === 'string' ? t : t.toString('utf8'));
   return {
-    appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI,
+    appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI, leavesFromBox: false,
     diff: (opts, t = render.text) => diffCli(cli, text(t), opts),
     leaves: async () => ({ text: render.text }),
     push(t, opts) {
@@ -167,7 +169,7 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
   const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_COMMANDS}`);
   const plan = (running: string) => driver.plan(workspace, appliance, running);
   return {
-    appliance, render, errors: [], target, where: cliWhere(cli), noConfirm: NO_CONFIRM_COMMANDS,
+    appliance, render, errors: [], target, where: cliWhere(cli), noConfirm: NO_CONFIRM_COMMANDS, leavesFromBox: true,
     async diff(opts) {
       const pulled = await pullCli(cli, { ...opts, record: false });
       const p = plan(pulled.data.toString('utf8'));

@@ -12,3 +12,4 @@ export { remotePaths } from './paths';
 export type { SyncTarget, VerifyTarget } from './target';
 export { maskVolatile } from './volatile';
 export { syncDataDir } from './state';
+export { withSession } from './session';

@@ -181,9 +181,7 @@ export const useAppliances = defineStore('appliances', () => {
     try {
       const rev = workspaceStore.rev;
       const d = await api.call('appliance.diff', { ...(await src()), appliance });
-      diff.value = d;
-      diffRev.value = pinned && pinned.from === rev ? pinned.to : rev;
-      if (appliance === selected.value) followConfirm(d);
+      showDiff(appliance, d, rev);
       return d;
     } catch (e) {
       diff.value = undefined;
@@ -195,6 +193,14 @@ export const useAppliances = defineStore('appliances', () => {
       comparing.value = undefined;
       diffBusy.value = false;
     }
+  }
+
+  /** A diff of `appliance` made from the workspace at revision `rev` goes on screen. */
+  function showDiff(appliance: string, d: DiffResult, rev: number): void {
+    diff.value = d;
+    diffError.value = '';
+    diffRev.value = pinned && pinned.from === rev ? pinned.to : rev;
+    if (appliance === selected.value) followConfirm(d);
   }
 
   /** Gives up the diff still connecting (a silent appliance): it ends with "cancelled". */
@@ -219,6 +225,7 @@ export const useAppliances = defineStore('appliances', () => {
     pushError.value = '';
     confirmMessage.value = '';
     try {
+      const rev = workspaceStore.rev;
       const args = { ...(await src()), appliance, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs };
       const r = opts.restore ? await api.call('appliance.restore', { ...args, id: opts.restore }) : await api.call('appliance.push', args);
       pushedAt.value = Date.now();
@@ -226,8 +233,11 @@ export const useAppliances = defineStore('appliances', () => {
       // Also for a push refused because one is still pending: its countdown and Confirm come back.
       confirmBy.value = r.confirmBy;
       void loadHistory(appliance);
-      // The appliance changed (or may have): the diff on screen is the one before the push.
-      if (!opts.dryRun && r.outcome !== 'refused') void loadDiff(appliance);
+      // The appliance changed (or may have): the diff on screen is the one before the push. The
+      // push read the one after it over its own login (a one-time code is asked once); only
+      // when it could not, a diff of its own.
+      if (r.after) showDiff(appliance, r.after, rev);
+      else if (!opts.dryRun && r.outcome !== 'refused') void loadDiff(appliance);
       return r;
     } catch (e) {
       pushError.value = errorSentence(e, opts.restore ? `restore version ${opts.restore} on ${appliance}` : opts.dryRun ? `try a dry run on ${appliance}` : `push to ${appliance}`);
