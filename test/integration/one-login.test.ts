@@ -87,6 +87,32 @@ describe.skipIf(skipBecause(noSshd, 'one login per action'))('one SSH login per 
     expect(running).toContain('name: one-login');
   });
 
+  it('the window\'s Pull against a manage: sections render (both read from the box) logs in once', async () => {
+    const cfg = join(dir, 'appliance', 'haproxy.cfg');
+    writeFileSync(cfg, 'global\n    daemon\n\ndefaults\n    mode tcp\n    timeout connect 5s\n    timeout client 30s\n    timeout server 30s\n');
+    const sections = join(dir, 'sections.yaml');
+    writeFileSync(sections, workspace('one-login-sections', [
+      '- name: sec',
+      `  host: ${sshd.host}`,
+      `  port: ${sshd.port}`,
+      '  user: root',
+      '  auth: key',
+      `  keyFile: ${sshd.userKey.path}`,
+      '  driver: haproxy',
+      '  manage: sections',
+      `  configPath: ${cfg}`,
+      '  reloadCommand: "true"',
+    ]).replace('enabled: false', 'enabled: true'));
+    let c: Awaited<ReturnType<typeof callDirect<'appliance.configs'>>> | undefined;
+    expect(await loginsOf(sshd, async () => {
+      c = await callDirect(svc.handlers, 'appliance.configs', { path: sections, appliance: 'sec', before: { kind: 'running' }, after: { kind: 'workspace' } });
+    })).toBe(1);
+    expect(c!.before).not.toContain('127.0.3.90');
+    expect(c!.after).toContain('timeout client 30s');
+    expect(c!.after).toContain('127.0.3.90:8080');
+    expect(c!.afterLabel).toMatch(/rendered onto sec's file/);
+  });
+
   it('lbdesk push logs in once', async () => {
     writeFileSync(path, text('one-login-cli'));
     let out = '';
