@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { diffLines } from 'diff';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { workspaceSchema, type Appliance, type Workspace } from '../../../shared/model/schema';
 import { openAppliance } from '../../../main/services/sync/appliance';
+import { withSession } from '../../../main/services/sync/session';
+import type { SshConnection } from '../../../main/services/ssh/connect';
 import { parseAdx } from '../../../main/services/drivers/adx/parse';
 import { importAdx } from '../../../main/services/drivers/adx/import';
 import { CliSession } from '../../../main/services/sync/vendor';
@@ -169,6 +171,26 @@ describe('driver adx against the ADX test box', () => {
     expect(push.code).toBe(0);
     const after = await runCli(['diff', file, '--appliance', 'adx1', ...ssh], { env });
     expect(after.code).toBe(0);
+  });
+
+  it('a window Push over one login: the diff, the push and the diff after it share one connection', async () => {
+    const b = await box({ host: '127.0.19.47' });
+    await siteInUse(b);
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
+    const { workspace, appliance, file, opts } = await workspaceFor(b, b.show(), dir);
+    const link = openAppliance(workspace, appliance, file);
+    let used: SshConnection | undefined;
+    const logins = b.logins();
+    const [before, report, after] = await withSession(link.target.endpoint, opts, async (session) => {
+      used = session.connection;
+      return [await link.diff(session), await link.push('', session), await link.diff(session)] as const;
+    });
+    expect(before.changed).toBe(true);
+    expect(report.outcome).toBe('applied');
+    expect(after.changed).toBe(false);
+    expect(b.logins() - logins).toBe(1);
+    // Each step opened its own CLI session on the one connection; the action closed it at the end.
+    await vi.waitFor(() => expect(used!.isClosed).toBe(true), { timeout: 5000, interval: 20 });
   });
 
   it('import WS --appliance: the box\'s running config pulled over SSH and added to an existing workspace', async () => {

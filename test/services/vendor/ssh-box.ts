@@ -15,6 +15,8 @@ export interface SshBox {
   knownHostsLine: string;
   /** Cuts every connection at once. */
   dropAll(): void;
+  /** How many logins the box accepted so far. */
+  logins(): number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startSshBox(host: string, handlers: SshBoxHandlers): Promi
   const allowed = utils.parseKey(userKey.public);
   if (allowed instanceof Error) throw allowed;
   const connections = new Set<Connection>();
+  let logins = 0;
   const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
     connections.add(client);
     // As sshd and dropbear do for interactive sessions: no Nagle delay on small packets
@@ -56,6 +59,7 @@ export async function startSshBox(host: string, handlers: SshBoxHandlers): Promi
       ctx.reject(['publickey']);
     });
     client.on('ready', () => {
+      logins++;
       client.on('session', (accept) => {
         const session = accept();
         session.on('pty', (ok) => ok?.());
@@ -83,6 +87,7 @@ export async function startSshBox(host: string, handlers: SshBoxHandlers): Promi
     host, port, keyFile,
     knownHostsLine: `[${host}]:${port} ${pub[0]} ${pub[1]}`,
     dropAll: () => { for (const c of connections) c.end(); },
+    logins: () => logins,
     stop: () => new Promise<void>((resolve) => {
       for (const c of connections) c.end();
       server.close(() => resolve());
