@@ -7,6 +7,7 @@ import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
+import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
 import type { ReportExport } from './report';
 import type { SecretKeeping } from './secrets';
 import type { ReplayReport, WhatIfReport } from './whatif';
@@ -193,6 +194,17 @@ const appliancesMethods = {
   'appliance.configs': method<{ before: string; after: string; beforeLabel: string; afterLabel: string; configPath: string }>()(z.strictObject({
     ...source.shape, appliance: name, before: configRef, after: configRef,
   })),
+  /**
+   * `lbdesk state` for the Operate view: each member the appliance serves as the box sees it. The
+   * SSH connection is kept in main for the next call (closed by `appliance.operateEnd` or when idle).
+   */
+  'appliance.state': method<LiveState>()(z.strictObject({ ...source.shape, appliance: name })),
+  /** `lbdesk drain | maint | ready` on the live box, on the kept connection: at once, no reload. */
+  'appliance.runtime': method<RuntimeResult>()(z.strictObject({
+    ...source.shape, appliance: name, admin: z.enum(ADMIN_STATES), members: z.array(z.string().min(1).max(600)).min(1).max(500),
+  })),
+  /** The Operate view closed: its kept connection to the appliance goes. */
+  'appliance.operateEnd': method<{ closed: boolean }>()(z.strictObject({ appliance: name })),
   /** Pushes a stored version again (`lbdesk push --restore`): the push pipeline, commit-confirmed when asked. */
   'appliance.restore': method<PushResult>()(z.strictObject({
     ...source.shape,
@@ -282,7 +294,7 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
  * the UI shows its open dialog. `view:<section>` selects a sidebar section. */
 export const MENU_COMMANDS = [
   'open', 'save', 'save-as',
-  'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history',
+  'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history', 'view:operate',
   'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report',
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];

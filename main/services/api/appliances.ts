@@ -10,7 +10,8 @@ import type { SshOptions } from '../ssh';
 import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, type ReadOptions } from '../sync';
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
-import { reloadKeeper } from '../operate';
+import { MemberError, resolveMembers, reloadKeeper, setAdmin, type OperateContext } from '../operate';
+import { OperateSessions } from './operate';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { AreaHandlers, EventSink } from './dispatch';
@@ -27,6 +28,8 @@ export interface ApplianceDeps {
   sshConfigFile?: string;
   /** Host-key and login questions, answered through the ssh area. */
   questions: SshQuestions;
+  /** The Operate view's kept connections (one per appliance). */
+  operate?: OperateSessions;
 }
 
 const OUTCOME: Record<PushOutcome, UiOutcome> = {
@@ -62,6 +65,11 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
   const { ssh, prepared } = applianceAccess(deps);
   /** Members drained or in maintenance at run time, set so again after the push's reload. */
   const keep = (p: Awaited<ReturnType<typeof prepared>>) => reloadKeeper({ workspace: p.workspace, appliance: p.appliance, target: p.target }, historyDir);
+  const operate = deps.operate ?? new OperateSessions();
+  const operateContext = async (src: { path: string; text?: string }, appliance: string): Promise<OperateContext> => {
+    const p = await prepared(src, appliance);
+    return { workspace: p.workspace, appliance: p.appliance, target: p.target };
+  };
   const refuseErrors = (errors: string[]) => {
     if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
   };
@@ -234,6 +242,21 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const opts = { ...ssh(), dataDir: deps.dataDir };
       return readsBox(before) && readsBox(after) ? withSession(p.target.endpoint, opts, both) : both(opts);
     },
+    'appliance.state': async ({ appliance, ...src }) => operate.state(await operateContext(src, appliance), ssh()),
+    'appliance.runtime': async ({ appliance, admin, members: names, ...src }) => {
+      const ctx = await operateContext(src, appliance);
+      let members;
+      try {
+        members = resolveMembers(ctx.workspace, names);
+      } catch (err) {
+        if (err instanceof MemberError) throw new ApiError('not-found', err.message);
+        throw err;
+      }
+      const k = await operate.session(ctx, ssh());
+      const r = await setAdmin(k.ctx, k.op, members, admin, historyDir);
+      return { ok: r.ok, members: members.map((m) => m.label), ...(r.ok ? {} : { refused: r.refused }) };
+    },
+    'appliance.operateEnd': async ({ appliance }) => ({ closed: operate.end(appliance) }),
     'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
       const p = await prepared(src, appliance);
       const { data } = await stored(appliance, id);

@@ -15,6 +15,7 @@ import { applianceHandlers } from './appliances';
 import { SshQuestions } from './ssh';
 import { importHandlers } from './import';
 import { reportHandlers } from './report';
+import { OperateSessions } from './operate';
 
 export interface AppServicesOptions {
   /** The desktop app's shell, or `browserShell()`. */
@@ -60,16 +61,20 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });
   const files = new WorkspaceFiles(opts.dataDir, join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'));
   const questions = new SshQuestions(emit);
+  const operate = new OperateSessions();
   const remote = { secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions };
   const handlers = handlerTable({
     app: appHandlers({ shell: opts.shell, files, startPath: opts.startPath }),
     workspace: workspaceHandlers({ store: workspaceStore, emit, opened: (p) => opts.shell.opened(p) }, files),
     lab: labHandlers(lab, secrets),
-    appliances: applianceHandlers(remote),
+    appliances: applianceHandlers({ ...remote, operate }),
     import: importHandlers(remote),
     report: reportHandlers(remote, lab),
     ssh: questions.handlers(),
     secrets: secretsHandlers(secrets),
   });
-  return { handlers, events, lab, secrets, stop: async () => void (await lab.stop()) };
+  return { handlers, events, lab, secrets, stop: async () => {
+    operate.endAll();
+    await lab.stop();
+  } };
 }
