@@ -26,6 +26,7 @@ export const SECTIONS: { command: MenuCommand; label: string }[] = [
   { command: 'view:appliances', label: 'Appliances' },
   { command: 'view:problems', label: 'Problems' },
   { command: 'view:history', label: 'History' },
+  { command: 'view:operate', label: 'Operate' },
 ];
 
 /** `lab-site-a.yaml — /home/me/sites`: the name first, so similar paths stay tellable apart. */

@@ -1,4 +1,4 @@
-// The sidebar sections, in order: Ctrl+1 … Ctrl+8 follow this list.
+// The sidebar sections, in order: Ctrl+1 … Ctrl+9 follow this list.
 export const SECTIONS = [
   { id: 'overview', label: 'Overview' },
   { id: 'servers', label: 'Real servers', list: 'servers' },
@@ -8,6 +8,7 @@ export const SECTIONS = [
   { id: 'appliances', label: 'Appliances', list: 'appliances' },
   { id: 'problems', label: 'Problems' },
   { id: 'history', label: 'History' },
+  { id: 'operate', label: 'Operate' },
 ] as const;
 
 export type SectionId = (typeof SECTIONS)[number]['id'];

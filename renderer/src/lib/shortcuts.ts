@@ -18,7 +18,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Ctrl+Shift+S'], label: 'Save as…', action: 'saveAs', inInputs: true },
   { keys: ['Ctrl+Z'], label: 'Undo', action: 'undo', inInputs: true },
   { keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], label: 'Redo', action: 'redo', inInputs: true },
-  ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ keys: [`Ctrl+${n}`, `Alt+${n}`], label: `Section ${n}`, action: `section:${n}`, inInputs: true })),
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ keys: [`Ctrl+${n}`, `Alt+${n}`], label: `Section ${n}`, action: `section:${n}`, inInputs: true })),
   { keys: ['Alt+L'], desktopKeys: ['F5'], label: 'Start or stop the lab', action: 'lab', inInputs: true },
   { keys: ['Alt+Shift+L'], desktopKeys: ['Shift+F5'], label: 'Apply edits to the running lab', action: 'labApply', inInputs: true },
   { keys: ['Ctrl+F'], label: 'Filter the table', action: 'filter', inInputs: true },

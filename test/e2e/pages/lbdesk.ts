@@ -38,7 +38,7 @@ export class LbdeskPage {
     return this.page.getByTestId('lab-state');
   }
 
-  async section(id: 'overview' | 'servers' | 'groups' | 'services' | 'targetSets' | 'appliances' | 'problems' | 'history'): Promise<void> {
+  async section(id: 'overview' | 'servers' | 'groups' | 'services' | 'targetSets' | 'appliances' | 'problems' | 'history' | 'operate'): Promise<void> {
     await this.page.getByTestId(`nav-${id}`).click();
     await expect(this.page.getByTestId(`nav-${id}`)).toHaveAttribute('aria-current', 'page');
   }
