@@ -2,12 +2,11 @@
 // sshd; drain a member with the keyboard, confirmed, and the box itself has it drained.
 import { expect, test } from '@playwright/test';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
 import { dataDir } from './pages/env';
 import { freePort, haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
-import { HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../services/operate/box';
+import { adminBits as boxAdminBits, HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../services/operate/box';
 
 const VIP = '127.0.34.1';
 const WEB1 = '127.0.34.2';
@@ -22,21 +21,7 @@ let webPort = 0;
 
 test.skip(!haveSshd || !existsSync(HAPROXY), noSshd || `${HAPROXY} is missing`);
 
-/** `show servers state` straight from the box's admin socket: srv_admin_state (8: drain). */
-function adminBits(backend: string, server: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const c = connect(socket);
-    let out = '';
-    c.on('data', (d) => (out += d));
-    c.on('error', reject);
-    c.on('end', () => {
-      const line = out.split('\n').find((l) => l.split(' ')[3] === server);
-      if (line) resolve(Number(line.split(' ')[6]));
-      else reject(new Error(`no ${backend}/${server} on the box`));
-    });
-    c.write(`show servers state ${backend}\n`);
-  });
-}
+const adminBits = (backend: string, server: string) => boxAdminBits(socket, backend, server);
 
 test.beforeAll(async () => {
   const dir = mkdtempSync(join(dataDir(), 'operate-'));
@@ -98,7 +83,8 @@ test('drain a member from the window: confirmed, and the box has it drained', as
 
   // Fits at 1024×700: nothing wider than the window, the actions reachable.
   await page.setViewportSize({ width: 1024, height: 700 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const { sw, cw } = await page.locator('html').evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+  expect(sw).toBeLessThanOrEqual(cw);
   await expect(page.getByTestId('bulk-drain')).toBeInViewport();
   const ready = page.getByRole('button', { name: `Ready web/web1:${webPort}` });
   const [r, table] = [await ready.boundingBox(), await page.getByTestId('operate-members').locator('xpath=..').boundingBox()];

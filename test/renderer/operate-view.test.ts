@@ -3,7 +3,6 @@
 // the session count falling, the lab's verdict beside the box's with a flag, rolling maintenance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VueWrapper } from '@vue/test-utils';
@@ -11,7 +10,7 @@ import { realApi, type RealApi } from './helpers/api';
 import { mountWith, storeContext, until } from './helpers/mount';
 import { freePort, noSshd, startSshd, type Sshd } from '../helpers/sshd';
 import { skipBecause } from '../helpers/skip';
-import { HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../services/operate/box';
+import { adminBits, HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../services/operate/box';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import { useOperate } from '../../renderer/src/stores/operate';
@@ -21,24 +20,6 @@ import OperateView from '../../renderer/src/views/OperateView.vue';
 const VIP = '127.0.33.1';
 const WEB1 = '127.0.33.2';
 const WEB2 = '127.0.33.3';
-
-/** The box's own answer, straight from its admin socket (not through lbdesk). */
-function askBox(socket: string, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const c = connect(socket);
-    let out = '';
-    c.on('data', (d) => (out += d));
-    c.on('end', () => resolve(out));
-    c.on('error', reject);
-    c.write(`${command}\n`);
-  });
-}
-/** srv_admin_state of a server in `show servers state` (bit 0x01: maint, 0x08: drain). */
-async function adminBits(socket: string, backend: string, server: string): Promise<number> {
-  const line = (await askBox(socket, `show servers state ${backend}`)).split('\n').find((l) => l.split(' ')[3] === server);
-  if (!line) throw new Error(`no ${backend}/${server} on the box`);
-  return Number(line.split(' ')[6]);
-}
 
 describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is missing (apt-get install haproxy)`), 'the Operate view'))('the Operate view', { timeout: 120_000 }, () => {
   let sshd: Sshd;

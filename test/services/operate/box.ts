@@ -68,6 +68,22 @@ export function hold(host: string, port: number): Promise<Held> {
   });
 }
 
+/** srv_admin_state of a server straight from the box's admin socket, not through lbdesk (0 ready, 1 maint, 8 drain). */
+export function adminBits(socket: string, backend: string, server: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const c = connect(socket);
+    let out = '';
+    c.on('data', (d) => (out += d));
+    c.on('error', reject);
+    c.on('end', () => {
+      const line = out.split('\n').find((l) => l.split(' ')[3] === server);
+      if (line) resolve(Number(line.split(' ')[6]));
+      else reject(new Error(`no ${backend}/${server} on the box`));
+    });
+    c.write(`show servers state ${backend}\n`);
+  });
+}
+
 /** The rendered config of `appliance` in the workspace text, with `extra` lines added to global. */
 export function renderBox(yaml: string, appliance: string, extra: string[] = []): string {
   const workspace = workspaceSchema.parse(parse(yaml));
