@@ -139,4 +139,19 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     w = undefined;
     await until(() => /Received disconnect|Disconnected from/.test(sshd.log()), 10_000, 'the SSH connection closed');
   });
+
+  it('a kept connection nobody asks on closes by itself after the idle time', async () => {
+    const idle = realApi({ operateIdleMs: 1500 });
+    try {
+      const disconnects = () => (sshd.log().match(/Received disconnect|Disconnected from/g) ?? []).length;
+      const before = disconnects();
+      const s = await idle.api.call('appliance.state', { path: file, appliance: 'box' });
+      expect(s.members.map((m) => `${m.label} ${m.admin}`)).toEqual([`${web1()} ready`, `${web2()} ready`]);
+      expect(disconnects()).toBe(before);
+      await until(() => disconnects() > before, 10_000, 'the idle connection closed');
+      expect(await idle.api.call('appliance.operateEnd', { appliance: 'box' })).toEqual({ closed: false });
+    } finally {
+      await idle.close();
+    }
+  });
 });

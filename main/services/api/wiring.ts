@@ -31,6 +31,8 @@ export interface AppServicesOptions {
   sshConfigFile?: string;
   /** Socket layer of the lab's forwarding engine (default: its own). */
   io?: EngineIo;
+  /** How long the Operate view's kept SSH connection may stay unused (default OPERATE_IDLE_MS). */
+  operateIdleMs?: number;
 }
 
 export interface AppServices {
@@ -61,7 +63,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });
   const files = new WorkspaceFiles(opts.dataDir, join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'));
   const questions = new SshQuestions(emit);
-  const operate = new OperateSessions();
+  const operate = new OperateSessions(opts.operateIdleMs);
   const remote = { secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions };
   const handlers = handlerTable({
     app: appHandlers({ shell: opts.shell, files, startPath: opts.startPath }),

@@ -17,10 +17,10 @@ export interface RealApi { api: ApiClient; services: AppServices; dataDir: strin
  * `startPath`: the file the host was started on (`serve FILE --ui`), given here as a name in the data folder.
  * `ssh`: known_hosts and ssh config of the test's own (never ~/.ssh), for tests against a real sshd.
  */
-export function realApi(opts: { startFile?: string; ssh?: { knownHostsFile: string; sshConfigFile: string } } = {}): RealApi {
+export function realApi(opts: { startFile?: string; ssh?: { knownHostsFile: string; sshConfigFile: string }; operateIdleMs?: number } = {}): RealApi {
   const dataDir = mkdtempSync(join(tmpdir(), 'lbdesk-renderer-'));
   const startPath = opts.startFile ? join(dataDir, opts.startFile) : undefined;
-  const services = createAppServices({ shell: browserShell(), dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore(), startPath, ...opts.ssh });
+  const services = createAppServices({ shell: browserShell(), dataDir, resourcesDir: ROOT, secrets: new MemorySecretStore(), startPath, operateIdleMs: opts.operateIdleMs, ...opts.ssh });
   const api: ApiClient = {
     // Results cross a transport in real life: a JSON round trip keeps tests honest about that.
     call: async (method, args) => JSON.parse(JSON.stringify((await callDirect(services.handlers, method, args)) ?? null)),
