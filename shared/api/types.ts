@@ -25,8 +25,26 @@ export interface CheckResult {
   degraded?: boolean;
   /** Raw evidence: status line, banner, rcode, errno, timing. Short strings only. */
   evidence: Record<string, string | number | boolean>;
+  /** The certificate the server presented (TLS checks: https, ssl), verified or not. */
+  certificate?: CertificateSeen;
   /** When the probe started (epoch ms). */
   at: number;
+}
+
+/** A server's certificate as a TLS check saw it. */
+export interface CertificateSeen {
+  /** `CN=web.test, O=Example`. */
+  subject: string;
+  issuer: string;
+  /** Subject alternative names as OpenSSL words them: `DNS:web.test`, `IP Address:127.0.0.1`. */
+  sans: string[];
+  /** Epoch ms. */
+  notBefore: number;
+  notAfter: number;
+  /** SHA-256 of the DER, upper-case hex pairs joined by colons. */
+  sha256: string;
+  /** Whole days from the check's time to notAfter (negative once expired). */
+  daysLeft: number;
 }
 
 export interface MemberStatus {

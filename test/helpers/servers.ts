@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as dnsPacket from 'dns-packet';
@@ -111,17 +112,32 @@ async function serveHttp(server: http.Server, host: string, handler: Handler, po
   return out;
 }
 
-/** A throwaway self-signed certificate from the system openssl (key and cert PEM). */
-export function selfSignedCert(commonName: string, ipSan?: string): { key: string; cert: string } {
+/**
+ * A throwaway self-signed certificate from the system openssl (key and cert PEM), valid for
+ * `days` from now; `days: -1` makes one that expired a day ago (re-signed with `x509 -days -1`,
+ * which OpenSSL 3.0 allows, so no fake clock is needed).
+ */
+export function selfSignedCert(commonName: string, ipSan?: string, days = 2): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-cert-'));
   try {
     const san = ipSan ? `IP:${ipSan}` : `DNS:${commonName}`;
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-subj', `/CN=${commonName}`, '-addext', `subjectAltName=${san}`, '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') };
+    const k = join(dir, 'k.pem');
+    const c = join(dir, 'c.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', String(Math.max(days, 1)),
+      '-subj', `/CN=${commonName}`, '-addext', `subjectAltName=${san}`, '-keyout', k, '-out', c], { stdio: 'ignore' });
+    if (days < 1) execFileSync('openssl', ['x509', '-in', c, '-signkey', k, '-days', String(days), '-out', c], { stdio: 'ignore' });
+    return { key: readFileSync(k, 'utf8'), cert: readFileSync(c, 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A bare TLS server (node:tls) that completes the handshake and closes: what an `ssl` check meets. */
+export async function startTlsServer(host: string, creds: { key: string; cert: string }, port = 0): Promise<Running> {
+  const server = tls.createServer(creds, (s) => s.end());
+  server.on('tlsClientError', () => undefined); // a check may hang up mid-handshake
+  const sockets = track(server);
+  return { host, port: await listen(server, host, port), close: closer(server, sockets) };
 }
 
 export interface BannerServer extends Running {

@@ -2,7 +2,7 @@
 // Exit status is Nagios-style: 0 all available, 1 some degraded, 2 some unavailable, and
 // 3 (UNKNOWN) when nothing could be checked (unreadable or invalid workspace, unknown group).
 import type { Command } from 'commander';
-import type { MemberStatus } from '../../../shared/api/types';
+import type { CertificateSeen, MemberStatus } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
 import { cutText } from '../../../shared/model/text-rules';
 import { HealthChecker } from '../../services/health';
@@ -42,8 +42,9 @@ export function register(program: Command): void {
       const secrets = await secretsForChecks(workspace, opts.group);
       for (const m of secrets.missing) process.stderr.write(`lbdesk: warning: ${m}\n`);
       const checker = new HealthChecker({ secrets: secrets.store });
-      const members = (await checker.checkOnce(workspace, opts.group)).map(forCli);
-      if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map(toJson) }, null, 2)}\n`);
+      const certs = new Map<string, CertificateSeen>();
+      const members = (await checker.checkOnce(workspace, opts.group, { onResult: (key, r) => r.certificate && certs.set(key, r.certificate) })).map(forCli);
+      if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map((m) => toJson(m, certs.get(m.key))) }, null, 2)}\n`);
       else process.stdout.write(table(members));
       process.exitCode = members.some((m) => m.state === 'unavailable') ? 2 : members.some((m) => m.state === 'degraded') ? 1 : 0;
     });
@@ -55,7 +56,7 @@ function forCli(m: MemberStatus): MemberStatus {
   return { ...m, state: 'unavailable', reason: m.reason === 'disabled' ? 'disabled' : `disabled: ${m.reason}` };
 }
 
-function toJson(m: MemberStatus) {
+function toJson(m: MemberStatus, certificate: CertificateSeen | undefined) {
   return {
     ...(m.group !== undefined ? { group: m.group } : {}),
     ...(m.targetSet !== undefined ? { targetSet: m.targetSet } : {}),
@@ -68,6 +69,8 @@ function toJson(m: MemberStatus) {
     score: m.score,
     ...(m.rttMs !== undefined ? { rttMs: Math.round(m.rttMs * 100) / 100 } : {}),
     reason: m.reason,
+    // What a TLS check saw, dates as ISO text for scripts (daysLeft at the check's time).
+    ...(certificate ? { certificate: { ...certificate, notBefore: new Date(certificate.notBefore).toISOString(), notAfter: new Date(certificate.notAfter).toISOString() } } : {}),
   };
 }
 

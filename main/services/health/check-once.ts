@@ -1,5 +1,6 @@
 // One start-up check per member, outside any schedule: what `lbdesk check` prints.
 import type { CheckResult, MemberStatus } from '../../../shared/api/types';
+import { seenAt } from '../../../shared/model/certificates';
 import { targetOf, type MemberSpec } from './members';
 import type { ProbeOutcome } from './probes';
 import { applyResult, initialTracker } from './state';
@@ -10,6 +11,7 @@ export async function checkMembers(
   probe: (spec: MemberSpec) => Promise<ProbeOutcome>,
   now: () => number,
   concurrency = 256,
+  onResult?: (spec: MemberSpec, result: CheckResult) => void,
 ): Promise<MemberStatus[]> {
   const out: MemberStatus[] = new Array(specs.length);
   // One check at a time per backend server (seed 002): members sharing one run in turn.
@@ -31,7 +33,8 @@ export async function checkMembers(
     }
     const at = now();
     const o = await probe(spec);
-    const result: CheckResult = { ok: o.ok, reason: o.reason, evidence: o.evidence, at, ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}), ...(o.degraded ? { degraded: true } : {}) };
+    const result: CheckResult = { ok: o.ok, reason: o.reason, evidence: o.evidence, at, ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}), ...(o.degraded ? { degraded: true } : {}), ...(o.certificate ? { certificate: seenAt(o.certificate, at) } : {}) };
+    onResult?.(spec, result);
     const step = applyResult(initialTracker(at), result, spec.timers, spec.settings, now());
     // A failed check's response time (a 404's, say) is still worth showing here.
     out[i] = { ...statusOf(spec, step.tracker), ...(o.rttMs !== undefined ? { rttMs: o.rttMs } : {}) };

@@ -4,6 +4,7 @@
 // and transitions with their evidence.
 import { availableParallelism } from 'node:os';
 import type { CheckResult, MemberKey, MemberStatus, StateChange } from '../../../shared/api/types';
+import { seenAt } from '../../../shared/model/certificates';
 import type { Workspace } from '../../../shared/model/schema';
 import { PASSIVE_MIN_GAP_MS } from '../../../shared/model/detection';
 import type { SecretStore } from '../secrets/types';
@@ -249,10 +250,12 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   }
 
   /** Every member's first check, once, outside the schedule (`lbdesk check`). */
-  checkOnce(workspace: Workspace, group?: string): Promise<MemberStatus[]> {
+  /** `onResult`: each probed member's result (its evidence and certificate), as it comes. */
+  checkOnce(workspace: Workspace, group?: string, opts: { only?: (spec: MemberSpec) => boolean; onResult?: (key: MemberKey, result: CheckResult) => void } = {}): Promise<MemberStatus[]> {
     const pick = group === undefined ? () => true : memberSelector(workspace, group) ?? (() => false);
-    const specs = membersOf(workspace).filter(pick);
-    return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now);
+    const specs = membersOf(workspace).filter((s) => pick(s) && (opts.only?.(s) ?? true));
+    const onResult = opts.onResult;
+    return checkMembers(specs, (spec) => this.exclusive(targetOf(spec), () => this.probe(spec, true)), this.now, 256, onResult && ((spec, r) => onResult(spec.key, r)));
   }
 
   stats(): CheckerStats {
@@ -440,6 +443,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     const result: CheckResult = { ok: outcome.ok, reason: outcome.reason, evidence, at };
     if (outcome.rttMs !== undefined) result.rttMs = outcome.rttMs;
     if (outcome.degraded) result.degraded = true;
+    if (outcome.certificate) result.certificate = seenAt(outcome.certificate, at);
     const now = this.now();
     const prev = m.fresh ? initialTracker(m.tracker.since) : m.tracker;
     const step = applyResult(prev, result, m.spec.timers, m.spec.settings, now);

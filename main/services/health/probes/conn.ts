@@ -4,7 +4,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ProbeFailure, deadline, errnoReason, fmtMs, stopwatch } from './util';
-import type { Evidence } from './types';
+import type { Evidence, PeerCertificate } from './types';
 
 type Take = (buf: Buffer, eof: boolean) => number;
 
@@ -136,6 +136,25 @@ export class Conn {
     return ev;
   }
 
+  /** The certificate the server presented, whether or not it verifies. */
+  certificate(): PeerCertificate | undefined {
+    const s = this.socket;
+    if (!(s instanceof tls.TLSSocket)) return undefined;
+    const cert = s.getPeerCertificate();
+    if (!cert || !cert.raw) return undefined;
+    const notBefore = Date.parse(cert.valid_from);
+    const notAfter = Date.parse(cert.valid_to);
+    if (!Number.isFinite(notBefore) || !Number.isFinite(notAfter)) return undefined;
+    return {
+      subject: dn(cert.subject),
+      issuer: dn(cert.issuer),
+      sans: cert.subjectaltname ? cert.subjectaltname.split(/,\s*/).filter(Boolean).slice(0, 50) : [],
+      notBefore,
+      notAfter,
+      sha256: cert.fingerprint256,
+    };
+  }
+
   /** Polite close (FIN); the socket is destroyed shortly after if the server lingers. */
   end(): void {
     this.timer.clear();
@@ -197,6 +216,16 @@ export class Conn {
       p.reject(new ProbeFailure(`connection closed by the server ${this.phase}`, this.buf.length ? { partial: this.buf.length } : {}));
     }
   }
+}
+
+/** `CN=web.test, O=Example` from Node's parsed name (a field may repeat). */
+function dn(name: tls.Certificate | undefined): string {
+  if (!name) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(name as unknown as Record<string, string | string[]>)) {
+    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${k}=${one}`);
+  }
+  return parts.join(', ').slice(0, 300);
 }
 
 /**

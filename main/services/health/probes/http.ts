@@ -5,8 +5,8 @@
 //    check passes"): any HTTP status, or bytes that are not HTTP at all.
 import type { Conn } from './conn';
 import { dialogue } from './conn';
-import { tlsOptions, tlsVerdict } from './tls';
-import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import { tlsOptions, tlsVerdict, withCertificate } from './tls';
+import type { Evidence, PeerCertificate, ProbeContext, ProbeOutcome } from './types';
 import { CONTROL, httpTarget } from '../../../../shared/model/text-rules';
 import { ProbeFailure, clip, fail, hostForUrl, pass, dialOf } from './util';
 
@@ -38,10 +38,12 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
   if (CONTROL.test(host) || /\s/.test(host)) return Promise.resolve(fail(`http.host "${clip(host, 60)}" cannot be sent: it holds a space or a control character`));
   const request = `${method} ${target} HTTP/1.0\r\nHost: ${host}\r\nUser-Agent: lbdesk-health/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`;
   const tls = secure ? tlsOptions(ctx, http.host) : undefined;
+  let cert: PeerCertificate | undefined;
 
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     const base: Evidence = {};
     if (tls) {
+      cert = c.certificate();
       const verdict = tlsVerdict(ctx, c);
       Object.assign(base, verdict.evidence);
       if (!verdict.ok) return fail(verdict.reason, base);
@@ -77,7 +79,7 @@ export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutco
     const later = seen.indexOf(needle);
     const where = later >= 0 ? ` (found at bytes ${later + 1}-${later + needle.length})` : window.length < EXPECT_WINDOW ? ` (body is ${window.length} bytes)` : '';
     return fail(`${code}, "${clip(http.expect, 60)}" not in first ${EXPECT_WINDOW} bytes${where}`, ev, ms);
-  }, { tls }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
+  }, { tls }).then((r) => withCertificate(r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r, cert));
 }
 
 /**

@@ -5,7 +5,7 @@ import net from 'node:net';
 import type tls from 'node:tls';
 import type { Conn } from './conn';
 import { dialogue } from './conn';
-import type { Evidence, ProbeContext, ProbeOutcome } from './types';
+import type { Evidence, PeerCertificate, ProbeContext, ProbeOutcome } from './types';
 import { ProbeFailure, fail, fmtMs, pass, dialOf } from './util';
 
 export function tlsOptions(ctx: ProbeContext, hostHeader?: string): tls.ConnectionOptions {
@@ -23,12 +23,19 @@ export function tlsVerdict(ctx: ProbeContext, c: Conn): { ok: boolean; reason: s
   return { ok: true, reason: '', evidence };
 }
 
+/** The outcome with the certificate seen, when the handshake got that far (a later failure keeps it). */
+export function withCertificate(o: ProbeOutcome, cert: PeerCertificate | undefined): ProbeOutcome {
+  return cert ? { ...o, certificate: cert } : o;
+}
+
 export function sslProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const port = ctx.port ?? 443;
+  let cert: PeerCertificate | undefined;
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
+    cert = c.certificate();
     const v = tlsVerdict(ctx, c);
     if (!v.ok) return fail(v.reason, v.evidence, c.handshakeMs);
     const ms = c.handshakeMs ?? c.elapsed();
     return pass(`TLS handshake in ${fmtMs(ms)} (${String(v.evidence.tlsProtocol)}, ${String(v.evidence.cipher)})`, { ...v.evidence, connectMs: c.connectMs ?? 0 }, ms);
-  }, { tls: tlsOptions(ctx) }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
+  }, { tls: tlsOptions(ctx) }).then((r) => withCertificate(r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r, cert));
 }

@@ -1,9 +1,13 @@
 // What every probe gets and gives back.
+import type { CertificateSeen } from '../../../../shared/api/types';
 import type { HealthCheck } from '../../../../shared/model/schema';
 import type { SecretStore } from '../../secrets/types';
 import type { TcpThreads } from './tcp-threads';
 
 export type Evidence = Record<string, string | number | boolean>;
+
+/** A certificate as presented; the health checker adds the days left at the check's time. */
+export type PeerCertificate = Omit<CertificateSeen, 'daysLeft'>;
 
 export interface ProbeContext {
   address: string;
@@ -32,6 +36,8 @@ export interface ProbeOutcome {
   degraded?: boolean;
   /** Raw evidence: status line, banner, rcode, errno, timing. Short values only. */
   evidence: Evidence;
+  /** The server's certificate (TLS checks), once the handshake is done. */
+  certificate?: PeerCertificate;
   /** A TCP Layer 4 outcome's numbers: reason and evidence follow from them (history keeps only these). */
   tcp?: { status: number; ms: number; timeoutMs: number };
   /** Time the probe waited for a probe thread before it started: the health checker counts it as lateness. */
