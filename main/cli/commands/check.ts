@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { CertificateSeen, MemberStatus } from '../../../shared/api/types';
 import type { Workspace } from '../../../shared/model/schema';
+import { certLevel, expiryWords } from '../../../shared/model/certificates';
 import { cutText } from '../../../shared/model/text-rules';
 import { HealthChecker } from '../../services/health';
 import { memberSelector } from '../../services/health/members';
@@ -45,7 +46,7 @@ export function register(program: Command): void {
       const certs = new Map<string, CertificateSeen>();
       const members = (await checker.checkOnce(workspace, opts.group, { onResult: (key, r) => r.certificate && certs.set(key, r.certificate) })).map(forCli);
       if (opts.json) process.stdout.write(`${JSON.stringify({ members: members.map((m) => toJson(m, certs.get(m.key))) }, null, 2)}\n`);
-      else process.stdout.write(table(members));
+      else process.stdout.write(table(members) + certLines(members, certs));
       process.exitCode = members.some((m) => m.state === 'unavailable') ? 2 : members.some((m) => m.state === 'degraded') ? 1 : 0;
     });
 }
@@ -96,4 +97,17 @@ function table(members: MemberStatus[]): string {
   const count = (s: string) => members.filter((m) => m.state === s).length;
   const summary = `${members.length} member${members.length === 1 ? '' : 's'}: ${count('available')} available, ${count('degraded')} degraded, ${count('unavailable')} unavailable`;
   return [line(head), ...rows.map(line), '', summary, ''].join('\n');
+}
+
+/** After the table: each certificate a TLS check saw, with its expiry (a warning under 30 days). */
+function certLines(members: MemberStatus[], certs: Map<string, CertificateSeen>): string {
+  const at = Date.now();
+  const lines = members.flatMap((m) => {
+    const c = certs.get(m.key);
+    if (!c) return [];
+    const level = certLevel(c, at);
+    const flag = level === 'expired' ? 'EXPIRED: ' : level === 'warning' ? 'WARNING: ' : '';
+    return [cutText(`certificate ${m.group ?? `ts${m.targetSet}`}/${m.server}: ${c.subject} ${flag}${expiryWords(c, at)} (${new Date(c.notAfter).toISOString()})`, REASON_MAX)];
+  });
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
