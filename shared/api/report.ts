@@ -2,7 +2,7 @@
 // its hash, whether it validates, per appliance what a push changes (or changed) and the file's
 // hash, and what the lab saw. Built by main/services/report, written as HTML and Markdown.
 import type { ApiProblem } from './contract';
-import type { MemberState } from './types';
+import type { CertificateSeen, MemberState } from './types';
 
 export interface ReportWorkspace {
   path: string;
@@ -91,6 +91,27 @@ export interface ReportLab {
   pools: { name: string; kind: 'service' | 'targetSet'; active: number; total: number; bytesIn: number; bytesOut: number; errors: number; refused: number }[];
 }
 
+/** A certificate a TLS check (https, ssl) saw on a member, and when. */
+export interface ReportCertificate extends CertificateSeen {
+  group: string;
+  server: string;
+  address: string;
+  port?: number;
+  /** When the check that saw it started (daysLeft counts from here). */
+  at: number;
+}
+
+/**
+ * The members' certificates: from the lab's latest results when it runs this workspace, else
+ * from one TLS check of each https/ssl member made for the report; none in an offline report.
+ */
+export interface ReportCertificates {
+  source: 'lab' | 'check' | 'not-checked';
+  /** Why not checked, or what a check could not do. */
+  note?: string;
+  list: ReportCertificate[];
+}
+
 export interface ChangeReport {
   /** Epoch ms. */
   at: number;
@@ -101,6 +122,8 @@ export interface ChangeReport {
   /** Why no appliance is listed (an invalid workspace is not rendered). */
   appliancesNote?: string;
   lab: ReportLab;
+  /** Certificates seen on the members (absent in reports made before this existed). */
+  certificates?: ReportCertificates;
   /** Services and target sets the workspace leaves with one member or none (`this change leaves web-vip with one member, …`). */
   capacity?: string[];
 }

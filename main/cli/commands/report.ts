@@ -22,7 +22,7 @@ export function register(program: Command): void {
     .description('write a change report (workspace hash, validation, per appliance the diff a push makes and the last push) as HTML and Markdown in reports/ beside the workspace')
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, false)
-    .option('--offline', 'do not contact the appliances: the report says what this machine knows')
+    .option('--offline', 'do not contact the appliances, nor the members (whose TLS certificates a report otherwise checks): the report says what this machine knows')
     .option('--out-dir <dir>', 'write the two files here instead of reports/ beside the workspace')
     .option('--print <format>', 'print the report on stdout (md, html or json) and write no file')
     .action(async (file: string, o: ReportOptions) => {

@@ -27,7 +27,10 @@ export function reportHandlers(deps: ApplianceDeps, lab: Lab): AreaHandlers<'rep
         ask: offline !== true,
         read: { ...ssh(), dataDir: deps.dataDir },
         historyDir: syncDataDir(deps.dataDir),
-        lab: { status: lab.status(), changes: lab.session().changes.length },
+        lab: (() => {
+          const session = lab.session();
+          return { status: lab.status(), changes: session.changes.length, latest: session.latest };
+        })(),
       }).catch((err: unknown) => {
         throw err instanceof UnknownAppliances ? new ApiError('not-found', err.message) : err;
       });

@@ -1,11 +1,12 @@
 // The words of a change report, once, as neutral blocks: the Markdown and HTML writers only
 // mark them up. Times are ISO 8601 (UTC), as every export of lbdesk's.
-import type { ChangeReport, ReportAppliance, ReportLab } from '../../../shared/api/report';
+import type { ChangeReport, ReportAppliance, ReportCertificates, ReportLab } from '../../../shared/api/report';
+import { certLevel, expiryWords } from '../../../shared/model/certificates';
 import type { ApiProblem } from '../../../shared/api/contract';
 import { outForWords } from '../operate/kept';
 
-/** Text with code spans: a string is plain text, `{ code }` is shown as code. */
-export type Inline = (string | { code: string })[];
+/** Text with code spans: a string is plain text, `{ code }` is shown as code, `{ warn }` stands out (bold; red when `bad`). */
+export type Inline = (string | { code: string } | { warn: string; bad?: boolean })[];
 export type Block =
   | { heading: 1 | 2 | 3; text: string }
   | { facts: [string, Inline][] }
@@ -38,6 +39,28 @@ export function reportBlocks(r: ChangeReport): Block[] {
   else if (!r.appliances.length) out.push({ para: ['The workspace has no appliances.'] });
   for (const a of r.appliances) out.push(...applianceBlocks(a, r.at));
   out.push(...labBlocks(r.lab));
+  out.push(...certificateBlocks(r.certificates, r.at));
+  return out;
+}
+
+function certificateBlocks(c: ReportCertificates | undefined, made: number): Block[] {
+  if (!c) return [];
+  const out: Block[] = [{ heading: 2, text: 'Certificates' }];
+  const from = c.source === 'lab' ? 'Seen by the lab\'s latest TLS checks' : 'Seen by a TLS check of each https and ssl member, made for this report';
+  if (c.source === 'not-checked') return [...out, { para: [`Not checked: ${c.note ?? 'no reason given'}.`] }];
+  if (!c.list.length) return [...out, { para: [`${from}: no certificate (no member is checked over TLS, or none completed a handshake).`] }];
+  const warned = c.list.filter((x) => certLevel(x, made) !== 'ok').length;
+  out.push({ para: [`${from}; days left count from the check. `, ...(warned ? [{ warn: `${plural(warned, 'certificate')} expired or expiring within 30 days.`, bad: c.list.some((x) => certLevel(x, made) === 'expired') }] : ['None expires within 30 days.'])] });
+  out.push({
+    table: {
+      head: ['Group', 'Server', 'Subject', 'Issuer', 'Names', 'Not after', 'Days left', 'sha256'],
+      rows: c.list.map((x) => {
+        const level = certLevel(x, x.at);
+        const days: Inline = level === 'ok' ? [String(x.daysLeft)] : [{ warn: `${x.daysLeft} (${level === 'expired' ? 'EXPIRED' : 'WARNING'}: ${expiryWords(x, x.at)})`, bad: level === 'expired' }];
+        return [[x.group], [x.server, ' ', { code: `${x.address}${x.port !== undefined ? `:${x.port}` : ''}` }], [x.subject], [x.issuer], [x.sans.join(', ')], [iso(x.notAfter)], days, [{ code: x.sha256 }]];
+      }),
+    },
+  });
   return out;
 }
 

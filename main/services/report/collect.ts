@@ -4,7 +4,7 @@
 // report is still made offline, which is where field engineers write tickets.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { LabStatus } from '../../../shared/api/contract';
+import type { LabSession, LabStatus } from '../../../shared/api/contract';
 import type { ChangeReport, ReportAppliance, ReportLab, ReportLive } from '../../../shared/api/report';
 import type { HistoryEntry } from '../../../shared/api/sync';
 import type { MemberState } from '../../../shared/api/types';
@@ -20,6 +20,7 @@ import { sha256 } from '../sync/remote';
 import { targetLabel } from '../sync/target';
 import { loadWorkspace } from '../workspace/load';
 import { thinPools } from '../whatif';
+import { reportCertificates } from './certificates';
 
 /** Problems listed in full; the counts stay exact beyond. */
 const MAX_PROBLEMS = 200;
@@ -35,8 +36,8 @@ export interface CollectOptions {
   /** SSH options and the data folder (history) of the caller. */
   read: ReadOptions;
   historyDir: string;
-  /** The lab's status and its session's state changes, when a lab exists. */
-  lab?: { status: LabStatus; changes: number };
+  /** The lab's status, its session's state changes and each member's latest result, when a lab exists. */
+  lab?: { status: LabStatus; changes: number; latest?: LabSession['latest'] };
 }
 
 /** Appliances asked for by name that the workspace does not have: found before any is contacted. */
@@ -70,7 +71,12 @@ export async function collectReport(opts: CollectOptions): Promise<ChangeReport>
     appliances: [],
     lab: labSummary(opts.lab, opts.path),
   };
+  // Certificates the lab saw when it runs this file; else a TLS check of the members, made now.
+  const labHere = report.lab.state === 'running' && opts.lab?.latest ? { status: opts.lab.status, latest: opts.lab.latest } : undefined;
+  const certificates = () => reportCertificates({ ...(labHere ? { lab: labHere } : {}), ...(loaded.ok ? { workspace: loaded.workspace } : {}), ask: opts.ask })
+    .catch((e: unknown) => ({ source: 'not-checked' as const, note: `the members could not be checked: ${e instanceof Error ? e.message : String(e)}`, list: [] }));
   if (!loaded.ok) {
+    report.certificates = await certificates();
     report.appliancesNote = `appliances are not rendered: ${loaded.unreadable ? loaded.message : 'the workspace has errors'}`;
     return report;
   }
@@ -79,7 +85,7 @@ export async function collectReport(opts: CollectOptions): Promise<ChangeReport>
   const unknown = (opts.appliances ?? []).filter((n) => !known.includes(n));
   if (unknown.length) throw new UnknownAppliances(unknown, known);
   const chosen = loaded.workspace.appliances.filter((a) => !opts.appliances || opts.appliances.includes(a.name));
-  report.appliances = await Promise.all(chosen.map((a) => applianceRow(loaded.workspace, a, opts)));
+  [report.appliances, report.certificates] = await Promise.all([Promise.all(chosen.map((a) => applianceRow(loaded.workspace, a, opts))), certificates()]);
   return report;
 }
 

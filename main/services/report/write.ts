@@ -16,7 +16,7 @@ function mdCode(s: string): string {
 const mdText = (s: string) => s.replace(/([\\`*[\]<>|#])/g, '\\$1').replace(/(^|[^A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (m) => m.replace('_', '\\_')).replace(/\r?\n/g, ' ');
 /** In a table cell a `|` ends the cell even inside a code span (GFM): escaped there. */
 const mdInline = (parts: Inline, cell = false) => parts
-  .map((p) => (typeof p === 'string' ? mdText(p) : mdCode(p.code.replace(/\r?\n/g, ' ').replace(/\|/g, cell ? '\\|' : '|'))))
+  .map((p) => (typeof p === 'string' ? mdText(p) : 'warn' in p ? `**${mdText(p.warn)}**` : mdCode(p.code.replace(/\r?\n/g, ' ').replace(/\|/g, cell ? '\\|' : '|'))))
   .join('');
 
 function mdBlock(b: Block): string {
@@ -40,7 +40,7 @@ export function reportMarkdown(r: ChangeReport): string {
 // ---- HTML
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const htmlInline = (parts: Inline) => parts.map((p) => (typeof p === 'string' ? esc(p) : `<code>${esc(p.code)}</code>`)).join('');
+const htmlInline = (parts: Inline) => parts.map((p) => (typeof p === 'string' ? esc(p) : 'warn' in p ? `<strong class="${p.bad ? 'bad' : 'warn'}">${esc(p.warn)}</strong>` : `<code>${esc(p.code)}</code>`)).join('');
 
 function diffLine(l: string): string {
   const kind = l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : '';
@@ -64,7 +64,7 @@ table{border-collapse:collapse;margin:8px 0}th,td{text-align:left;vertical-align
 .grid th,.grid td{border-bottom:1px solid #d0d7de;padding:3px 8px}.facts th{white-space:nowrap;color:#57606a;font-weight:600}
 pre.diff{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;overflow-x:auto;white-space:pre}
 .add{background:#dafbe1;display:inline-block;min-width:100%}.del{background:#ffebe9;display:inline-block;min-width:100%}
-.hunk{color:#0550ae}.file{color:#57606a}
+.hunk{color:#0550ae}.file{color:#57606a}.warn{color:#9a6700}.bad{color:#cf222e}
 @media print{pre.diff{white-space:pre-wrap}}`;
 
 export function reportHtml(r: ChangeReport): string {

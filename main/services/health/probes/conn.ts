@@ -3,7 +3,7 @@
 // whose reason says what was going on ("timeout after 5 s waiting for the greeting").
 import net from 'node:net';
 import tls from 'node:tls';
-import { ProbeFailure, deadline, errnoReason, fmtMs, stopwatch } from './util';
+import { ProbeFailure, clip, deadline, errnoReason, fmtMs, stopwatch } from './util';
 import type { Evidence, PeerCertificate } from './types';
 
 type Take = (buf: Buffer, eof: boolean) => number;
@@ -148,7 +148,7 @@ export class Conn {
     return {
       subject: dn(cert.subject),
       issuer: dn(cert.issuer),
-      sans: cert.subjectaltname ? cert.subjectaltname.split(/,\s*/).filter(Boolean).slice(0, 50) : [],
+      sans: cert.subjectaltname ? cert.subjectaltname.split(/,\s*/).filter(Boolean).slice(0, 50).map((n) => clip(n, 200)) : [],
       notBefore,
       notAfter,
       sha256: cert.fingerprint256,
@@ -225,7 +225,8 @@ function dn(name: tls.Certificate | undefined): string {
   for (const [k, v] of Object.entries(name as unknown as Record<string, string | string[]>)) {
     for (const one of Array.isArray(v) ? v : [v]) parts.push(`${k}=${one}`);
   }
-  return parts.join(', ').slice(0, 300);
+  // The server writes these: one printable line, bounded.
+  return clip(parts.join(', '), 300);
 }
 
 /**
