@@ -1,7 +1,7 @@
 // The one service contract: every method the UI may call, with its argument schema and result
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
 import { z } from 'zod';
-import type { CheckResult, MemberStatus, StateChange } from './types';
+import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './types';
 import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { healthTimersSchema } from '../model/schema';
@@ -135,7 +135,8 @@ const workspaceMethods = {
 } as const;
 /** The local lab (health checks and forwarding engine) and one-off checks. */
 const labMethods = {
-  'check.run': method<MemberStatus[]>()(z.strictObject({ ...source.shape, group: name.optional() })),
+  // A member checked over TLS carries the certificate its check saw (the member detail shows it).
+  'check.run': method<(MemberStatus & { certificate?: CertificateSeen; checkedAt?: number })[]>()(z.strictObject({ ...source.shape, group: name.optional() })),
   'lab.start': method<LabStatus>()(source),
   'lab.apply': method<LabStatus>()(source),
   'lab.stop': method<LabStatus>()(none),

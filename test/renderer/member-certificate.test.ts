@@ -84,4 +84,24 @@ describe.skipIf(skipBecause(noOpenssl, 'member certificate'))(`member detail: ce
     expect(box.text()).toMatch(/([0-9A-F]{2}:){31}[0-9A-F]{2}/);
     w.unmount();
   }, 30_000);
+
+  it('Check now without a lab: the one-off ssl check\'s certificate, expired, in red', async () => {
+    server = await startTlsServer('127.0.29.32', selfSignedCert('gone.test', undefined, -1));
+    const file = join(real.dataDir, 'gone.yaml');
+    await writeFile(file, [
+      'lbdesk: 1', 'name: cert-once',
+      'servers: [ { name: s2, address: 127.0.29.32 } ]',
+      `groups: [ { name: tls, members: [ { server: s2, port: ${server.port} } ], healthCheck: { type: ssl } } ]`,
+      '',
+    ].join('\n'));
+    await useWorkspace().open(file);
+    const w = mountWith(MemberDetail, real.api, pinia, { memberKey: `g:tls/s2:${server.port}` });
+    expect(w.find('[data-testid="member-certificate"]').exists()).toBe(false);
+    await w.findAll('button').find((b) => b.text() === 'Check now')!.trigger('click');
+    await until(() => w.find('[data-testid="member-certificate"]').exists(), 8000, 'the certificate box');
+    expect(w.find('[data-testid="certificate"]').attributes('data-level')).toBe('expired');
+    expect(w.find('[data-testid="certificate-expiry"]').text()).toMatch(/^Expired: expired 1 day ago \(-1 days left at the check/);
+    expect(w.text()).toContain('CN=gone.test');
+    w.unmount();
+  }, 30_000);
 });

@@ -9,6 +9,7 @@ import { parseFaultLine } from '../lab/faults';
 import { loadSource } from '../workspace/source';
 import { replayMember, TraceError, UnknownFailure, whatIf } from '../whatif';
 import { ApiError } from '../../../shared/api/contract';
+import type { CheckResult } from '../../../shared/api/types';
 
 export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): AreaHandlers<'lab'> {
   /** The workspace, with the hosts its checks send secrets to made known to a binding store. */
@@ -63,7 +64,12 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
       const workspace = await load(src);
       const checker = new HealthChecker({ secrets });
       try {
-        return await checker.checkOnce(workspace, group);
+        const seen = new Map<string, CheckResult>();
+        const out = await checker.checkOnce(workspace, group, { onResult: (key, r) => r.certificate && seen.set(key, r) });
+        return out.map((m) => {
+          const r = seen.get(m.key);
+          return r?.certificate ? { ...m, certificate: r.certificate, checkedAt: r.at } : m;
+        });
       } finally {
         await checker.stop();
       }
