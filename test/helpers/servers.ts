@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -111,6 +111,9 @@ async function serveHttp(server: http.Server, host: string, handler: Handler, po
   out.url = `${scheme}://${host}:${out.port}`;
   return out;
 }
+
+/** ' (skipped: …)' when the system openssl that selfSignedCert needs is missing, else ''. */
+export const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for test certificates)';
 
 /**
  * A throwaway self-signed certificate from the system openssl (key and cert PEM), valid for

@@ -1,7 +1,6 @@
 // The member detail's certificate box: the real lab behind the real API checks a node:tls server
 // on 127.0.29.31 whose certificate (made by openssl for this run) ends in 10 days, and the box
 // shows it as a warning; the box alone for a long-valid and an expired certificate, on a given clock.
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mount } from '@vue/test-utils';
@@ -10,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { realApi, type RealApi } from './helpers/api';
 import { mountWith, storeContext, until } from './helpers/mount';
 import { freePort } from './helpers/workspace';
-import { selfSignedCert, startTlsServer, type Running } from '../helpers/servers';
+import { noOpenssl, selfSignedCert, startTlsServer, type Running } from '../helpers/servers';
 import { skipBecause } from '../helpers/skip';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
@@ -19,7 +18,6 @@ import CertificateBox from '../../renderer/src/lab/CertificateBox.vue';
 import type { CertificateSeen } from '../../shared/api/types';
 
 const DAY = 86_400_000;
-const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for a test certificate)';
 
 describe('certificate box (a given clock)', () => {
   const at = Date.UTC(2026, 11, 2, 12);

@@ -1,26 +1,27 @@
 // `lbdesk check` lists the certificates its TLS checks saw: the real CLI in a child process,
 // node:tls and node:https servers on 127.0.29.11-13 with certificates made by openssl for this run.
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../helpers/cli';
-import { selfSignedCert, startHttpsServer, startTlsServer, type Running } from '../../helpers/servers';
+import { noOpenssl, selfSignedCert, startHttpsServer, startTlsServer, type Running } from '../../helpers/servers';
 import { skipBecause } from '../../helpers/skip';
 
-const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for test certificates)';
 
 describe.skipIf(skipBecause(noOpenssl, 'lbdesk check certificates'))(`lbdesk check: certificates seen${noOpenssl}`, () => {
   const open: Running[] = [];
   let dir: string;
   let file: string;
-  const long = selfSignedCert('long.test', undefined, 400);
-  const short = selfSignedCert('short.test', '127.0.29.12', 10);
-  const gone = selfSignedCert('gone.test', undefined, -1);
+  // Made in beforeAll: a skipped suite's body still runs, and openssl may be missing.
+  let long: ReturnType<typeof selfSignedCert>;
+  let short: typeof long;
+  let gone: typeof long;
 
   beforeAll(async () => {
+    [long, short, gone] = [selfSignedCert('long.test', undefined, 400), selfSignedCert('short.test', '127.0.29.12', 10), selfSignedCert('gone.test', undefined, -1)];
     const [a, b, c] = await Promise.all([
       startTlsServer('127.0.29.11', long),
       startHttpsServer('127.0.29.12', (_req, res) => res.end('ok'), short),

@@ -2,7 +2,6 @@
 // on loopback (127.0.29.1-3), with certificates made by openssl for this run: 400 days, 10 days
 // and one that expired yesterday. Days to expiry are counted from the check's time.
 import { X509Certificate } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HealthChecker } from '../../../main/services/health';
 import { runProbe, type ProbeContext } from '../../../main/services/health/probes';
@@ -10,12 +9,11 @@ import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { certLevel, daysLeft, expiryWords } from '../../../shared/model/certificates';
 import type { CertificateSeen } from '../../../shared/api/types';
 import { workspaceSchema, type HealthCheck } from '../../../shared/model/schema';
-import { selfSignedCert, startHttpsServer, startTlsServer, type Running } from '../../helpers/servers';
+import { noOpenssl, selfSignedCert, startHttpsServer, startTlsServer, type Running } from '../../helpers/servers';
 import { skipBecause } from '../../helpers/skip';
 
 const DAY = 86_400_000;
 const open: Running[] = [];
-const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for test certificates)';
 const ctx = (address: string, port: number, check: HealthCheck): ProbeContext => ({ address, port, timeoutMs: 3000, secrets: new MemorySecretStore(), check });
 
 describe('days to expiry (pure, a given clock)', () => {
@@ -35,11 +33,13 @@ describe('days to expiry (pure, a given clock)', () => {
 });
 
 describe.skipIf(skipBecause(noOpenssl, 'certificate evidence'))(`certificates seen while checking${noOpenssl}`, () => {
-  const long = selfSignedCert('long.test', undefined, 400);
-  const short = selfSignedCert('short.test', '127.0.29.2', 10);
-  const gone = selfSignedCert('gone.test', undefined, -1);
+  // Made in beforeAll: a skipped suite's body still runs, and openssl may be missing.
+  let long: ReturnType<typeof selfSignedCert>;
+  let short: typeof long;
+  let gone: typeof long;
   let ports: number[] = [];
   beforeAll(async () => {
+    [long, short, gone] = [selfSignedCert('long.test', undefined, 400), selfSignedCert('short.test', '127.0.29.2', 10), selfSignedCert('gone.test', undefined, -1)];
     const servers = await Promise.all([
       startTlsServer('127.0.29.1', long),
       startHttpsServer('127.0.29.2', (_req, res) => { res.statusCode = 404; res.end('no'); }, short),

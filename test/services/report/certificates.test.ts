@@ -2,18 +2,17 @@
 // (real node:tls / node:https servers on 127.0.29.21-24, certificates made by openssl for this
 // run), the running lab's latest results instead when it runs the file, none when offline;
 // in JSON, Markdown and HTML, with a warning under 30 days and expired ones in red.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { collectReport, reportHtml, reportMarkdown, type CollectOptions } from '../../../main/services/report';
 import type { CheckResult, MemberStatus } from '../../../shared/api/types';
-import { selfSignedCert, startHttpsServer, startTcpListener, startTlsServer, type Running, type TcpListener } from '../../helpers/servers';
+import { noOpenssl, selfSignedCert, startHttpsServer, startTcpListener, startTlsServer, type Running, type TcpListener } from '../../helpers/servers';
 import { skipBecause } from '../../helpers/skip';
 
 const DAY = 86_400_000;
-const noOpenssl = existsSync('/usr/bin/openssl') || existsSync('/usr/local/bin/openssl') ? '' : ' (skipped: openssl is not installed, needed for test certificates)';
 
 describe.skipIf(skipBecause(noOpenssl, 'report certificates'))(`change report: certificates${noOpenssl}`, () => {
   const open: Running[] = [];
