@@ -70,7 +70,7 @@ describe('App', () => {
     nav.member = 'g:web/web2:8081';
     await flushPromises();
     const why = w.find('[data-testid="why"]').text();
-    expect(why).toContain('The lab is not running: start it (F5) to check this member live, or Check now for one result.');
+    expect(why).toContain('The lab is not running: start it to check this member live, or Check now for one result.');
     expect(why).not.toContain('not been checked yet');
   });
 
@@ -84,7 +84,7 @@ describe('App', () => {
     expect(w.find('[data-testid="timers-not-applied"]').exists()).toBe(false);
     workspaceStore.set(['healthTimers', 'interval'], '6s');
     await settled();
-    expect(w.find('[data-testid="timers-not-applied"]').text()).toBe('As edited: the lab runs the timers it started with until you apply the edits (Shift+F5).');
+    expect(w.find('[data-testid="timers-not-applied"]').text()).toBe('As edited: the lab runs the timers it started with until you apply the edits.');
   });
 
   it("a member's Edit member and Edit server put the focus in that row's field", async () => {
