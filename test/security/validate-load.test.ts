@@ -49,4 +49,26 @@ describe('a big validate from the page', () => {
     expect(latencies.length).toBeGreaterThan(2);
     expect(Math.max(...latencies)).toBeLessThan(Math.max(took / 3, 200));
   }, 180_000);
+
+  it('is refused by the lab the same way: start on a big bad file or text, every other call answered meanwhile', async () => {
+    const path = join(tmp.dir, 'big-lab.yaml');
+    const text = badServers(4);
+    writeFileSync(path, text);
+    for (const args of [{ path }, { path, text }]) {
+      const started = Date.now();
+      let pending = true;
+      const start = page.call('lab.start', args).finally(() => (pending = false));
+      const latencies: number[] = [];
+      while (pending) {
+        const sent = Date.now();
+        expect((await page.call('app.info')).ok).toBe(true);
+        if (pending) latencies.push(Date.now() - sent);
+      }
+      const reply = await start;
+      const took = Date.now() - started;
+      expect(reply).toMatchObject({ ok: false, error: { code: 'refused', message: expect.stringMatching(/^the workspace has errors: .*big-lab\.yaml:\d+:\d+: /) } });
+      expect(latencies.length).toBeGreaterThan(2);
+      expect(Math.max(...latencies)).toBeLessThan(Math.max(took / 3, 200));
+    }
+  }, 240_000);
 });

@@ -64,7 +64,7 @@ export async function loadWorkspace(path: string, opts: { text?: string; shown?:
   return { ok: true, workspace: parsed.workspace, problems, text: parsed.text, where: (at) => locate(done.doc, documentLines(done.doc), at) };
 }
 
-function refused(problems: Problem[], shown: string): LoadRefused {
+export function refused(problems: Problem[], shown: string): LoadRefused {
   const errors = problems.filter((p) => p.severity === 'error');
   const counts = problemCounts(problems);
   const n = Math.max(counts.errors, 1);
