@@ -1,10 +1,10 @@
 // What a box says about one workspace member at run time, and what a driver offers to ask it
 // and to change it (drain, maintenance, ready) without a reload.
 import type { Appliance, Workspace } from '../../../shared/model/schema';
+import type { AdminState, BoxHealth, LiveMember } from '../../../shared/api/operate';
 import type { Remote } from '../sync/remote';
 
-export type AdminState = 'ready' | 'drain' | 'maint';
-export type BoxHealth = 'up' | 'down' | 'no-check' | 'unknown';
+export type { AdminState, BoxHealth };
 
 /** A group member of the workspace, as MEMBER names it. */
 export interface WorkspaceMember {
@@ -16,21 +16,8 @@ export interface WorkspaceMember {
   label: string;
 }
 
-export interface MemberState {
-  group: string;
-  server: string;
-  port?: number;
-  admin?: AdminState;
-  health: BoxHealth;
-  sessions?: number;
-  weight?: number;
-  /** The box's own words for its last check (HAProxy: `L7OK/200 in 2ms`). */
-  check?: string;
-  /** Why the health is unknown. */
-  why?: string;
-  /** Where the box has it (HAProxy: `backend/server`, one per service using the group). */
-  on?: string[];
-}
+/** A member as the box has it: what the Operate view gets, without the label the view adds. */
+export type MemberState = Omit<LiveMember, 'label'>;
 
 /** The result of a runtime change: refused by the box (its words) or done. */
 export type SetOutcome = { ok: true } | { ok: false; refused: string };
