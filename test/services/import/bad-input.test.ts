@@ -97,6 +97,6 @@ describe('lbdesk import (CLI)', () => {
     expect(stdin.stderr).toBe('lbdesk: <stdin>:1: "global" is not a keepalived keyword (expected global_defs, vrrp_instance, virtual_server…): not a keepalived.conf\n');
     expect(existsSync(out)).toBe(false);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toBe('lbdesk: --driver must be haproxy, keepalived, adx or f5 (got "nginx")\n');
+    expect(usage.stderr).toBe('lbdesk: --driver must be haproxy, keepalived, adx, a10, netscaler, f5 or pingdirectory (got "nginx")\n');
   });
 });

@@ -112,7 +112,7 @@ const warnings: [string, Change[], string, RegExp][] = [
   ['port in the initiator range', [[[...TS, 'initiatorSupport'], true], [[...TS, 'ports'], [20000]]], 'targetSets[0].ports[0]', /initiator port range 16384-49151/],
   ['secondary active IPFE equal to the active one', [[[...TS, 'secondaryAddress'], '127.0.0.70'], [[...TS, 'secondaryActiveIpfe'], 'A1'], [[...TS, 'servers'], [{ address: '127.0.0.51', secondaryAddress: '127.0.0.71' }]]], 'targetSets[0].secondaryActiveIpfe', /choose another \(e.g. A2\)/],
   ['key file with agent auth', [[['appliances', 0, 'keyFile'], '~/.ssh/id']], 'appliances[0].keyFile', /only auth: key/],
-  ['CLI settings with a haproxy driver', [[['appliances', 0, 'cli'], { mode: 'shell' }]], 'appliances[0].cli', /only drivers cli, adx, f5 use/],
+  ['CLI settings with a haproxy driver', [[['appliances', 0, 'cli'], { mode: 'shell' }]], 'appliances[0].cli', /only drivers cli, adx, a10, netscaler, f5 use/],
   ['template with a haproxy driver', [[['appliances', 0, 'template'], 'x.liquid']], 'appliances[0].template', /only driver cli/],
   ['target set without servers', [[[...TS, 'servers'], []]], 'targetSets[0].servers', /no servers/],
   ['include listed twice', [[['appliances', 0, 'include'], ['web-vip', 'web-vip']]], 'appliances[0].include[1]', /already listed/],
