@@ -154,7 +154,7 @@ const cases: Case[] = [
   // appliances
   ['appliance port 0', ['appliances', 0, 'port'], 0, 'appliances[0].port', /port number/],
   ['appliance auth', ['appliances', 0, 'auth'], 'token', 'appliances[0].auth', /agent, key, password/],
-  ['appliance driver', ['appliances', 0, 'driver'], 'f5', 'appliances[0].driver', /haproxy, keepalived, lbdesk/],
+  ['appliance driver', ['appliances', 0, 'driver'], 'nginx', 'appliances[0].driver', /haproxy, keepalived, lbdesk/],
   ['appliance host key', ['appliances', 0, 'hostKey'], 'abc', 'appliances[0].hostKey', /SHA256/],
   ['appliance password in the file', ['appliances', 0, 'password'], 'secret', 'appliances[0].password', /unknown key/],
 ];
