@@ -5,6 +5,7 @@ import { basename, extname, isAbsolute, join, normalize } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { Lab } from '../lab';
 import { parseScenario } from '../lab/scenario';
+import { formatProblem } from '../../../shared/model/problem';
 import { asApiError, WORKSPACE_EXTENSIONS } from '../files/guard';
 import { readChecked, realFolderOf } from '../files/read';
 import type { Handler } from './dispatch';
@@ -27,8 +28,8 @@ function readScenario(lab: Lab, path: string) {
   }
   const parsed = parseScenario(text, basename(clean), workspace);
   if ('problems' in parsed) {
-    const p = parsed.problems[0]!;
-    throw new ApiError('refused', `${p.file}:${p.line}:${p.col}: ${p.path}: ${p.message}${parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : ''}`);
+    const more = parsed.problems.length - 1;
+    throw new ApiError('refused', `${formatProblem(parsed.problems[0]!)}${more ? ` (and ${more} more)` : ''}`);
   }
   return parsed.steps;
 }

@@ -224,9 +224,13 @@ export class Lab {
       say(`scenario ${name}: ${passed} of ${passed + failed} expected transitions passed${failed ? `, ${failed} failed` : ''}`);
       return { ...counts, stopped: false };
     } catch (err) {
-      say(`scenario ${name} stopped: ${(err as Error).message}`);
-      if (run.signal.aborted) return { ...counts, stopped: true };
-      throw err;
+      const { passed, failed } = counts;
+      if (!run.signal.aborted) {
+        say(`scenario ${name} stopped: ${(err as Error).message}`);
+        throw err;
+      }
+      say(`scenario ${name}: stopped before the end, ${passed} of ${passed + failed} expected transitions passed so far`);
+      return { ...counts, stopped: true };
     } finally {
       this.scenarioRun = undefined;
     }
