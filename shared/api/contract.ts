@@ -161,6 +161,15 @@ const labMethods = {
   })),
   /** A fault on the lab's path to a member (its key or `web/web1:8081`), or `clear` it. */
   'lab.fault': method<LabStatus>()(z.strictObject({ member: z.string().min(1).max(600), fault: z.enum([...FAULT_KINDS, 'clear']), value: z.string().min(1).max(40).optional() })),
+  /** The .yaml/.yml files beside the running lab's workspace that parse as scenarios against it. */
+  'lab.scenarios': method<{ path: string; name: string; steps: number }[]>()(none),
+  /**
+   * Runs a scenario file beside the running lab's workspace start to finish (the runner of
+   * `serve --scenario`): each step, expectation (`expect`) and the summary are `lab.event`s.
+   */
+  'lab.scenario': method<{ passed: number; failed: number; stopped: boolean }>()(z.strictObject({ path: z.string().min(1).max(4096) })),
+  /** Stops the scenario that runs (false: none did). */
+  'lab.scenarioStop': method<boolean>()(none),
 } as const;
 /** Appliances: render, diff, push, pull, confirm, history, compare. */
 const appliancesMethods = {

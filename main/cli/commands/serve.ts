@@ -12,8 +12,8 @@ import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { Lab } from '../../services/lab';
-import { FAULT_USAGE, parseFaultLine, type FaultLine } from '../../services/lab/faults';
-import { parseScenario, runScenario, type ScenarioStep } from '../../services/lab/scenario';
+import type { FaultLine } from '../../services/lab/faults';
+import { parseScenario, runFaultLine, runScenario, type ScenarioStep } from '../../services/lab/scenario';
 import { MemorySecretStore } from '../../services/secrets/memory';
 import { loadWorkspace, type LoadRefused } from '../../services/workspace/load';
 import { CliError } from '../errors';
@@ -299,21 +299,6 @@ function faults(runner: Runner, run: <T>(f: () => Promise<T>) => Promise<T>, pri
   });
   // stdin at its end (or /dev/null under systemd) changes nothing.
   return () => lines.close();
-}
-
-/** One line of the fault language (stdin, scenario steps); a line that is not one is an Error. */
-export async function runFaultLine(runner: Pick<Runner, 'pairBox' | 'fault'>, run: <T>(f: () => Promise<T>) => Promise<T>, line: string): Promise<void> {
-  const words = line.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return;
-  const parsed = parseFaultLine(words);
-  if (parsed && 'error' in parsed) throw new Error(`"${line.trim()}": ${parsed.error}`);
-  if (parsed) return run(() => runner.fault(parsed));
-  const [action, ...rest] = words;
-  if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
-    throw new Error(`"${line.trim()}" is not a fault: use "stop [PAIR] BOX", "start [PAIR] BOX", or ${FAULT_USAGE}`);
-  }
-  const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
-  return run(() => runner.pairBox(pair, box, action));
 }
 
 /** Prints an event; `listen` also hands every printed event to a listener (the scenario). */

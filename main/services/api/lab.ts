@@ -5,6 +5,7 @@ import { BoundSecretStore } from '../secrets/bound';
 import type { SecretStore } from '../secrets/types';
 import type { AreaHandlers } from './dispatch';
 import { Lab } from '../lab';
+import { scenarioHandlers } from './lab-scenario';
 import { parseFaultLine } from '../lab/faults';
 import { loadSource } from '../workspace/source';
 import { replayMember, TraceError, UnknownFailure, whatIf } from '../whatif';
@@ -19,6 +20,7 @@ export function labHandlers(lab: Lab, secrets: SecretStore | BoundSecretStore): 
     return workspace;
   };
   return {
+    ...scenarioHandlers(lab),
     'lab.start': async (src) => lab.start(await load(src), src.path),
     'lab.apply': async (src) => lab.start(await load(src), src.path),
     'lab.stop': async () => lab.stop(),

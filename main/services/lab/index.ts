@@ -8,9 +8,10 @@ import type { Workspace } from '../../../shared/model/schema';
 import { ForwardingEngine, type EngineIo } from '../engine';
 import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
-import { LabFaults, type Fault } from './faults';
+import { LabFaults, type Fault, type FaultLine } from './faults';
 import { labScope } from './local';
 import { LabPairs } from './pairs';
+import { runFaultLine, runScenario, type ScenarioStep } from './scenario';
 
 const STATS_EVERY_MS = 1000;
 /** What lab.session hands a window that looks late: the newest so many. */
@@ -50,6 +51,11 @@ export class Lab {
   private timer: NodeJS.Timeout | undefined;
   private changes: StateChange[] = [];
   private events: EngineEvent[] = [];
+  /** Every lab event, for a scenario that runs on it. */
+  private listeners = new Set<(e: EngineEvent) => void>();
+  private scenarioRun: AbortController | undefined;
+  /** The workspace as given to the last start (a scenario's members are read against it). */
+  private applied: Workspace | undefined;
 
   constructor(private readonly deps: LabOptions) {}
 
@@ -65,6 +71,7 @@ export class Lab {
   async start(full: Workspace, path: string): Promise<LabStatus> {
     const { workspace, notes } = this.deps.bind === 'any' ? { workspace: full, notes: [] } : labScope(full);
     const fresh = !this.health || !this.engine;
+    this.applied = full;
     if (fresh) {
       this.changes = [];
       this.events = [];
@@ -126,6 +133,7 @@ export class Lab {
   }
 
   async stop(): Promise<LabStatus> {
+    this.scenarioRun?.abort();
     clearInterval(this.timer);
     const { engine, health, pairs, faults } = this;
     this.engine = undefined;
@@ -189,6 +197,57 @@ export class Lab {
     return this.announce();
   }
 
+  /**
+   * A scenario file's steps (docs/cli.md, "Scenarios") played on the running lab by the runner
+   * `serve --scenario` uses; each step, expectation and the summary go out as lab events.
+   */
+  async scenario(steps: ScenarioStep[], name: string): Promise<{ passed: number; failed: number; stopped: boolean }> {
+    if (!this.running) throw new Error('the lab is not running');
+    if (this.scenarioRun) throw new Error('a scenario is already running (stop it first)');
+    const run = (this.scenarioRun = new AbortController());
+    const say = (message: string) => this.onEngineEvent({ ts: new Date().toISOString(), type: 'notice', message });
+    const counts = { passed: 0, failed: 0 };
+    const target = {
+      fault: (l: FaultLine) => (l.op === 'fault' ? this.fault(l.member, l.fault) : this.clearFault(l.member)),
+      pairBox: (pair: string | undefined, box: string, action: 'stop' | 'start') => this.pairBox(pair, box, action),
+    };
+    say(`scenario ${name}: started (${steps.length} steps)`);
+    try {
+      await runScenario(steps, {
+        exec: (line) => (say(`scenario ${name}: ${line}`), runFaultLine(target, (f) => f(), line)),
+        members: () => this.health?.all() ?? [],
+        events: (l) => (this.listeners.add(l), () => void this.listeners.delete(l)),
+        report: (e) => (counts[e.ok ? 'passed' : 'failed']++, this.onEngineEvent(e)),
+        signal: run.signal,
+      });
+      const { passed, failed } = counts;
+      say(`scenario ${name}: ${passed} of ${passed + failed} expected transitions passed${failed ? `, ${failed} failed` : ''}`);
+      return { ...counts, stopped: false };
+    } catch (err) {
+      const { passed, failed } = counts;
+      if (!run.signal.aborted) {
+        say(`scenario ${name} stopped: ${(err as Error).message}`);
+        throw err;
+      }
+      say(`scenario ${name}: stopped before the end, ${passed} of ${passed + failed} expected transitions passed so far`);
+      return { ...counts, stopped: true };
+    } finally {
+      this.scenarioRun = undefined;
+    }
+  }
+
+  /** The workspace the lab runs, whole (before the loopback scope). */
+  get workspace(): Workspace | undefined {
+    return this.running ? this.applied : undefined;
+  }
+
+  /** Stops the scenario that runs (false: none did). */
+  stopScenario(): boolean {
+    if (!this.scenarioRun) return false;
+    this.scenarioRun.abort();
+    return true;
+  }
+
   /** Every window shows the change at once (not at the next stats tick). */
   private announce(): LabStatus {
     const status = this.status();
@@ -218,6 +277,7 @@ export class Lab {
   private onEngineEvent(event: EngineEvent): void {
     const e = event.type === 'state' ? this.measured(event) : event;
     this.deps.emit('lab.event', e);
+    for (const l of this.listeners) l(e);
     if (e.type !== 'stats') {
       this.events.push(e);
       if (this.events.length > SESSION_EVENTS * 1.5) this.events = this.events.slice(-SESSION_EVENTS);

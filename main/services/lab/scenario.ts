@@ -13,7 +13,7 @@ import { formatDuration, parseDuration } from '../../../shared/model/duration';
 import { positionOf } from '../../../shared/model/locate';
 import { formatPath, ROOT_PATH, SYNTAX_PATH, type PathSegment, type Problem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
-import { faultTargets, parseFaultLine, type FaultTarget } from './faults';
+import { FAULT_USAGE, faultTargets, parseFaultLine, type FaultLine, type FaultTarget } from './faults';
 
 export type ScenarioStep =
   | { kind: 'at'; atMs: number; line: string; fileLine: number }
@@ -109,6 +109,29 @@ export interface ScenarioDeps {
   report(e: Extract<EngineEvent, { type: 'expect' }>): void;
   /** How long to wait for every member's first result before the clock starts (default 10 s). */
   settleMs?: number;
+  /** Stops the run: it rejects with "stopped", and no expectation is reported after. */
+  signal?: AbortSignal;
+}
+
+/** What runs one line of the fault language: serve's runner, or the window's lab. */
+export interface LineTarget {
+  fault(line: FaultLine): Promise<unknown>;
+  pairBox(pair: string | undefined, box: string, action: 'stop' | 'start'): Promise<unknown>;
+}
+
+/** One line of the fault language (stdin, scenario steps); a line that is not one is an Error. */
+export async function runFaultLine(target: LineTarget, run: <T>(f: () => Promise<T>) => Promise<T>, line: string): Promise<void> {
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return;
+  const parsed = parseFaultLine(words);
+  if (parsed && 'error' in parsed) throw new Error(`"${line.trim()}": ${parsed.error}`);
+  if (parsed) return void (await run(() => target.fault(parsed)));
+  const [action, ...rest] = words;
+  if ((action !== 'stop' && action !== 'start') || rest.length < 1 || rest.length > 2) {
+    throw new Error(`"${line.trim()}" is not a fault: use "stop [PAIR] BOX", "start [PAIR] BOX", or ${FAULT_USAGE}`);
+  }
+  const [pair, box] = rest.length === 2 ? [rest[0], rest[1]!] : [undefined, rest[0]!];
+  return void (await run(() => target.pairBox(pair, box, action)));
 }
 
 const nameOf = (m: { group?: string; targetSet?: number; server: string; address: string; port?: number }) =>
@@ -128,9 +151,22 @@ export async function runScenario(steps: ScenarioStep[], deps: ScenarioDeps): Pr
     if (e.detectedMs !== undefined && e.bound) measures.set(`${name}>${e.to}`, `${e.fault}: ${e.detectedMs} ms, bound ${e.bound[0]}-${e.bound[1]} ms${e.withinBound ? '' : ', OUTSIDE THE BOUND'}`);
     for (const w of [...waiters]) w();
   });
+  const signal = deps.signal;
+  let stopped = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stopped = () => reject(new Error('stopped'));
+    if (signal?.aborted) stopped();
+    signal?.addEventListener('abort', stopped, { once: true });
+  });
+  aborted.catch(() => undefined);
   for (const m of deps.members()) states.set(nameOf(m), m.state);
-  // The clock starts once every member has its first result.
-  await waitFor(() => [...states.values()].every((s) => s !== 'unknown'), deps.settleMs ?? 10_000, waiters);
+  try {
+    // The clock starts once every member has its first result.
+    await Promise.race([waitFor(() => [...states.values()].every((s) => s !== 'unknown'), deps.settleMs ?? 10_000, waiters), aborted]);
+  } catch (err) {
+    off();
+    throw err;
+  }
   const t0 = Date.now();
   let stepAt = t0;
   let passed = 0;
@@ -140,9 +176,12 @@ export async function runScenario(steps: ScenarioStep[], deps: ScenarioDeps): Pr
     for (const step of steps) {
       if (step.kind === 'at') {
         const wait = t0 + step.atMs - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        if (wait > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([new Promise((r) => (timer = setTimeout(r, wait))), aborted]).finally(() => clearTimeout(timer));
+        }
         stepAt = Date.now();
-        await deps.exec(step.line);
+        await Promise.race([deps.exec(step.line), aborted]);
         continue;
       }
       const from = stepAt;
@@ -152,6 +191,7 @@ export async function runScenario(steps: ScenarioStep[], deps: ScenarioDeps): Pr
           return names.length > 0 && names.every((n) => states.get(n) === step.state);
         };
         const ok = await waitFor(reached, from + step.withinMs - Date.now(), waiters);
+        if (signal?.aborted) return;
         const afterMs = Date.now() - from;
         const names = [...states.keys()].filter((n) => matches(n, step.member));
         const measured = names.map((n) => measures.get(`${n}>${step.state}`)).filter(Boolean);
@@ -165,8 +205,9 @@ export async function runScenario(steps: ScenarioStep[], deps: ScenarioDeps): Pr
         });
       })());
     }
-    await Promise.all(pending);
+    await Promise.race([Promise.all(pending), aborted]);
   } finally {
+    signal?.removeEventListener('abort', stopped);
     off();
   }
   return { passed, failed };
