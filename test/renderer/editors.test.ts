@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mountWith, settled, withDemo } from './helpers/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
@@ -103,7 +103,7 @@ describe('editors', () => {
     expect(await t.real.api.call('secrets.has', { name: 'appliance/lab-haproxy/password' })).toBe(true);
     expect(await workspaceStore.text()).not.toContain('s3cret-value');
     // A store without a keyring (browser mode on a machine without one) is named as memory only.
-    expect(w.text()).toContain('Not stored in a keychain: kept in memory only, until lbdesk stops');
+    await vi.waitFor(() => expect(w.text()).toContain('Not stored in a keychain: kept in memory only, until lbdesk stops'), { timeout: 5000 });
     w.unmount();
   });
 });
