@@ -132,7 +132,12 @@ describe('lab faults over HTTP', () => {
     const degraded = await s.wait('state', (e) => e.server === 'web1' && e.to === 'degraded', 10_000, at);
     expect(degraded).toMatchObject({ from: 'available', fault: 'delay' });
     expectMeasured(degraded);
-    // The tier puts available before degraded: new connections all go to web2.
+    // The tier puts available before degraded: new connections all go to web2 — once the data
+    // thread has the verdict, a moment after the checker's event.
+    await until(async () => {
+      for (let i = 0; i < 3; i++) if ((await get(A.vip, s.vport)).body !== 'web2') return false;
+      return true;
+    }, 10_000, 'the data path leaving web1');
     const answers = [];
     for (let i = 0; i < 12; i++) answers.push((await get(A.vip, s.vport)).body);
     expect(new Set(answers)).toEqual(new Set(['web2']));
@@ -156,6 +161,7 @@ describe('lab faults over HTTP', () => {
     // Through the lab's path the status is rewritten (what the VIP's clients would have got).
     const via = (s.events.find((e) => e.type === 'fault') as { via: string }).via;
     expect(await get(via, s.port)).toMatchObject({ status: 503, body: 'web1' });
+    await until(async () => (await get(A.vip, s.vport)).body === 'web2', 10_000, 'the data path leaving web1');
     const answers = [];
     for (let i = 0; i < 8; i++) answers.push((await get(A.vip, s.vport)).body);
     expect(new Set(answers)).toEqual(new Set(['web2']));
