@@ -155,13 +155,13 @@ function tree(lines: string[], from: number, to: number): F5Entry[] {
   return out;
 }
 
-/** The single value of a property line (`address 10.0.0.1`), unquoted. */
+/** The single value of a property line (`address 192.0.2.1`), unquoted. */
 export function prop(body: F5Entry[], key: string): string | undefined {
   const e = body.find((x) => x.words[0] === key && !x.children);
   return e && e.words.length >= 2 ? unquote(e.words.slice(1).join(' ')) : undefined;
 }
 
-/** `/Common/10.0.0.100:80`, `10.0.0.1%2.80` (route domain), `[2001:db8::1]:443`, `2001:db8::1.443`. */
+/** `/Common/192.0.2.100:80`, `192.0.2.1%2.80` (route domain), `[2001:db8::1]:443`, `2001:db8::1.443`. */
 export function splitDestination(dest: string): { address: string; port: string } | undefined {
   const s = dest.replace(/^\/[^/]+\/(?:[^/]+\/)?/, '');
   let m = /^(.*?)(?:%\d+)?[:.](\d+|any)$/.exec(s);

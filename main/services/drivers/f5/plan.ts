@@ -22,7 +22,7 @@ interface WantNode { name: string; server: Server; box?: F5Node }
 interface WantMember { name: string; node: string; ratio: number; address: string }
 interface WantPool { name: string; group: Group; mode: string; members: WantMember[]; box?: F5Pool; service: Service }
 
-/** An entry as one command-line argument: `address 10.0.0.1`, `metadata { source { value x } }`. */
+/** An entry as one command-line argument: `address 192.0.2.1`, `metadata { source { value x } }`. */
 export function oneLine(e: F5Entry): string {
   return [...e.words, ...(e.children ? [`{ ${e.children.map(oneLine).join(' ')}${e.children.length ? ' ' : ''}}`.replace('{  }', '{ }')] : [])].join(' ');
 }
