@@ -1,51 +1,26 @@
 // A fault from the window: on a member of the running lab (the real lab behind the real API),
 // shown on the member, taken off with one click.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, storeContext, until } from './helpers/mount';
-import { freePort } from './helpers/workspace';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mountWith, until, withRealLab } from './helpers/mount';
+import { httpMemberSite } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import MemberDetail from '../../renderer/src/lab/MemberDetail.vue';
-import type { Pinia } from 'pinia';
-
 
 describe('member fault', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  let server: Server;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-  });
-  afterEach(async () => {
-    await useLab().stop();
-    await real.close();
-    await new Promise((r) => server.close(r));
-  });
+  let site: Awaited<ReturnType<typeof httpMemberSite>>;
+  // After hooks run last-registered first: the backend closes after the lab has stopped.
+  afterEach(() => site.close());
+  const t = withRealLab();
 
   it('applies a fault on a member of the running lab, shows it on the member, and clears it with one click', async () => {
-    const port = await freePort('127.0.43.11');
-    const vport = await freePort('127.0.43.10');
-    server = createServer((req, res) => res.end('w1\n'));
-    await new Promise<void>((r) => server.listen(port, '127.0.43.11', () => r()));
-    const file = join(real.dataDir, 'faults.yaml');
-    await writeFile(file, [
-      'lbdesk: 1', 'name: fault-ui',
-      'healthTimers: { interval: 500ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 2s }',
-      'servers: [ { name: w1, address: 127.0.43.11 } ]',
-      `groups: [ { name: web, members: [ { server: w1, port: ${port} } ], healthCheck: { type: http, http: { path: / } } } ]`,
-      `services: [ { name: v, address: 127.0.43.10, port: ${vport}, group: web } ]`,
-      '',
-    ].join('\n'));
+    site = await httpMemberSite(t.real.dataDir, { file: 'faults.yaml', name: 'fault-ui', member: '127.0.43.11', vip: '127.0.43.10' });
+    const { file, port } = site;
     await useWorkspace().open(file);
     const lab = useLab();
     expect(await lab.start()).toBe(true);
     const key = `g:web/w1:${port}`;
-    const w = mountWith(MemberDetail, real.api, pinia, { memberKey: key });
+    const w = mountWith(MemberDetail, t.real.api, t.pinia, { memberKey: key });
     await until(() => lab.members.get(key)?.state === 'available', 8000, 'w1 available');
     await until(() => w.find('[data-testid="member-faults"]').exists(), 3000, 'the fault controls');
     expect(w.find('[data-testid="member-fault"]').exists()).toBe(false);

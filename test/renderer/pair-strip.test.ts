@@ -1,32 +1,21 @@
 // The Overview's HA pair strip on the real lab: both boxes side by side, Stop on the master and
 // its mate takes the address (the transition shown with its reason), Start and it is given back.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, settled, storeContext, until } from './helpers/mount';
+import { mountWith, settled, until, withRealLab } from './helpers/mount';
 import { freePort } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import PairStrip from '../../renderer/src/lab/PairStrip.vue';
-import type { Pinia } from 'pinia';
 
 
 describe('pair strip', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-  });
-  afterEach(async () => {
-    await useLab().stop();
-    await real.close();
-  });
+  const t = withRealLab();
 
   it('stops the master: the mate takes over, shown with the reason; start gives it back', async () => {
     const port = await freePort('127.0.19.50');
-    const file = join(real.dataDir, 'pair.yaml');
+    const file = join(t.real.dataDir, 'pair.yaml');
     await writeFile(file, [
       'lbdesk: 1', 'name: pair-ui',
       'targetSets:',
@@ -41,7 +30,7 @@ describe('pair strip', () => {
     await useWorkspace().open(file);
     const lab = useLab();
     expect(await lab.start()).toBe(true);
-    const w = mountWith(PairStrip, real.api, pinia);
+    const w = mountWith(PairStrip, t.real.api, t.pinia);
     await settled();
     const role = (box: string) => w.find(`[data-box="${box}"] [data-testid="role"]`).text();
     expect(role('a1')).toBe('master');

@@ -1,46 +1,24 @@
 // "Run scenario…" in the window: a scenario file beside the workspace, played on the real lab
 // (through the real API) by serve's runner, each step and PASS line shown as it happens, then the summary.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, storeContext, until } from './helpers/mount';
-import { freePort } from './helpers/workspace';
+import { mountWith, until, withRealLab } from './helpers/mount';
+import { httpMemberSite } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import ScenarioRun from '../../renderer/src/lab/ScenarioRun.vue';
-import type { Pinia } from 'pinia';
 
 describe('scenario run', () => {
-  let real: RealApi;
-  let pinia: Pinia;
-  let server: Server;
-  beforeEach(async () => {
-    real = realApi();
-    pinia = storeContext(real.api);
-  });
-  afterEach(async () => {
-    await useLab().stop();
-    await real.close();
-    await new Promise((r) => server.close(r));
-  });
+  let site: Awaited<ReturnType<typeof httpMemberSite>>;
+  // After hooks run last-registered first: the backend closes after the lab has stopped.
+  afterEach(() => site.close());
+  const t = withRealLab();
 
   it('lists the scenario files beside the workspace, runs one, shows each step, each PASS line and the summary', async () => {
-    const port = await freePort('127.0.47.11');
-    const vport = await freePort('127.0.47.10');
-    server = createServer((req, res) => res.end('w1\n'));
-    await new Promise<void>((r) => server.listen(port, '127.0.47.11', () => r()));
-    const file = join(real.dataDir, 'site.yaml');
-    await writeFile(file, [
-      'lbdesk: 1', 'name: scenario-ui',
-      'healthTimers: { interval: 500ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 2s }',
-      'servers: [ { name: w1, address: 127.0.47.11 } ]',
-      `groups: [ { name: web, members: [ { server: w1, port: ${port} } ], healthCheck: { type: http, http: { path: / } } } ]`,
-      `services: [ { name: v, address: 127.0.47.10, port: ${vport}, group: web } ]`,
-      '',
-    ].join('\n'));
-    await writeFile(join(real.dataDir, 'proof.yaml'), [
+    site = await httpMemberSite(t.real.dataDir, { file: 'site.yaml', name: 'scenario-ui', member: '127.0.47.11', vip: '127.0.47.10' });
+    const { file } = site;
+    await writeFile(join(t.real.dataDir, 'proof.yaml'), [
       '- at: 0s fault web/w1 refuse',
       '- expect: web/w1 unavailable within 8s',
       '- at: 8s clear web/w1',
@@ -48,11 +26,11 @@ describe('scenario run', () => {
       '',
     ].join('\n'));
     // Beside it but not a scenario: not offered.
-    await writeFile(join(real.dataDir, 'notes.yaml'), 'just: a map\n');
+    await writeFile(join(t.real.dataDir, 'notes.yaml'), 'just: a map\n');
     await useWorkspace().open(file);
     const lab = useLab();
     expect(await lab.start()).toBe(true);
-    const w = mountWith(ScenarioRun, real.api, pinia);
+    const w = mountWith(ScenarioRun, t.real.api, t.pinia);
     await w.find('[data-testid="scenario-toggle"]').trigger('click');
     await until(() => w.findAll('[data-testid="scenario-pick"] option').length > 0, 3000, 'the scenario files');
     expect(w.findAll('[data-testid="scenario-pick"] option').map((o) => o.text())).toEqual(['proof.yaml (4 steps)']);
@@ -75,22 +53,13 @@ describe('scenario run', () => {
   }, 60_000);
 
   it('stops a scenario that runs', async () => {
-    const port = await freePort('127.0.47.21');
-    server = createServer((req, res) => res.end('w1\n'));
-    await new Promise<void>((r) => server.listen(port, '127.0.47.21', () => r()));
-    const file = join(real.dataDir, 'site.yaml');
-    await writeFile(file, [
-      'lbdesk: 1', 'name: scenario-stop',
-      'healthTimers: { interval: 500ms, retryInterval: 300ms, failAfter: 2, restoreAfter: 2, timeout: 2s }',
-      'servers: [ { name: w1, address: 127.0.47.21 } ]',
-      `groups: [ { name: web, members: [ { server: w1, port: ${port} } ], healthCheck: { type: http, http: { path: / } } } ]`,
-      '',
-    ].join('\n'));
-    await writeFile(join(real.dataDir, 'long.yml'), '- at: 60s fault web/w1 refuse\n- expect: web/w1 unavailable within 8s\n');
+    site = await httpMemberSite(t.real.dataDir, { file: 'site.yaml', name: 'scenario-stop', member: '127.0.47.21' });
+    const { file } = site;
+    await writeFile(join(t.real.dataDir, 'long.yml'), '- at: 60s fault web/w1 refuse\n- expect: web/w1 unavailable within 8s\n');
     await useWorkspace().open(file);
     const lab = useLab();
     expect(await lab.start()).toBe(true);
-    const w = mountWith(ScenarioRun, real.api, pinia);
+    const w = mountWith(ScenarioRun, t.real.api, t.pinia);
     await w.find('[data-testid="scenario-toggle"]').trigger('click');
     await until(() => w.findAll('[data-testid="scenario-pick"] option').length === 1, 3000, 'the scenario file');
     await w.find('button[data-action="run-scenario"]').trigger('click');

@@ -5,6 +5,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import type { ApiClient } from '../../../shared/api/contract';
 import { API_KEY } from '../../../renderer/src/api/inject';
 import { configureWorkspace, useWorkspace } from '../../../renderer/src/stores/workspace';
+import { useLab } from '../../../renderer/src/stores/lab';
 import { afterEach, beforeEach } from 'vitest';
 import { realApi, type RealApi } from './api';
 
@@ -43,6 +44,23 @@ export function withDemo(): { readonly real: RealApi; readonly pinia: Pinia } {
     await useWorkspace().openDemo();
   });
   afterEach(async () => t.real.close());
+  return t;
+}
+
+/**
+ * For the tests of the calling `describe` that run the real lab: the real services and a Pinia
+ * bound to them; after each test the lab is stopped and the services closed.
+ */
+export function withRealLab(): { readonly real: RealApi; readonly pinia: Pinia } {
+  const t = {} as { real: RealApi; pinia: Pinia };
+  beforeEach(() => {
+    t.real = realApi();
+    t.pinia = storeContext(t.real.api);
+  });
+  afterEach(async () => {
+    await useLab().stop();
+    await t.real.close();
+  });
   return t;
 }
 
