@@ -5,7 +5,7 @@
 // computed from the before-state, so a rollback puts back exactly what was there.
 import type { Appliance, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
-import { legalName } from '../../import/names';
+import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
 import { applyA10Commands } from './edit';
@@ -55,9 +55,7 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
   const servers = new Map<string, WantServer>();
   const groups = new Map<string, WantGroup>();
   const virtuals = new Map<string, WantVirtual>();
-  const serverFor = (s: Server) => cfg.servers.find((r) => r.name === s.name)
-    ?? cfg.servers.find((r) => legalName(r.name) === s.name && sameAddress(r.address, s.address))
-    ?? cfg.servers.find((r) => sameAddress(r.address, s.address));
+  const serverFor = (s: Server) => boxObjectFor(cfg.servers, s, (r) => r.name, (r) => r.address);
 
   for (const service of included.services) {
     const subject = `service ${service.name}`;

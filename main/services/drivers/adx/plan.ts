@@ -4,7 +4,7 @@
 // inverse, computed from the before-state, so a rollback puts back exactly what was there.
 import type { Appliance, Group, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
-import { legalName } from '../../import/names';
+import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyAdxCommands } from './edit';
@@ -34,9 +34,7 @@ export function planAdx(workspace: Workspace, appliance: Appliance, running: str
   errors.push(...included.errors);
   const reals = new Map<string, WantReal>();
   const virtuals = new Map<string, WantVirtual>();
-  const realFor = (s: Server) => cfg.reals.find((r) => r.name === s.name)
-    ?? cfg.reals.find((r) => legalName(r.name) === s.name && sameAddress(r.address, s.address))
-    ?? cfg.reals.find((r) => sameAddress(r.address, s.address));
+  const realFor = (s: Server) => boxObjectFor(cfg.reals, s, (r) => r.name, (r) => r.address);
 
   for (const service of included.services) {
     const subject = `service ${service.name}`;

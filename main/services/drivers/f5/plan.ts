@@ -4,7 +4,7 @@
 // nodes the workspace no longer has. Each step carries its inverse from the before-state.
 import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
-import { legalName } from '../../import/names';
+import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyF5Commands } from './edit';
@@ -42,9 +42,8 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
   // New objects named as the box names its own: full paths (bigip.conf) or relative (`tmsh list` in /Common).
   const relative = cfg.nodes.length > 0 && cfg.nodes.every((n) => !n.obj.name.startsWith('/'));
   const newName = (name: string) => (relative ? name : `/Common/${name}`);
-  const nodeFor = (s: Server) => cfg.nodes.find((n) => modelled(n) && localName(n.obj.name) === s.name)
-    ?? cfg.nodes.find((n) => modelled(n) && legalName(localName(n.obj.name)) === s.name && sameAddress(n.address!, s.address))
-    ?? cfg.nodes.find((n) => modelled(n) && sameAddress(n.address!, s.address));
+  const modelledNodes = cfg.nodes.filter(modelled);
+  const nodeFor = (s: Server) => boxObjectFor(modelledNodes, s, (n) => localName(n.obj.name), (n) => n.address!);
 
   for (const service of included.services) {
     const subject = `service ${service.name}`;

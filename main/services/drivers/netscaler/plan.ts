@@ -5,6 +5,7 @@
 import type { Appliance, Group, Server, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
 import { legalName } from '../../import/names';
+import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyNsCommands } from './edit';
@@ -26,9 +27,7 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
   const warnings: DriverProblem[] = [];
   const included = selectIncluded(workspace, appliance);
   errors.push(...included.errors);
-  const boxServerFor = (s: Server) => cfg.servers.find((r) => r.name === s.name)
-    ?? cfg.servers.find((r) => legalName(r.name) === s.name && sameAddress(r.address, s.address))
-    ?? cfg.servers.find((r) => sameAddress(r.address, s.address));
+  const boxServerFor = (s: Server) => boxObjectFor(cfg.servers, s, (r) => r.name, (r) => r.address);
   const steps: CommandStep[] = [];
   const created = new Map<string, string>();   // workspace server -> box name, for new servers
   const wanted = new Set<string>();            // box server names the workspace keeps
