@@ -3,7 +3,7 @@
 // own file with lbdesk's sections rendered onto it; a push of one weight changes one line; the
 // change report made right after it has that line; History says "confirmed" and lists the box's
 // original, which compares and restores byte for byte.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { LbdeskPage } from './pages/lbdesk';
 import { noBrownfield, startBrownfieldSite, type BrownfieldSite } from './pages/brownfield-site';
@@ -20,22 +20,13 @@ test.afterAll(async () => {
 });
 test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());
 
-async function showDiff(page: Page): Promise<void> {
-  await page.getByTestId('diff-button').click();
-  const key = page.getByTestId('host-key-accept');
-  const diff = page.getByTestId('diff').or(page.getByTestId('no-change'));
-  await expect(key.or(diff).first()).toBeVisible({ timeout: 20_000 });
-  if (await key.isVisible()) await key.click();
-  await expect(diff.first()).toBeVisible({ timeout: 20_000 });
-}
-
 test('1440×900: preview, push, report and history of a brownfield box show the box\'s own file', async ({ page }) => {
   test.setTimeout(120_000);
   const app = new LbdeskPage(page);
   await app.goto();
   await app.open(site!.workspaceFile, 'brownfield-e2e');
   await page.keyboard.press('Control+6');
-  await showDiff(page);
+  await app.diff();
   await expect(page.getByTestId('no-change')).toBeVisible();
 
   // Preview config: the box's file with lbdesk's sections on it, never a whole-file render.
@@ -56,7 +47,7 @@ test('1440×900: preview, push, report and history of a brownfield box show the 
   await page.getByRole('grid', { name: 'Server groups' }).getByRole('gridcell', { name: 'web', exact: true }).click();
   await page.locator('[data-field$=".members.1.weight"] input').fill('3');
   await page.keyboard.press('Control+6');
-  await showDiff(page);
+  await app.diff();
   await expect(page.getByTestId('diff-added')).toHaveText('+1');
   await expect(page.getByTestId('diff-removed')).toHaveText('−1');
   await page.getByLabel('Commit-confirmed within').setChecked(true);

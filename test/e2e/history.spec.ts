@@ -18,15 +18,6 @@ test.afterAll(async () => {
 });
 test.afterEach(({ page }) => new LbdeskPage(page).reopenDemo());
 
-async function showDiff(page: Page): Promise<void> {
-  await page.getByTestId('diff-button').click();
-  const key = page.getByTestId('host-key-accept');
-  const diff = page.getByTestId('diff').or(page.getByTestId('no-change'));
-  await expect(key.or(diff).first()).toBeVisible({ timeout: 15_000 });
-  if (await key.isVisible()) await key.click();
-  await expect(diff.first()).toBeVisible({ timeout: 15_000 });
-}
-
 async function pushNow(page: Page): Promise<void> {
   await page.getByLabel('Commit-confirmed within').setChecked(false);
   await page.getByTestId('push-button').click();
@@ -40,7 +31,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await app.goto();
     await app.open(site!.workspaceFile, 'history-e2e');
     await page.keyboard.press('Control+6');
-    await showDiff(page);
+    await app.diff();
     if (!(await page.getByTestId('no-change').isVisible())) await pushNow(page);
     const first = readFileSync(site!.live, 'utf8');
 
@@ -48,7 +39,7 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     await page.keyboard.press('Control+2');
     await app.input('servers.0.address').fill(width === 1440 ? '127.0.0.22' : '127.0.0.23');
     await page.keyboard.press('Control+6');
-    await showDiff(page);
+    await app.diff();
     const diff = page.getByTestId('diff');
     await expect(page.getByTestId('diff-added')).toHaveText('+1');
     await expect(page.getByTestId('diff-removed')).toHaveText('−1');

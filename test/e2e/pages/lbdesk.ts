@@ -92,6 +92,16 @@ export class LbdeskPage {
     await this.open(demoPath(), 'lab-site-a').catch(() => undefined);
   }
 
+  /** Diff against the selected appliance: a first-time host key accepted, then the diff (or "no change") shown. */
+  async diff(timeout = 20_000): Promise<void> {
+    await this.page.getByTestId('diff-button').click();
+    const key = this.page.getByTestId('host-key-accept');
+    const diff = this.page.getByTestId('diff').or(this.page.getByTestId('no-change'));
+    await expect(key.or(diff).first()).toBeVisible({ timeout });
+    if (await key.isVisible()) await key.click();
+    await expect(diff.first()).toBeVisible({ timeout });
+  }
+
   async screenshot(name: string): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
