@@ -95,6 +95,7 @@ export const TEXT_FIELDS: readonly { path: string; rule: TextRuleName }[] = [
   { path: 'appliances[].cli.pullCommand', rule: 'cliCommand' },
   { path: 'appliances[].cli.uploadPath', rule: 'appliancePath' },
   { path: 'appliances[].configPath', rule: 'appliancePath' },
+  { path: 'appliances[].statsSocket', rule: 'appliancePath' },
   { path: 'appliances[].validateCommand', rule: 'remoteCommand' },
   { path: 'appliances[].reloadCommand', rule: 'remoteCommand' },
 ];
