@@ -14,6 +14,18 @@ const held = new Set<string>();
 
 export class LockBusyError extends Error {}
 
+/** Pushes begun in this process, by appliance endpoint and file: taken before connecting, so a
+ *  second push fails fast however long the first one's SSH login takes. */
+const begun = new Set<string>();
+
+/** Claims `key` for one push in this process; the returned function frees it. */
+export function claimPush(key: string): () => void {
+  if (begun.has(key)) throw new LockBusyError(`another push to ${key} is running in this lbdesk`);
+  begun.add(key);
+  let freed = false;
+  return () => { if (!freed) { freed = true; begun.delete(key); } };
+}
+
 export interface Lock {
   /** Output of the script run under the lock. */
   output: string;

@@ -7,7 +7,7 @@ import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect'
 import { SshError } from '../ssh/errors';
 import { acknowledgeFired, disarmTimer } from './confirm';
 import { hasHistoryHash, operatorName, readHistory, recordHistory, settleConfirm } from './history';
-import { acquireLock, type Lock } from './lock';
+import { acquireLock, claimPush, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, sha256, verifyMethod, type Inspection } from './remote';
 import { fillFile, tail } from './shell';
@@ -112,6 +112,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
   let state: RemoteState | undefined;
   let ins: Inspection | undefined;
   let step: PushStep = 'connect';
+  let unclaim: (() => void) | undefined;
 
   const begin = (s: PushStep, message?: string) => { step = s; emit(s, 'start', message); };
   const refuse = async (reason: string, extra: Partial<PushReport> = {}): Promise<PushReport> => {
@@ -125,6 +126,12 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
 
   try {
     begin('connect');
+    const ep = target.endpoint;
+    try {
+      unclaim = claimPush(`${ep.user ? `${ep.user}@` : ''}${ep.host}${ep.port ? `:${ep.port}` : ''}:${paths.live}`);
+    } catch (err) {
+      return await refuse((err as Error).message);
+    }
     conn = opts.connection ?? await connectSsh(target.endpoint, opts);
     label = conn.label;
     emit('connect', 'ok', label);
@@ -344,5 +351,6 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
   } finally {
     await lock?.release().catch(() => undefined);
     if (conn && !opts.connection) conn.close();
+    unclaim?.();
   }
 }
