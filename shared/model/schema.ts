@@ -259,6 +259,22 @@ const sshUser = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}\$?$/, 'must
 /** A file on the appliance, on one line (absolute for every driver but cli: see crossref). */
 const appliancePath = ruledText('appliancePath').min(1);
 
+/**
+ * `driver: pingdirectory`: the proxy's server root on the box, and how its `bin/dsconfig` binds
+ * to the proxy there (docs/pingdirectory.md). The bind password is the secret `bindSecret`
+ * names, written to a 0600 file for `--bindPasswordFile` for the one run and removed.
+ */
+export const dsconfigSchema = z.strictObject({
+  serverRoot: appliancePath.refine((p) => p.startsWith('/'), { message: 'must be an absolute path' }),
+  /** The proxy's LDAP address as dsconfig on the box dials it; lbdesk state reads cn=monitor at the appliance's host on `port`. */
+  hostname: z.string().refine((h) => isIpAddress(h) || isHostName(h), { message: 'must be an IP address or a host name' }).default('localhost'),
+  port: port.default(389),
+  useSSL: z.boolean().default(false),
+  trustAll: z.boolean().default(false),
+  bindDn: ruledText('ldapText').default('cn=Directory Manager'),
+  bindSecret: secretRef.optional(),
+});
+
 export const applianceSchema = z.strictObject({
   name,
   description: ruledText('description').optional(),
@@ -292,6 +308,8 @@ export const applianceSchema = z.strictObject({
   template: z.string().min(1).optional(),
   /** `driver: cli`: prompts, pager, errors and apply mode of the vendor CLI. */
   cli: cliSchema.optional(),
+  /** `driver: pingdirectory`: server root and dsconfig bind options. */
+  dsconfig: dsconfigSchema.optional(),
 });
 
 /** A network interface name as Linux takes it (IFNAMSIZ: up to 15 characters). */
@@ -377,3 +395,4 @@ export type CliSettings = z.output<typeof cliSchema>;
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type IpfeName = (typeof IPFE_NAMES)[number];
 export type DriverName = (typeof DRIVERS)[number];
+export type DsconfigSettings = z.output<typeof dsconfigSchema>;

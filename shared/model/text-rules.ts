@@ -96,6 +96,8 @@ export const TEXT_FIELDS: readonly { path: string; rule: TextRuleName }[] = [
   { path: 'appliances[].cli.uploadPath', rule: 'appliancePath' },
   { path: 'appliances[].configPath', rule: 'appliancePath' },
   { path: 'appliances[].statsSocket', rule: 'appliancePath' },
+  { path: 'appliances[].dsconfig.serverRoot', rule: 'appliancePath' },
+  { path: 'appliances[].dsconfig.bindDn', rule: 'ldapText' },
   { path: 'appliances[].validateCommand', rule: 'remoteCommand' },
   { path: 'appliances[].reloadCommand', rule: 'remoteCommand' },
 ];

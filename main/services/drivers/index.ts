@@ -15,7 +15,7 @@ import type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
 export { parseHeader, type ParsedHeader } from './header';
 export { servedWorkspace } from './lbdesk';
-export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep } from './types';
+export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep, BatchApply, BatchResult } from './types';
 
 const DRIVERS: Partial<Record<DriverName, Driver>> = {
   haproxy: haproxyDriver,

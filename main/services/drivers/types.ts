@@ -80,8 +80,35 @@ export interface CommandDriven {
    * unchanged, so nothing is undone by inverse commands; `abort` drops a transaction begun.
    */
   transaction?: { begin: string; submit: string; abort: string };
-  /** Applied as a batch file by the box's own tool, not typed into a CLI session: no push through the session. */
-  batch?: boolean;
+  /** Applied as a batch file by the box's own tool over SSH exec, not typed into a CLI session (./sync/vendor/batch.ts). */
+  batch?: BatchApply;
+}
+
+/** A remote shell script and its arguments ($1…), or why this appliance cannot run it. */
+export type RemoteScript = { script: string; args: string[]; secret?: string } | { refused: string };
+
+/** A box whose tool applies a file of commands (PingDirectoryProxy's dsconfig --batch-file). */
+export interface BatchApply {
+  /** The tool, for reports (`bin/dsconfig --no-prompt --batch-file`). */
+  tool: string;
+  /** Prints the running configuration (what `plan` reads). */
+  show(appliance: Appliance): RemoteScript;
+  /**
+   * Applies the batch read from stdin. With `secret`, the secret (named in the secret store) is
+   * the first stdin line, the batch after it.
+   */
+  apply(appliance: Appliance): RemoteScript;
+  /** The batch file of these commands. */
+  file(commands: string[]): string;
+  /** The tool's output and exit status: how many commands it took, and the one it refused. */
+  result(output: string, code: number, commands: string[]): BatchResult;
+}
+
+export interface BatchResult {
+  /** Commands taken before the stop (all when none failed). */
+  taken: number;
+  /** The command refused (0-based, when the tool names it) and the tool's words. */
+  failed?: { index?: number; message: string };
 }
 
 /** Problems without repeats (a set rendered on several ports says each thing once). */

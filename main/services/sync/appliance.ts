@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/api/contract';
 import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { ownAddress } from '../../../shared/model/pairs';
-import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, type CommandDriven } from '../drivers';
+import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, type BatchApply, type CommandDriven } from '../drivers';
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
@@ -18,6 +18,7 @@ import { pushCli } from './vendor/apply';
 import { cliTarget, cliWhere, type CliTarget } from './vendor/target';
 import { diffCliTexts } from './vendor/diff';
 import { pushCommands } from './vendor/commands';
+import { batchWhere, pullBatch, pushBatch } from './vendor/batch';
 
 export interface PulledConfig {
   data: Buffer;
@@ -198,6 +199,46 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
   };
 }
 
+/**
+ * A box whose own tool applies a batch file (driver pingdirectory): the plan's commands from its
+ * configuration read at push time, sent as one batch over SSH exec, the inverse on a refusal (./vendor/batch).
+ */
+function batchAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, tool: BatchApply, cli: CliTarget): ApplianceLink {
+  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_COMMANDS}`);
+  const plan = (running: string) => driver.plan(workspace, appliance, running);
+  const where = batchWhere(tool);
+  const planned = (running: Buffer) => {
+    const p = plan(running.toString('utf8'));
+    if (p.errors.length) throw new ApiError('refused', `${appliance.name}: ${p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`);
+    return p;
+  };
+  // No server root or bind secret: refused before any login (a render problem is the push's own, at push time).
+  const errors = [tool.show(appliance), tool.apply(appliance)].flatMap((r) => ('refused' in r ? [r.refused] : [])).slice(0, 1);
+  return {
+    appliance, render, errors, target, where, noConfirm: NO_CONFIRM_COMMANDS, leavesFromBox: true,
+    async diff(opts) {
+      const pulled = await pullBatch(cli, appliance, tool, { ...opts, record: false });
+      return diffCliTexts({ ...cli, settings: { ...cli.settings, uploadPath: where } }, pulled.data, planned(pulled.data).after);
+    },
+    async leaves(opts) {
+      const pulled = await pullBatch(cli, appliance, tool, { ...opts, record: false });
+      return { text: plan(pulled.data.toString('utf8')).after };
+    },
+    push(_t, opts) {
+      if (opts.confirmWithinMs !== undefined) throw refuse();
+      if (opts.kind === 'restore') throw new ApiError('unsupported', `${appliance.name}: --restore is not supported for command-driven appliances: check out the workspace version and push it`);
+      return pushBatch(cli, appliance, tool, plan, opts);
+    },
+    async pull(opts) {
+      const r = await pullBatch(cli, appliance, tool, opts);
+      return { data: r.data, target: r.target, where, via: 'shell', ...(r.entry ? { entry: r.entry } : {}) };
+    },
+    confirm: async () => {
+      throw refuse();
+    },
+  };
+}
+
 /** The appliance named in the workspace, rendered, with its transport. */
 export function openAppliance(workspace: Workspace, appliance: Appliance, workspacePath: string): ApplianceLink {
   const render = renderForAppliance(workspace, appliance, { workspacePath });
@@ -210,7 +251,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const target = sshTarget(workspace, appliance, render, workspacePath);
   if (sections) target.onto = ontoFor(workspace, appliance, workspacePath, render.configPath);
   const commands = getDriver(appliance.driver).commands;
-  if (commands?.batch) return fileAppliance(appliance, render, target, [...errors, `driver ${appliance.driver}: push is not available yet; apply the rendered batch file with bin/dsconfig --no-prompt --batch-file (docs/${appliance.driver}.md)`]);
+  if (commands?.batch) return batchAppliance(workspace, appliance, render, target, commands, commands.batch, cliTarget(appliance, workspacePath));
   if (commands) {
     const cli = withDriverPatterns(cliTarget(appliance, workspacePath), appliance, commands);
     // The dialect's own show command, unless the workspace names another.

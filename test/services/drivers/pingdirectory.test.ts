@@ -79,7 +79,7 @@ describe('driver pingdirectory: import', () => {
       { name: 'ds3', address: '192.0.2.23', healthTimers: { interval: '5s' } },
     ]);
     expect(r.workspace.groups).toEqual([{
-      name: 'ldap-vip',
+      name: 'directory',
       members: [{ server: 'ds1', port: 1389 }, { server: 'ds2', port: 1389 }],
       healthCheck: { type: 'ldap', ldap: { baseDn: 'dc=example,dc=com', scope: 'base', filter: '(objectClass=*)' }, degradedAbove: '1s', availableBelow: '500ms' },
       healthTimers: { timeout: '3s' },
@@ -165,7 +165,7 @@ describe('driver pingdirectory: plan', () => {
 });
 
 describe('driver pingdirectory: the command line', () => {
-  it('render prints the batch file, import reads it back, render --onto --commands plans nothing; push is refused by name', async () => {
+  it('render prints the batch file, import reads it back, render --onto --commands plans nothing; push without dsconfig settings is refused before a login', async () => {
     const rendered = await runCli(['render', TIER, '--appliance', 'proxy1']);
     expect(rendered.code).toBe(0);
     expect(rendered.stdout).toContain('dsconfig create-load-balancing-algorithm \\\n    --algorithm-name ldap-vip \\\n    --type health-weighted \\\n');
@@ -180,7 +180,7 @@ describe('driver pingdirectory: the command line', () => {
     expect([none.code, none.stdout]).toEqual([0, '']);
     const push = await runCli(['push', TIER, '--appliance', 'proxy1']);
     expect(push.code).toBe(1);
-    expect(push.stdout + push.stderr).toMatch(/push is not available yet; apply the rendered batch file with bin\/dsconfig --no-prompt --batch-file/);
+    expect(push.stdout + push.stderr).toMatch(/appliance proxy1: driver pingdirectory needs dsconfig.serverRoot \(the proxy's server root on the box\) and dsconfig.bindSecret/);
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });

@@ -46,6 +46,7 @@ function base(): Record<string, unknown> {
       name: 'box', host: '192.0.2.2', driver: 'cli', template: 'box.liquid', description: GOOD.description,
       configPath: GOOD.appliancePath, validateCommand: GOOD.remoteCommand, reloadCommand: GOOD.remoteCommand,
       cli: { mode: 'both', uploadPath: GOOD.appliancePath, pullCommand: GOOD.cliCommand, confirmAnswer: GOOD.cliAnswer },
+      dsconfig: { serverRoot: GOOD.appliancePath, bindDn: GOOD.ldapText },
     }],
     pairs: [{ name: 'edge', description: GOOD.description, interface: 'eth0', trackScript: { command: GOOD.trackScript } }],
   };

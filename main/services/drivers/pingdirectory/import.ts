@@ -80,7 +80,9 @@ export function importPingDirectory(text: string, file: string, opts: { taken?: 
     if (!members.length) { item(first(o), section, 'kept', `none of its backend servers (${backends.join(', ')}) is imported: kept on the proxy`); continue; }
     const checkName = serverOf.get(backends.find((b) => serverOf.has(b))!)!.checks.find((c) => checks.has(c));
     const { timeout, ...check } = checkName ? checks.get(checkName)! : { type: 'ldap' as const, timeout: undefined };
-    const name = groupNames.take(o.name);
+    // The check lbdesk renders for group G is `G-search`: G again, so a render of the import is
+    // the configuration it came from (no new check, no server re-pointed); else the algorithm's name.
+    const name = groupNames.take(checkName?.endsWith('-search') && checkName.length > 7 ? checkName.slice(0, -7) : o.name);
     groups.push({ name, members, healthCheck: check, ...(timeout !== undefined ? { healthTimers: { timeout: formatDuration(timeout) } } : {}) });
     const notes = [`no service: the proxy's listen address is not in dsconfig; a service over group ${name} with algorithm ${o.type === 'health-weighted' ? 'health-weighted' : 'least-connections'} renders it back`];
     if (o.type === 'failover' || o.type === 'single-server') notes.push(`${o.type}: the lab has no failover order`);
