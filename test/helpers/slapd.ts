@@ -57,7 +57,14 @@ async function waitForPort(host: string, port: number, child: ChildProcess, stde
   throw new Error(`slapd did not listen on ${host}:${port} within ${ms} ms`);
 }
 
-export async function startSlapd(host: string): Promise<Slapd> {
+/**
+ * `tree`: beside OpenLDAP's own cn=Monitor, an ldif database at `suffix` holding `ldif` (its
+ * entries) under the extra `schema` lines: another product's monitor subtree as it publishes it
+ * (PingDirectoryProxy's cn=monitor entries; at another suffix, cn=Monitor being slapd's own).
+ */
+export interface SlapdTree { suffix: string; schema: string[]; ldif: string }
+
+export async function startSlapd(host: string, tree?: SlapdTree): Promise<Slapd> {
   if (slapdMissing) throw new Error(slapdMissing);
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-slapd-'));
   const data = join(dir, 'data');
@@ -66,6 +73,7 @@ export async function startSlapd(host: string): Promise<Slapd> {
   const conf = join(dir, 'slapd.conf');
   writeFileSync(conf, [
     `include ${SCHEMA}`,
+    ...(tree?.schema ?? []),
     // The administrative alert attributes of seed 002 (a Directory Server flags itself degraded
     // or unavailable on its monitor entry), under OpenLDAP's experimental OID arc.
     "attributetype ( 1.3.6.1.4.1.4203.666.11.1 NAME 'unavailable-alert-type' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )",
@@ -79,12 +87,20 @@ export async function startSlapd(host: string): Promise<Slapd> {
     `rootpw ${ssha(adminPassword)}`,
     `directory ${data}`,
     'database monitor',
+    // The admin may change it (a test moving a server's state), everyone else reads.
+    ...(tree ? ['database ldif', `suffix "${tree.suffix}"`, `directory ${join(dir, 'tree')}`, `access to * by dn.exact="${ADMIN_DN}" write by * read`] : []),
     '',
   ].join('\n'));
   const base = join(dir, 'base.ldif');
   writeFileSync(base, `dn: ${SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: lbdesk\no: lbdesk test\n`);
   const add = spawnSync(slapaddPath!, ['-f', conf, '-b', SUFFIX, '-l', base], { encoding: 'utf8' });
   if (add.status !== 0) throw new Error(`slapadd failed: ${add.stderr}`);
+  if (tree) {
+    mkdirSync(join(dir, 'tree'));
+    writeFileSync(join(dir, 'tree.ldif'), tree.ldif);
+    const t = spawnSync(slapaddPath!, ['-f', conf, '-b', tree.suffix, '-l', join(dir, 'tree.ldif')], { encoding: 'utf8' });
+    if (t.status !== 0) throw new Error(`slapadd of ${tree.suffix} failed: ${t.stderr}`);
+  }
   const port = await freePort(host);
   const url = `ldap://${host}:${port}/`;
   // -d 0: stay in the foreground (so the test owns the process) without debug output.

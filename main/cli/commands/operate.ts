@@ -16,8 +16,9 @@ async function context(file: string, o: SshCliOptions): Promise<OperateContext> 
     throw err instanceof CliError && err.exitCode === 1 ? new CliError(err.message, 2) : err;
   });
   const p = prepared[0]!;
-  if (!runtimeDriver(p.appliance.driver)) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`, 2);
-  if (!p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
+  const runtime = runtimeDriver(p.appliance.driver);
+  if (!runtime) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`, 2);
+  if (runtime.needsConfigPath !== false && !p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
   return { workspace, appliance: p.appliance, target: p.target };
 }
 
@@ -45,13 +46,15 @@ function label(m: MemberState): string {
 
 function row(m: MemberState): string {
   if (m.health === 'unknown') return `${label(m)}  unknown  ${m.why ?? ''}`;
-  const words = [label(m), m.admin ?? '', m.health, `${m.sessions ?? 0} sessions`, `weight ${m.weight ?? '?'}`];
+  // A box without admin states, sessions or weights (PingDirectoryProxy's monitor) prints none.
+  const words = [label(m), ...(m.admin ? [m.admin] : []), m.health, ...(m.sessions !== undefined ? [`${m.sessions} sessions`] : []), ...(m.weight !== undefined ? [`weight ${m.weight}`] : [])];
   if (m.check) words.push(m.check);
   if (m.on) words.push(`(${m.on.join(', ')})`);
   return words.join('  ');
 }
 
-const allWell = (members: MemberState[]) => members.every((m) => m.admin === 'ready' && (m.health === 'up' || m.health === 'no-check'));
+// No admin state (a box without runtime switches) is in service.
+const allWell = (members: MemberState[]) => members.every((m) => (m.admin ?? 'ready') === 'ready' && (m.health === 'up' || m.health === 'no-check'));
 
 function registerState(program: Command): void {
   const cmd = program

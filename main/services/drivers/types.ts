@@ -85,7 +85,7 @@ export interface CommandDriven {
 }
 
 /** A remote shell script and its arguments ($1…), or why this appliance cannot run it. */
-export type RemoteScript = { script: string; args: string[]; secret?: string } | { refused: string };
+export type RemoteScript = { script: string; args: string[]; secret?: { name: string; port: number } } | { refused: string };
 
 /** A box whose tool applies a file of commands (PingDirectoryProxy's dsconfig --batch-file). */
 export interface BatchApply {
@@ -94,8 +94,8 @@ export interface BatchApply {
   /** Prints the running configuration (what `plan` reads). */
   show(appliance: Appliance): RemoteScript;
   /**
-   * Applies the batch read from stdin. With `secret`, the secret (named in the secret store) is
-   * the first stdin line, the batch after it.
+   * Applies the batch read from stdin. With `secret`, that secret of the store (bound to the box's
+   * host at `port`, where the password is used) is the first stdin line, the batch after it.
    */
   apply(appliance: Appliance): RemoteScript;
   /** The batch file of these commands. */

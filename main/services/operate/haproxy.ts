@@ -13,15 +13,17 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
   const backendsOf = (group: string) => [...new Set([...services.filter((s) => s.group === group).map((s) => s.name), group])];
 
   const find = async (): Promise<StatsSocket> => {
-    if (ctx.appliance.statsSocket) return new StatsSocket(ctx.remote, ctx.appliance.statsSocket);
-    const live = await ctx.remote.readLive();
+    const remote = ctx.remote;
+    if (!remote) throw new RuntimeError(`appliance ${ctx.appliance.name}: no configPath`);
+    if (ctx.appliance.statsSocket) return new StatsSocket(remote, ctx.appliance.statsSocket);
+    const live = await remote.readLive();
     if (!live) throw new RuntimeError(`${ctx.configPath} does not exist on the box: no stats socket to find`);
     const { sockets, other } = declaredSockets(live.toString('utf8'));
     if (sockets.length === 0) {
       const tcp = other.length ? ` (only ${other.join(', ')}, which lbdesk does not reach: it uses a UNIX socket)` : '';
       throw new RuntimeError(`${ctx.configPath} declares no stats socket in global${tcp}: add "stats socket /run/haproxy/admin.sock mode 600 level admin", or set statsSocket on appliance ${ctx.appliance.name}`);
     }
-    return new StatsSocket(ctx.remote, sockets[0]!.path);
+    return new StatsSocket(remote, sockets[0]!.path);
   };
   const open = () => (socket ??= find().catch((err: unknown) => { socket = undefined; throw err; }));
   const ask = async (commands: string[]) => {

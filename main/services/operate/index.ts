@@ -7,8 +7,10 @@ import { operatorName, recordOperation } from '../sync/history';
 import type { ReloadKeeper } from '../sync/push';
 import { Remote } from '../sync/remote';
 import type { SudoOptions } from '../sync/sudo';
+import type { SecretStore } from '../secrets/types';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
+import { pingdirectoryRuntime } from './pingdirectory';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
@@ -19,7 +21,7 @@ export { RuntimeError } from './haproxy';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, pingdirectory: pingdirectoryRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
@@ -38,8 +40,16 @@ export function servedMembers(ctx: Pick<OperateContext, 'workspace' | 'appliance
   return allMembers(ctx.workspace).filter((m) => groups.has(m.group));
 }
 
-export function openRuntime(ctx: OperateContext, remote: Remote): Runtime | undefined {
-  return runtimeDriver(ctx.appliance.driver)?.open({ workspace: ctx.workspace, appliance: ctx.appliance, remote, configPath: ctx.target.configPath });
+/** Over `at`: the box's Remote (its config file and commands), or only the connection where the runtime needs no configPath. */
+export function openRuntime(ctx: OperateContext, at: Remote | SshConnection, secrets?: SecretStore): Runtime | undefined {
+  const remote = at instanceof Remote ? at : undefined;
+  const conn = remote ? remote.conn : at as SshConnection;
+  return runtimeDriver(ctx.appliance.driver)?.open({ workspace: ctx.workspace, appliance: ctx.appliance, ...(remote ? { remote } : {}), conn, configPath: ctx.target.configPath, ...(secrets ? { secrets } : {}) });
+}
+
+/** What openRuntime needs of this connection: the Remote, unless the runtime does without a configPath. */
+export function runtimeLink(ctx: OperateContext, conn: SshConnection, opts: SudoOptions): Remote | SshConnection {
+  return runtimeDriver(ctx.appliance.driver)?.needsConfigPath === false ? conn : Remote.for(conn, ctx.target, opts);
 }
 
 export interface Operation {
@@ -51,7 +61,7 @@ export interface Operation {
 /** Connects (as push does: its endpoint, become: sudo) and opens the box's runtime. */
 export async function connectRuntime(ctx: OperateContext, opts: SshOptions & SudoOptions): Promise<Operation> {
   const conn = await connectSsh(ctx.target.endpoint, opts);
-  const runtime = openRuntime(ctx, Remote.for(conn, ctx.target, opts))!;
+  const runtime = openRuntime(ctx, runtimeLink(ctx, conn, opts), opts.secrets)!;
   return { conn, runtime, close: () => conn.close() };
 }
 

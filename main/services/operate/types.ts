@@ -3,6 +3,8 @@
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { AdminState, BoxHealth, LiveMember } from '../../../shared/api/operate';
 import type { Remote } from '../sync/remote';
+import type { SshConnection } from '../ssh/connect';
+import type { SecretStore } from '../secrets/types';
 
 export type { AdminState, BoxHealth };
 
@@ -36,12 +38,18 @@ export interface Runtime {
 export interface RuntimeContext {
   workspace: Workspace;
   appliance: Appliance;
-  remote: Remote;
+  /** The box's config file and commands (undefined where the runtime needs no configPath). */
+  remote?: Remote;
+  conn: SshConnection;
   /** Where the box's config lives (the socket is declared there). */
   configPath: string;
+  /** Passwords the runtime binds with (PingDirectoryProxy's cn=monitor). */
+  secrets?: SecretStore;
 }
 
 /** The per-driver part: drivers without one have no runtime operations in lbdesk yet. */
 export interface RuntimeDriver {
   open(ctx: RuntimeContext): Runtime;
+  /** false: the runtime is not found through the config file (default true: HAProxy's stats socket is declared there). */
+  needsConfigPath?: boolean;
 }

@@ -36,7 +36,8 @@ export interface PingDirectoryHost {
   stop(): Promise<void>;
 }
 
-export async function startPingDirectoryHost(opts: { host?: string; port?: number } = {}): Promise<PingDirectoryHost> {
+/** `bindDn`, `password`, `port`: the proxy's (a test's slapd's, when it serves the proxy's cn=monitor). */
+export async function startPingDirectoryHost(opts: { host?: string; port?: number; bindDn?: string; password?: string } = {}): Promise<PingDirectoryHost> {
   const sshd = await startSshd({ host: opts.host ?? '127.0.8.1' });
   const root = mkdtempSync(join(tmpdir(), 'lbdesk-pdproxy-'));
   for (const d of ['bin', 'config', 'logs']) mkdirSync(join(root, d));
@@ -45,8 +46,8 @@ export async function startPingDirectoryHost(opts: { host?: string; port?: numbe
     writeFileSync(join(root, 'bin', tool), `#!/bin/sh\nexec '${process.execPath}' "$(dirname "$0")/${tool}.mjs" "$@"\n`);
     chmodSync(join(root, 'bin', tool), 0o755);
   }
-  const bindDn = 'cn=Directory Manager';
-  const password = randomBytes(12).toString('base64url');
+  const bindDn = opts.bindDn ?? 'cn=Directory Manager';
+  const password = opts.password ?? randomBytes(12).toString('base64url');
   const port = opts.port ?? 1389;
   writeFileSync(join(root, 'config', 'lbdesk-test-bind.json'), JSON.stringify({ hostname: 'localhost', port, bindDn, password }), { mode: 0o600 });
   const run = (tool: string, args: string[]) => {

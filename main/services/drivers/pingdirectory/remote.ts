@@ -39,7 +39,8 @@ export const pingdirectoryBatch: BatchApply = {
     const s = settingsOf(appliance)!;
     if (!s.bindSecret) return { refused: `appliance ${appliance.name}: dsconfig.bindSecret names no secret: dsconfig needs the bind password of ${s.bindDn}` };
     const args = [s.serverRoot, '--hostname', s.hostname, '--port', String(s.port), ...(s.useSSL ? ['--useSSL'] : []), ...(s.trustAll ? ['--trustAll'] : []), '--bindDN', s.bindDn];
-    return { script: APPLY, args, secret: s.bindSecret };
+    // Bound to the proxy's LDAP port on the box's host: the state (cn=monitor) binds there with it too.
+    return { script: APPLY, args, secret: { name: s.bindSecret, port: s.port } };
   },
   file: (commands) => `# lbdesk push: ${commands.length} dsconfig command${commands.length === 1 ? '' : 's'}\n${commands.map((c) => `${c.replace(/^dsconfig\s+/, '')}\n`).join('')}`,
   result: parseDsconfigOutput,

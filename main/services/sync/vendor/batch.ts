@@ -158,13 +158,13 @@ function failureAt(texts: string[], f: { index?: number; message: string }, offs
   return { lineNumber: f.index !== undefined ? offset + f.index + 1 : 0, line, section: offset ? 'rollback' : 'config', error: redact(f.message), output: '' };
 }
 
-/** The bind password from the secret store, bound to the proxy host like an SSH password. */
-async function bindPassword(conn: SshConnection, appliance: Appliance, secret: string | undefined, opts: CliPushOptions): Promise<string | undefined> {
-  if (!secret) return undefined;
-  const name = secretName.named(secret);
+/** The bind password from the secret store, bound to the proxy's LDAP port on the box's host. */
+async function bindPassword(conn: SshConnection, appliance: Appliance, bound: { name: string; port: number } | undefined, opts: CliPushOptions): Promise<string | undefined> {
+  if (!bound) return undefined;
+  const secret = bound.name;
   let value: string | undefined;
   try {
-    value = opts.secrets ? await secretToSend(opts.secrets, name, destination(conn.resolved.hostName, conn.resolved.port)) : undefined;
+    value = opts.secrets ? await secretToSend(opts.secrets, secretName.named(secret), destination(conn.resolved.hostName, bound.port)) : undefined;
   } catch (err) {
     if (err instanceof SecretRefusedError) throw new PushRefused(`appliance ${appliance.name}: ${err.message}`);
     throw err;
