@@ -88,6 +88,27 @@ describe('driver pingdirectory: import', () => {
     expect(kept).toEqual(['create-location lbdesk', 'create-request-processor ldap-vip', 'create-subtree-view ldap-vip', 'set-client-connection-policy default']);
   });
 
+  it('published config-diff output: every line is a comment, a blank, or part of a command the report names', () => {
+    const text = fixture('config-diff-sample.dsconfig');
+    const r = importPingDirectory(text, 'config-diff.out');
+    expect(r.workspace.servers).toEqual([]);
+    expect(r.items.map((i) => [i.line, i.outcome, i.detail])).toEqual([
+      [10, 'kept', 'type api: not an LDAP external server; kept on the proxy'],
+      [13, 'kept', 'type api: not an LDAP external server; kept on the proxy'],
+      [15, 'kept', '"..." is not a dsconfig subcommand lbdesk reads: not modelled (lbdesk reads external servers, search health checks and load-balancing algorithms); kept on the proxy as written'],
+    ]);
+    // The wrapped lines (a line starting --set, no backslash, as published) belong to the command above.
+    const cmds = parseBatch(text);
+    expect(cmds.map((c) => [c.line + 1, c.end + 1])).toEqual([[10, 11], [13, 14], [15, 15]]);
+    const covered = new Set(cmds.flatMap((c) => Array.from({ length: c.end - c.line + 1 }, (_, k) => c.line + k)));
+    const lines = text.split('\n').slice(0, -1);
+    const unaccounted = lines.map((l, i) => [i, l] as const).filter(([i, l]) => l.trim() !== '' && !l.startsWith('#') && !covered.has(i));
+    expect(unaccounted).toEqual([]);
+    expect(new Set(r.items.map((i) => i.line))).toEqual(new Set(cmds.map((c) => c.line + 1)));
+    // The published (encrypted) password value is read as a property, never echoed.
+    expect(JSON.stringify(r)).not.toContain('AADaK6dtmjJQ7W');
+  });
+
   it('a published discovery profile: the search check imported, everything else kept with why', () => {
     const r = importPingDirectory(fixture('automatic-server-discovery.dsconfig'), 'discovery.dsconfig');
     expect(r.workspace.servers).toEqual([]);

@@ -231,17 +231,25 @@ function dsconfig(argv) {
       parsed.push(p);
     } catch (e) {
       if (!(e instanceof Refused)) throw e;
-      throw new Refused(`${file ? `Error in the batch file on line ${c.line}: dsconfig ${c.text}\n` : ''}${e.message}\nThe batch was not applied: no changes were made to the server`);
+      if (file) process.stdout.write(`\nBatch file '${file}' contains ${commands.length} commands.\n\nPre-validating with the local server ..... Error\n\n`);
+      throw new Refused(`${file ? `Line ${c.line} of the batch file: dsconfig ${c.text}\n` : ''}${e.message}\nNo changes were made to the server`);
     }
   }
+  // As the product prints a batch run (Ping's "About the dsconfig tool" page): the count, the
+  // pre-validation, then each command echoed with -n after its subcommand, and its outcome.
+  if (file) process.stdout.write(`\nBatch file '${file}' contains ${commands.length} commands.\n\nPre-validating with the local server ..... Done\n\n`);
   for (const [i, c] of parsed.entries()) {
-    process.stdout.write(`Executing: ${commands[i].text}\n`);
+    const [sub, ...rest] = words(commands[i].text);
+    process.stdout.write(`Executing: ${[sub, '-n', ...rest].map(quote).join(' ')}\n\n`);
     try { apply(cfg, c, commands[i].text); } catch (e) {
       save(cfg);
       throw e;
     }
     save(cfg);
     log(commands[i].text);
+    const k = KINDS[c.kind];
+    const label = c.verb === 'create' && c.type ? k.types[c.type].label : k.label;
+    process.stdout.write(`The ${label} was ${c.verb === 'set' ? 'modified' : `${c.verb}d`} successfully.\n\n`);
   }
 }
 

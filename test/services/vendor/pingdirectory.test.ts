@@ -19,6 +19,7 @@ import { importPingDirectory } from '../../../main/services/drivers/pingdirector
 import { planPingDirectory } from '../../../main/services/drivers/pingdirectory/plan';
 import { renderPingDirectory } from '../../../main/services/drivers/pingdirectory/render';
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
+import { parseDsconfigOutput } from '../../../main/services/drivers/pingdirectory/remote';
 import { noSshd } from '../../helpers/sshd';
 import { startPingDirectoryHost, type PingDirectoryHost } from './pingdirectory-host';
 
@@ -33,6 +34,57 @@ function workspaceOf(text: string, file: string): Workspace {
 
 /** Objects as `kind name -> {type, props}`, for comparing two configurations whatever their order. */
 const objects = (text: string) => Object.fromEntries([...objectsOf(parseBatch(text)).values()].map((o) => [`${o.kind} ${o.name}`, { type: o.type, props: Object.fromEntries(o.props) }]));
+
+describe('dsconfig batch output, read line by line', () => {
+  // A batch run as Ping's "About the dsconfig tool" page prints it (PingAuthorize 11.1 guide).
+  const published = [
+    '', "Batch file 'example.dsconfig' contains 2 commands.", '', 'Pre-validating with the local server ..... Done', '',
+    'Executing: create-external-server -n --server-name "{pingauthorize}  PAP" --type policy --set base-url:http://localhost:4200 --set "branch:Default Policies"', '',
+    'Arguments from tool properties file:  --useSSL  --hostname localhost --port 8636 --bindDN cn=root --bindPassword * --trustAll', '',
+    'The Policy External Server was created successfully.', '',
+    'Executing: set-policy-decision-service-prop -n --set pdp-mode:external --set "policy-server:{pingauthorize}  PAP" --set',
+    'decision-response-view:request --set decision-response-view:decision-tree', '',
+    'The Policy Decision Service was modified successfully.', '',
+  ].join('\n');
+  const two = ['dsconfig create-external-server …', 'dsconfig set-policy-decision-service-prop …'];
+
+  it('exit 0: every command taken', () => {
+    expect(parseDsconfigOutput(published, 0, two)).toEqual({ taken: 2 });
+  });
+
+  it('a refused command: the ones echoed before it taken, it named, the words after its echo', () => {
+    const refused = published.replace(/The Policy Decision Service was modified successfully\.\n$/, 'The value "x" is not valid\n');
+    expect(parseDsconfigOutput(refused, 1, two)).toEqual({ taken: 1, failed: { index: 1, message: 'The value "x" is not valid' } });
+  });
+
+  it('refused before any command ran (a bind, a pre-validation): no command named, nothing taken', () => {
+    expect(parseDsconfigOutput('The simple bind attempt failed: invalid credentials (result code 49)\n', 1, two)).toEqual({ taken: 0, failed: { message: 'The simple bind attempt failed: invalid credentials (result code 49)' } });
+  });
+});
+
+describe.skipIf(noSshd)('the test proxy host\'s dsconfig is strict, as the product is', () => {
+  let host: PingDirectoryHost;
+  beforeAll(async () => { host = await startPingDirectoryHost(); }, 60_000);
+  afterAll(async () => { await host?.stop(); });
+
+  it.each([
+    ['an unknown property', 'dsconfig create-external-server --server-name a:389 --type ldap --set server-host-name:192.0.2.1 --set weight:3', "The property 'weight' is not a recognized property of the LDAP External Server"],
+    ['an unknown type', 'dsconfig create-load-balancing-algorithm --algorithm-name a --type round-robin --set enabled:true', "The value 'round-robin' is not a valid Load-Balancing Algorithm type: failover, fewest-operations, health-weighted, single-server"],
+    ['an unknown subcommand', 'dsconfig create-virtual-server --server-name a', "The provided subcommand 'create-virtual-server' is not a valid dsconfig subcommand"],
+    ['a bad value', 'dsconfig create-ldap-health-check --check-name c --type search --set enabled:true --set scope:sub', "The value 'sub' is not a valid value for the Search LDAP Health Check property 'scope'"],
+    ['a single-valued property added to', 'dsconfig create-location --location-name l\ndsconfig set-location-prop --location-name l --add description:x', "The property 'description' of the Location is single-valued: use --set"],
+  ])('refuses %s and applies nothing of the batch', (_what, batch, words) => {
+    const before = host.configDiff();
+    expect(() => host.seed(`dsconfig create-location --location-name first\n${batch}\n`)).toThrow(words);
+    expect(host.configDiff()).toBe(before);
+  });
+
+  it('refuses a reference to an object that does not exist at apply time, with the commands before it applied', () => {
+    expect(() => host.seed('dsconfig create-location --location-name east\ndsconfig create-external-server --server-name b:389 --type ldap --set server-host-name:192.0.2.2 --set health-check:nope\n'))
+      .toThrow("The value 'nope' is not a valid value for the property 'health-check': the LDAP Health Check 'nope' does not exist");
+    expect(objects(host.configDiff())).toHaveProperty(['location east']);
+  });
+});
 
 describe.skipIf(noSshd)('driver pingdirectory: push to the test proxy host over SSH', () => {
   let host: PingDirectoryHost;

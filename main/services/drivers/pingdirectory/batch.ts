@@ -18,6 +18,8 @@ export const isKind = (k: string): k is Kind => Object.prototype.hasOwnProperty.
 export interface DsCommand {
   /** 0-based line the command starts on. */
   line: number;
+  /** 0-based line it ends on (its last continuation line). */
+  end: number;
   /** The command as written, continuation lines joined. */
   text: string;
   /** `create`, `set`, `delete`, … and the object kind (`external-server`), when the subcommand has that shape. */
@@ -68,19 +70,26 @@ export function words(s: string): string[] | undefined {
 export function parseBatch(text: string): DsCommand[] {
   const lines = text.split(/\r?\n/);
   const out: DsCommand[] = [];
+  // A line that starts with an option continues the command above it: Ping's published config-diff
+  // output wraps long commands that way, without a backslash.
+  const option = (l: string | undefined) => l !== undefined && /^\s*--[a-zA-Z]/.test(l);
   for (let i = 0; i < lines.length; i++) {
     const start = i;
     let joined = lines[i]!;
-    while (/\\\s*$/.test(joined) && i + 1 < lines.length) joined = joined.replace(/\\\s*$/, ' ') + lines[++i]!;
+    for (;;) {
+      if (/\\\s*$/.test(joined) && i + 1 < lines.length) joined = joined.replace(/\\\s*$/, ' ') + lines[++i]!;
+      else if (option(lines[i + 1]) && !joined.trim().startsWith('#') && joined.trim()) joined = `${joined} ${lines[++i]!}`;
+      else break;
+    }
     const t = joined.trim();
     if (!t || t.startsWith('#')) continue;
-    out.push(parseCommand(t, start));
+    out.push(parseCommand(t, start, i));
   }
   return out;
 }
 
-function parseCommand(text: string, line: number): DsCommand {
-  const cmd: DsCommand = { line, text, verb: '', kind: '', changes: [], other: [] };
+function parseCommand(text: string, line: number, end: number): DsCommand {
+  const cmd: DsCommand = { line, end, text, verb: '', kind: '', changes: [], other: [] };
   let w = words(text.replace(/^\$\s+/, ''));
   if (!w) return { ...cmd, bad: 'an unclosed quote' };
   if (/(^|\/)dsconfig$/.test(w[0] ?? '')) w = w.slice(1);

@@ -47,8 +47,9 @@ export const pingdirectoryBatch: BatchApply = {
 };
 
 /**
- * dsconfig's batch output, line by line: each command is echoed (`Executing: …`) as it is taken;
- * an error stops the batch, and the lines after the last echo are its words. A failure before any
+ * dsconfig's batch output, line by line (as Ping's "About the dsconfig tool" page prints a run):
+ * each command is echoed (`Executing: SUBCOMMAND -n …`, wrapped when long, then a blank line)
+ * as it is taken; an error stops the batch, and the lines after the last echo are its words. A failure before any
  * echo (an argument the whole batch was refused for) names no command: its words do.
  */
 export function parseDsconfigOutput(output: string, code: number, commands: string[]): BatchResult {
@@ -59,5 +60,8 @@ export function parseDsconfigOutput(output: string, code: number, commands: stri
   const words = (from: number) => lines.slice(from).map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 500) || `exit status ${code}`;
   if (!echoed.length) return { taken: 0, failed: { message: words(0) } };
   const index = Math.min(echoed.length - 1, commands.length - 1);
-  return { taken: index, failed: { index, message: words(echoed[echoed.length - 1]! + 1) } };
+  // The echo wraps onto more lines when long; a blank line ends it, the tool's words follow.
+  let from = echoed[echoed.length - 1]! + 1;
+  while (from < lines.length && lines[from]!.trim() !== '') from++;
+  return { taken: index, failed: { index, message: words(from) } };
 }
