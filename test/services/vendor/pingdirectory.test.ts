@@ -21,6 +21,7 @@ import { renderPingDirectory } from '../../../main/services/drivers/pingdirector
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
 import { parseDsconfigOutput } from '../../../main/services/drivers/pingdirectory/remote';
 import { noSshd } from '../../helpers/sshd';
+import { runCli } from '../../helpers/cli';
 import { startPingDirectoryHost, type PingDirectoryHost } from './pingdirectory-host';
 
 const TIER = resolve(__dirname, '../../fixtures/pingdirectory/tier.yaml');
@@ -202,6 +203,29 @@ describe.skipIf(noSshd)('driver pingdirectory: push to the test proxy host over 
     expect(report.reason).toBe('the proxy refused the batch: The simple bind attempt failed: invalid credentials (result code 49); the configuration read again is the one before the push: nothing was applied, nothing to undo');
     expect(host.configDiff()).toBe(original);
   }, 60_000);
+
+  it('from the command line: diff shows the commands, push --dry-run sends nothing, push applies it (exit 0), again is unchanged', async () => {
+    changed();
+    const knownHosts = join(dir, 'known_hosts');
+    writeFileSync(knownHosts, `${host.sshd.knownHostsLine}\n`);
+    const env = { LBDESK_SECRET_PD_ADMIN: host.password, LBDESK_KEYRING: 'off', LBDESK_DATA_DIR: join(dir, 'cli-data') };
+    const args = [file, '--appliance', 'proxy1', '--known-hosts', knownHosts];
+    const diff = await runCli(['diff', ...args], { env });
+    // As for the other command-driven boxes: the configuration, then the commands a push appends to it.
+    expect(diff.stdout.split('\n').filter((l) => /^[+-][^+-]/.test(l))).toEqual([
+      '+dsconfig set-ldap-health-check-prop --check-name directory-search --set "minimum-local-degraded-response-time:2 s"',
+      '+dsconfig set-load-balancing-algorithm-prop --algorithm-name ldap-vip --set backend-server:ds1:1389',
+      '+dsconfig delete-external-server --server-name ds2:1389',
+    ]);
+    const dry = await runCli(['push', ...args, '--dry-run'], { env });
+    expect([dry.code, dry.stdout.trim()]).toEqual([0, expect.stringMatching(/^proxy1: would-apply: dry run: 3 commands would be sent \(ldap-health-check directory-search: minimum-local-degraded-response-time 1 s -> 2 s; /)]);
+    expect(host.configDiff()).toBe(original);
+    const push = await runCli(['push', ...args], { env });
+    expect([push.code, push.stdout.trim()]).toEqual([0, 'proxy1: applied: 3 changes in 3 commands, applied by bin/dsconfig --no-prompt --batch-file']);
+    expect(push.stdout + push.stderr).not.toContain(host.password);
+    const again = await runCli(['push', ...args], { env });
+    expect([again.code, again.stdout.trim()]).toEqual([0, 'proxy1: unchanged: the configuration already is what the workspace says: nothing sent']);
+  }, 120_000);
 
   it('no bind password in the secret store: refused before anything is sent', async () => {
     const { workspace } = changed();
