@@ -91,6 +91,21 @@ describe('editors', () => {
     w.unmount();
   });
 
+  it('appliance: a pingdirectory proxy is set by its server root and bind options, not a config path', async () => {
+    const workspaceStore = useWorkspace();
+    workspaceStore.set(['appliances', 0, 'driver'], 'pingdirectory');
+    const w = mountWith(ApplianceEditor, t.real.api, t.pinia, { index: 0 });
+    await settled();
+    expect(w.find('[data-field="appliances.0.configPath"]').exists()).toBe(false);
+    await w.find('[data-field="appliances.0.dsconfig.serverRoot"] input').setValue('/opt/ping/PingDirectoryProxy');
+    await w.find('[data-field="appliances.0.dsconfig.bindSecret"] input').setValue('proxy-admin');
+    await settled();
+    expect(workspaceStore.get(['appliances', 0, 'dsconfig'])).toEqual({ serverRoot: '/opt/ping/PingDirectoryProxy', bindSecret: 'proxy-admin' });
+    w.unmount();
+    workspaceStore.set(['appliances', 0, 'driver'], undefined);
+    workspaceStore.set(['appliances', 0, 'dsconfig'], undefined);
+  });
+
   it('appliance: a password goes to the keychain, never into the file', async () => {
     const workspaceStore = useWorkspace();
     workspaceStore.set(['appliances', 0, 'auth'], 'password');
