@@ -227,6 +227,17 @@ describe.skipIf(noSshd)('driver pingdirectory: push to the test proxy host over 
     expect([again.code, again.stdout.trim()]).toEqual([0, 'proxy1: unchanged: the configuration already is what the workspace says: nothing sent']);
   }, 120_000);
 
+  it('two pushes at once to one proxy: the second is refused before it logs in, the first applies', async () => {
+    const { workspace } = changed();
+    const link = openAppliance(workspace, workspace.appliances[0]!, file);
+    const deletes = () => host.applied().filter((c) => c.startsWith('delete-external-server')).length;
+    const before = deletes();
+    const [a, b] = await Promise.all([link.push('', opts()), link.push('', opts())]) as CommandPushReport[];
+    expect(a!.outcome).toBe('applied');
+    expect([b!.outcome, b!.reason]).toEqual(['refused', `another push to root@${host.sshd.host}:${host.sshd.port}:${host.root} is running in this lbdesk`]);
+    expect(deletes() - before).toBe(1);
+  }, 60_000);
+
   it('no bind password in the secret store: refused before anything is sent', async () => {
     const { workspace } = changed();
     const report = await openAppliance(workspace, workspace.appliances[0]!, file).push('', opts({ secrets: new MemorySecretStore() })) as CommandPushReport;

@@ -12,6 +12,7 @@ import { connectSsh, type SshConnection } from '../../ssh/connect';
 import { destination, SecretRefusedError } from '../../secrets/bound';
 import { secretName, secretToSend } from '../../secrets/types';
 import { listHistory, recordHistory } from '../history';
+import { claimPush } from '../lock';
 import { shScript, tail } from '../shell';
 import { syncDataDir } from '../state';
 import type { CliApplyDetail, CliFailure, CliPushOptions } from './apply';
@@ -68,8 +69,14 @@ export async function pushBatch(
   };
   let conn: SshConnection | undefined;
   let sentAny = false;
+  let unclaim: (() => void) | undefined;
   try {
     begin('connect');
+    // One push per proxy (its server root on that box) in this process, claimed before the login:
+    // a second one planned from the same before-state would send commands the first already sent.
+    const ep = target.endpoint;
+    const show = tool.show(appliance);
+    unclaim = claimPush(`${ep.user ? `${ep.user}@` : ''}${ep.host}${ep.port ? `:${ep.port}` : ''}:${'args' in show ? show.args.join(' ') : where}`);
     conn = opts.connection ?? await connectSsh(target.endpoint, opts);
     label = conn.label;
     emit('connect', 'ok', label);
@@ -150,6 +157,7 @@ export async function pushBatch(
   } finally {
     detail.transcript = transcript.join('\n');
     if (!opts.connection) conn?.close();
+    unclaim?.();
   }
 }
 
