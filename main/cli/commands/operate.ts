@@ -16,8 +16,9 @@ async function context(file: string, o: SshCliOptions): Promise<OperateContext> 
     throw err instanceof CliError && err.exitCode === 1 ? new CliError(err.message, 2) : err;
   });
   const p = prepared[0]!;
-  if (!runtimeDriver(p.appliance.driver)) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`, 2);
-  if (!p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
+  const runtime = runtimeDriver(p.appliance.driver);
+  if (!runtime) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`, 2);
+  if (runtime.readsConfigFile && !p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
   return { workspace, appliance: p.appliance, target: p.target };
 }
 

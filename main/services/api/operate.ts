@@ -4,8 +4,7 @@
 import { ApiError } from '../../../shared/api/contract';
 import type { LiveMember, LiveState } from '../../../shared/api/operate';
 import type { SshOptions } from '../ssh';
-import { connectRuntime, openRuntime, runtimeDriver, servedMembers, type MemberState, type Operation, type OperateContext } from '../operate';
-import { Remote } from '../sync/remote';
+import { connectRuntime, openRuntime, runtimeDriver, runtimeRemote, servedMembers, type MemberState, type Operation, type OperateContext } from '../operate';
 
 export const OPERATE_IDLE_MS = 60_000;
 
@@ -45,7 +44,7 @@ export class OperateSessions {
     const workspace = JSON.stringify(ctx.workspace);
     if (workspace !== k.workspace) {
       // Edited since: same connection, a runtime that knows the workspace's groups now.
-      k.op.runtime = openRuntime(ctx, Remote.for(k.op.conn, ctx.target, ssh))!;
+      k.op.runtime = openRuntime(ctx, runtimeRemote(k.op.conn, ctx.target, ssh))!;
       k.workspace = workspace;
       k.ctx = ctx;
     }

@@ -85,4 +85,4 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
   };
 }
 
-export const haproxyRuntime: RuntimeDriver = { open: openHaproxy };
+export const haproxyRuntime: RuntimeDriver = { open: openHaproxy, readsConfigFile: true };

@@ -5,10 +5,12 @@ import type { Appliance, DriverName, Workspace } from '../../../shared/model/sch
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { operatorName, recordOperation } from '../sync/history';
 import type { ReloadKeeper } from '../sync/push';
-import { Remote } from '../sync/remote';
+import type { Remote } from '../sync/remote';
 import type { SudoOptions } from '../sync/sudo';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
+import { vendorRuntime } from './vendor';
+import { runtimeRemote } from './remote';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
@@ -16,10 +18,11 @@ import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './type
 
 export { allMembers, resolveMembers, MemberError, memberLabel } from './members';
 export { RuntimeError } from './haproxy';
+export { runtimeRemote } from './remote';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port') };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
@@ -51,7 +54,7 @@ export interface Operation {
 /** Connects (as push does: its endpoint, become: sudo) and opens the box's runtime. */
 export async function connectRuntime(ctx: OperateContext, opts: SshOptions & SudoOptions): Promise<Operation> {
   const conn = await connectSsh(ctx.target.endpoint, opts);
-  const runtime = openRuntime(ctx, Remote.for(conn, ctx.target, opts))!;
+  const runtime = openRuntime(ctx, runtimeRemote(conn, ctx.target, opts))!;
   return { conn, runtime, close: () => conn.close() };
 }
 

@@ -44,4 +44,6 @@ export interface RuntimeContext {
 /** The per-driver part: drivers without one have no runtime operations in lbdesk yet. */
 export interface RuntimeDriver {
   open(ctx: RuntimeContext): Runtime;
+  /** Finds its way in through the box's config file (HAProxy: the stats socket it declares). */
+  readsConfigFile?: boolean;
 }
