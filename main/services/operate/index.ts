@@ -10,6 +10,7 @@ import type { SudoOptions } from '../sync/sudo';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
 import { vendorRuntime } from './vendor';
+import { ipvsRuntime } from './ipvs';
 import { runtimeRemote } from './remote';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
@@ -22,7 +23,7 @@ export { runtimeRemote } from './remote';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port') };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), keepalived: ipvsRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
