@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { formatDuration } from '../../../shared/model/duration';
 import { syncDataDir } from '../../services/sync';
 import {
-  connectRuntime, MemberError, resolveMembers, runtimeDriver, servedMembers, setAdmin,
+  connectRuntime, MemberError, resolveMembers, runtimeDriver, runtimeDrivers, servedMembers, setAdmin,
   type AdminState, type MemberState, type Operation, type OperateContext,
 } from '../../services/operate';
 import { about, CliError } from '../errors';
@@ -17,8 +17,8 @@ async function context(file: string, o: SshCliOptions): Promise<OperateContext> 
   });
   const p = prepared[0]!;
   const runtime = runtimeDriver(p.appliance.driver);
-  if (!runtime) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`, 2);
-  if (runtime.needsConfigPath !== false && !p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
+  if (!runtime) throw new CliError(`${p.appliance.name}: driver ${p.appliance.driver} has no runtime operations in lbdesk yet (${runtimeDrivers().join(', ')} have)`, 2);
+  if (runtime.readsConfigFile && !p.target.configPath) throw new CliError(`${p.appliance.name}: no configPath`, 2);
   return { workspace, appliance: p.appliance, target: p.target };
 }
 

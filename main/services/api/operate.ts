@@ -4,7 +4,7 @@
 import { ApiError } from '../../../shared/api/contract';
 import type { LiveMember, LiveState } from '../../../shared/api/operate';
 import type { SshOptions } from '../ssh';
-import { connectRuntime, openRuntime, runtimeDriver, runtimeLink, servedMembers, type MemberState, type Operation, type OperateContext } from '../operate';
+import { connectRuntime, openRuntime, runtimeDriver, runtimeDrivers, runtimeRemote, servedMembers, type MemberState, type Operation, type OperateContext } from '../operate';
 
 export const OPERATE_IDLE_MS = 60_000;
 
@@ -25,7 +25,7 @@ export class OperateSessions {
   /** The appliance's kept connection with a runtime for this workspace text (a new one when the endpoint changed or the line dropped). */
   async session(ctx: OperateContext, ssh: SshOptions): Promise<Kept> {
     const name = ctx.appliance.name;
-    if (!runtimeDriver(ctx.appliance.driver)) throw new ApiError('unsupported', `${name}: driver ${ctx.appliance.driver} has no runtime operations in lbdesk yet (haproxy has)`);
+    if (!runtimeDriver(ctx.appliance.driver)) throw new ApiError('unsupported', `${name}: driver ${ctx.appliance.driver} has no runtime operations in lbdesk yet (${runtimeDrivers().join(', ')} have)`);
     const endpoint = JSON.stringify(ctx.target.endpoint);
     let k = this.kept.get(name);
     if (k && (k.op.conn.isClosed || k.endpoint !== endpoint)) {
@@ -44,7 +44,7 @@ export class OperateSessions {
     const workspace = JSON.stringify(ctx.workspace);
     if (workspace !== k.workspace) {
       // Edited since: same connection, a runtime that knows the workspace's groups now.
-      k.op.runtime = openRuntime(ctx, runtimeLink(ctx, k.op.conn, ssh), ssh.secrets)!;
+      k.op.runtime = openRuntime(ctx, runtimeRemote(k.op.conn, ctx.target, ssh), ssh.secrets)!;
       k.workspace = workspace;
       k.ctx = ctx;
     }

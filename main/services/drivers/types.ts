@@ -1,6 +1,7 @@
 // What every appliance driver offers; the SSH sync service builds on this only.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import type { ImportResult } from '../import/types';
+import type { LiveDialect } from './live';
 
 export interface DriverProblem {
   /** The service, target set or group named (e.g. `service dns-vip`). */
@@ -37,6 +38,8 @@ export interface Driver {
   volatile: RegExp[];
   /** A box changed by commands computed from its running config (the vendor dialects). */
   commands?: CommandDriven;
+  /** Its members' live state and runtime admin changes, by its show and enable/disable commands. */
+  live?: LiveDialect;
   /** Reads the box's running config into a workspace (`lbdesk import --driver`). */
   importer?: (text: string, file: string, opts: { taken?: { servers?: Iterable<string> }; existingServers?: { name: string; address: string }[] }) => ImportResult;
 }

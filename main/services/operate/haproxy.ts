@@ -14,7 +14,6 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
 
   const find = async (): Promise<StatsSocket> => {
     const remote = ctx.remote;
-    if (!remote) throw new RuntimeError(`appliance ${ctx.appliance.name}: no configPath`);
     if (ctx.appliance.statsSocket) return new StatsSocket(remote, ctx.appliance.statsSocket);
     const live = await remote.readLive();
     if (!live) throw new RuntimeError(`${ctx.configPath} does not exist on the box: no stats socket to find`);
@@ -87,4 +86,4 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
   };
 }
 
-export const haproxyRuntime: RuntimeDriver = { open: openHaproxy };
+export const haproxyRuntime: RuntimeDriver = { open: openHaproxy, readsConfigFile: true };

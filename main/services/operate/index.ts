@@ -5,12 +5,15 @@ import type { Appliance, DriverName, Workspace } from '../../../shared/model/sch
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';
 import { operatorName, recordOperation } from '../sync/history';
 import type { ReloadKeeper } from '../sync/push';
-import { Remote } from '../sync/remote';
+import type { Remote } from '../sync/remote';
 import type { SudoOptions } from '../sync/sudo';
 import type { SecretStore } from '../secrets/types';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
 import { pingdirectoryRuntime } from './pingdirectory';
+import { vendorRuntime } from './vendor';
+import { ipvsRuntime } from './ipvs';
+import { runtimeRemote } from './remote';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
@@ -18,14 +21,20 @@ import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './type
 
 export { allMembers, resolveMembers, MemberError, memberLabel } from './members';
 export { RuntimeError } from './haproxy';
+export { runtimeRemote } from './remote';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, pingdirectory: pingdirectoryRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
   return drivers[driver];
+}
+
+/** The drivers that have runtime operations (for the message of one that has none). */
+export function runtimeDrivers(): DriverName[] {
+  return Object.keys(drivers) as DriverName[];
 }
 
 export interface OperateContext {
@@ -40,16 +49,9 @@ export function servedMembers(ctx: Pick<OperateContext, 'workspace' | 'appliance
   return allMembers(ctx.workspace).filter((m) => groups.has(m.group));
 }
 
-/** Over `at`: the box's Remote (its config file and commands), or only the connection where the runtime needs no configPath. */
-export function openRuntime(ctx: OperateContext, at: Remote | SshConnection, secrets?: SecretStore): Runtime | undefined {
-  const remote = at instanceof Remote ? at : undefined;
-  const conn = remote ? remote.conn : at as SshConnection;
-  return runtimeDriver(ctx.appliance.driver)?.open({ workspace: ctx.workspace, appliance: ctx.appliance, ...(remote ? { remote } : {}), conn, configPath: ctx.target.configPath, ...(secrets ? { secrets } : {}) });
-}
-
-/** What openRuntime needs of this connection: the Remote, unless the runtime does without a configPath. */
-export function runtimeLink(ctx: OperateContext, conn: SshConnection, opts: SudoOptions): Remote | SshConnection {
-  return runtimeDriver(ctx.appliance.driver)?.needsConfigPath === false ? conn : Remote.for(conn, ctx.target, opts);
+/** Over the box's Remote (its connection, config file and commands). */
+export function openRuntime(ctx: OperateContext, remote: Remote, secrets?: SecretStore): Runtime | undefined {
+  return runtimeDriver(ctx.appliance.driver)?.open({ workspace: ctx.workspace, appliance: ctx.appliance, remote, conn: remote.conn, configPath: ctx.target.configPath, ...(secrets ? { secrets } : {}) });
 }
 
 export interface Operation {
@@ -61,7 +63,7 @@ export interface Operation {
 /** Connects (as push does: its endpoint, become: sudo) and opens the box's runtime. */
 export async function connectRuntime(ctx: OperateContext, opts: SshOptions & SudoOptions): Promise<Operation> {
   const conn = await connectSsh(ctx.target.endpoint, opts);
-  const runtime = openRuntime(ctx, runtimeLink(ctx, conn, opts), opts.secrets)!;
+  const runtime = openRuntime(ctx, runtimeRemote(conn, ctx.target, opts), opts.secrets)!;
   return { conn, runtime, close: () => conn.close() };
 }
 

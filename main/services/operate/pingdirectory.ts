@@ -57,6 +57,6 @@ function openPingDirectory(ctx: RuntimeContext, base: string): Runtime {
 }
 
 /** The runtime reading the monitor entries under `base` (the product's cn=monitor; a test's slapd serves them elsewhere). */
-export const pingdirectoryRuntimeAt = (base: string): RuntimeDriver => ({ open: (ctx) => openPingDirectory(ctx, base), needsConfigPath: false });
+export const pingdirectoryRuntimeAt = (base: string): RuntimeDriver => ({ open: (ctx) => openPingDirectory(ctx, base) });
 
 export const pingdirectoryRuntime = pingdirectoryRuntimeAt(MONITOR_BASE);

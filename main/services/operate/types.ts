@@ -38,8 +38,8 @@ export interface Runtime {
 export interface RuntimeContext {
   workspace: Workspace;
   appliance: Appliance;
-  /** The box's config file and commands (undefined where the runtime needs no configPath). */
-  remote?: Remote;
+  /** The box's config file and commands (a command-driven box has no file: its paths go unused). */
+  remote: Remote;
   conn: SshConnection;
   /** Where the box's config lives (the socket is declared there). */
   configPath: string;
@@ -50,6 +50,6 @@ export interface RuntimeContext {
 /** The per-driver part: drivers without one have no runtime operations in lbdesk yet. */
 export interface RuntimeDriver {
   open(ctx: RuntimeContext): Runtime;
-  /** false: the runtime is not found through the config file (default true: HAProxy's stats socket is declared there). */
-  needsConfigPath?: boolean;
+  /** Finds its way in through the box's config file (HAProxy: the stats socket it declares). */
+  readsConfigFile?: boolean;
 }

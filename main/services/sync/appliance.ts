@@ -264,7 +264,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
 }
 
 /** The dialect's own prompt, pager and errors (tmsh's prompt is nothing like Cisco's) unless `cli:` sets them. */
-function withDriverPatterns(cli: CliTarget, appliance: Appliance, driver: CommandDriven): CliTarget {
+export function withDriverPatterns(cli: CliTarget, appliance: Appliance, driver: CommandDriven): CliTarget {
   const own = driver.patterns;
   if (!own) return cli;
   const set = appliance.cli;

@@ -16,6 +16,7 @@ import { SshConfigSet } from '../../../main/services/ssh';
 import { MemorySecretStore } from '../../../main/services/secrets/memory';
 import { servedMembers, type OperateContext, type Runtime } from '../../../main/services/operate';
 import { pingdirectoryRuntimeAt } from '../../../main/services/operate/pingdirectory';
+import { runtimeRemote } from '../../../main/services/operate/remote';
 import { connectSsh } from '../../../main/services/ssh/connect';
 import { openAppliance } from '../../../main/services/sync/appliance';
 import { memberStates, parseMonitor, NO_RUNTIME_SWITCH } from '../../../main/services/drivers/pingdirectory/monitor';
@@ -110,7 +111,7 @@ describe.skipIf(noSshd || slapdMissing)('lbdesk state on a pingdirectory applian
   async function open(secrets = ssh()): Promise<{ runtime: Runtime; close(): void }> {
     const ctx = ctxOf();
     const conn = await connectSsh(ctx.target.endpoint, secrets);
-    const runtime = pingdirectoryRuntimeAt(BASE).open({ workspace, appliance: ctx.appliance, conn, configPath: '', secrets: secrets.secrets });
+    const runtime = pingdirectoryRuntimeAt(BASE).open({ workspace, appliance: ctx.appliance, remote: runtimeRemote(conn, ctx.target, {}), conn, configPath: '', secrets: secrets.secrets });
     return { runtime, close: () => conn.close() };
   }
 

@@ -6,7 +6,7 @@
 // apart from the running one (`write memory`), and can be cut off mid-apply.
 import type { ServerChannel } from 'ssh2';
 import { AdxText } from '../../../main/services/drivers/adx/edit';
-import { splitAdxWords } from '../../../main/services/drivers/adx/parse';
+import { parseAdx, splitAdxWords } from '../../../main/services/drivers/adx/parse';
 import { startSshBox, type SshBox } from './ssh-box';
 
 export interface AdxBoxOptions {
@@ -31,6 +31,14 @@ export interface AdxBox extends SshBox {
   saved(): string;
   /** What `show running-config` prints. */
   show(): string;
+  /**
+   * The box's runtime counters, per `real:port` (`rs2:http`): current connections, which the test
+   * sets and lowers as clients would end theirs, and a port health code (ACT, FAL…; default ACT).
+   */
+  sessions: Map<string, number>;
+  health: Map<string, string>;
+  /** What `show server real` prints now. */
+  showReal(): string;
 }
 
 const REAL_SUB = /^(no )?(port |weight|disable$|enable$)/;
@@ -43,6 +51,31 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
   const pageLines = opts.pageLines ?? 20;
   let cut = opts.cutAfter;
   let drop: () => void = () => undefined;
+
+  const sessions = new Map<string, number>();
+  const health = new Map<string, string>();
+  /** `show server real` as a ServerIron prints it: a head line per real server, a row per port. */
+  const showReal = () => {
+    const out = ['Real Servers Info', 'State(St) - ACT:active, ENB:enabled, FAL:failed, TST:test, DIS:disabled,',
+      '            UNK:unknown, UNB:unbind, AWU:await-unbind, AWD: await-shutdown', ''];
+    for (const r of parseAdx(config).reals) {
+      const st = r.disabled ? 'Disabled' : 'Active';
+      const wt = r.weight?.words[0] ?? '1';
+      out.push(`Name: ${r.name.padEnd(30)} IP:${r.address.padEnd(15)}: 1 : St: ${st.padEnd(9)} Wt: ${wt} : 0  Max-conn: 1000000`);
+      out.push('       Src-nat (cfg:op) = (off:off)            Dest-nat (cfg:op) = (off:off)');
+      out.push('       Port    St  Ms CurConn TotConn Rx-pkts  Tx-pkts  Rx-octet  Tx-octet  Reas');
+      out.push('       ----    --  -- ------- ------- -------  -------  --------  --------  ----');
+      let total = 0;
+      for (const [name, port] of r.ports) {
+        const code = r.disabled || port.disabled ? 'DIS' : health.get(`${r.name}:${name}`) ?? 'ACT';
+        const cur = sessions.get(`${r.name}:${name}`) ?? 0;
+        total += cur;
+        out.push(`       ${name.padEnd(7)} ${code} 0  ${String(cur).padEnd(7)} ${String(cur).padEnd(7)} 0        0        0         0         0`);
+      }
+      out.push(`       Server  Total  ${String(total).padEnd(7)} ${String(total).padEnd(7)} 0        0        0         0         0`, '');
+    }
+    return out;
+  };
 
   const show = () => {
     const body = config.endsWith('\n') ? config : `${config}\n`;
@@ -112,6 +145,7 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
       if (cmd === '') { prompt(); return; }
       received.push(cmd);
       if (cmd === 'show running-config' || cmd === 'show run') { page(show().replace(/\n$/, '').split('\n')); return; }
+      if (cmd === 'show server real' && level !== 'user') { page(showReal()); return; }
       if (opts.failOn?.test(cmd)) { out(`Error: ${cmd}: the box refuses this (test)\n`); prompt(); return; }
       if (level === 'user') {
         if (cmd === 'enable') level = 'exec';
@@ -163,5 +197,5 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
 
   const box = await startSshBox(opts.host, { shell });
   drop = box.dropAll;
-  return { ...box, received, running: () => config, saved: () => saved, show };
+  return { ...box, received, running: () => config, saved: () => saved, show, sessions, health, showReal: () => showReal().join('\n') };
 }

@@ -8,6 +8,7 @@
 // keeps the saved config apart from the running one. It can fail on, or be cut after, a command.
 import type { ServerChannel } from 'ssh2';
 import { F5Text, applyF5Command, tokens } from '../../../main/services/drivers/f5/edit';
+import { parseF5 } from '../../../main/services/drivers/f5/parse';
 import { startSshBox, type SshBox } from './ssh-box';
 
 export interface F5BoxOptions {
@@ -25,6 +26,8 @@ export interface F5Box extends SshBox {
   received: string[];
   running(): string;
   saved(): string;
+  /** Runtime counters per member (`web1:80`): server-side connections, which the test sets and lowers. */
+  sessions: Map<string, number>;
 }
 
 export const F5_BOX_PROMPT = 'admin@(bigip1)(cfg-sync Standalone)(Active)(/Common)(tmos)# ';
@@ -46,6 +49,31 @@ export async function startF5Box(opts: F5BoxOptions): Promise<F5Box> {
     }
     config = t.text;
     return {};
+  }
+
+  const sessions = new Map<string, number>();
+  const short = (n: string) => n.replace(/^\/Common\//, '');
+  /** `show ltm pool members` as tmsh prints it: each pool, each member indented under a `| ` margin. */
+  function showMembers(): string[] {
+    const out: string[] = [];
+    const rule = '-'.repeat(70);
+    for (const p of parseF5(config).pools) {
+      out.push(rule, `Ltm::Pool: ${short(p.obj.name!)}`, rule, 'Status', '  Availability : available', '  State        : enabled', '  Reason       : The pool is available', '');
+      for (const m of p.members) {
+        const n = sessions.get(short(m.name)) ?? 0;
+        const avail = m.down ? 'offline' : 'available';
+        const state = m.disabled || m.down ? 'disabled' : 'enabled';
+        const reason = m.down ? 'Forced down' : m.disabled ? 'Pool member is available, user disabled' : 'Pool member is available';
+        out.push(`  | Ltm::Pool Member: ${short(m.name)}`, `  | ${'-'.repeat(60)}`, '  | Status',
+          `  |   Availability   : ${avail}`, `  |   State          : ${state}`, `  |   Reason         : ${reason}`,
+          '  |   Monitor        : /Common/tcp (pool monitor)', `  |   Monitor Status : ${m.down ? 'forced down' : 'up'}`,
+          `  |   Session Status : ${m.disabled ? 'user-disabled' : 'enabled'}`, '  |',
+          '  |   Traffic                        ServerSide  General', `  |   Bits In                                 0        -`,
+          `  |   Current Connections            ${String(n).padStart(10)}        -`, `  |   Maximum Connections            ${String(n).padStart(10)}        -`,
+          `  |   Current Sessions                        -        ${n}`, '');
+      }
+    }
+    return out;
   }
 
   function shell(stream: ServerChannel): void {
@@ -75,7 +103,7 @@ export async function startF5Box(opts: F5BoxOptions): Promise<F5Box> {
       const cmd = line.trim().replace(/^tmsh\s+/, '');
       if (cmd === '') { prompt(); return; }
       received.push(cmd);
-      const shown = list(cmd);
+      const shown = cmd === 'show ltm pool members' ? showMembers() : list(cmd);
       if (shown) { page(shown); return; }
       const fail = (msg: string) => { out(`${msg}\n`); prompt(); };
       if (/^modify cli preference pager disabled( display-threshold 0)?$/.test(cmd)) { paging = false; prompt(); return; }
@@ -135,5 +163,5 @@ export async function startF5Box(opts: F5BoxOptions): Promise<F5Box> {
 
   const box = await startSshBox(opts.host, { shell });
   drop = box.dropAll;
-  return { ...box, received, running: () => config, saved: () => saved };
+  return { ...box, sessions, received, running: () => config, saved: () => saved };
 }

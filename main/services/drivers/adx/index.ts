@@ -6,6 +6,7 @@ import { CLI_VOLATILE } from '../cli-patterns';
 import type { Driver } from '../types';
 import { importAdx } from './import';
 import { planAdx } from './plan';
+import { adxLive } from './show';
 
 export const adxDriver: Driver = {
   name: 'adx',
@@ -25,5 +26,6 @@ export const adxDriver: Driver = {
     leave: ['end'],
     show: 'show running-config',
   },
+  live: adxLive,
   importer: (text, file, opts) => importAdx(text, file, opts),
 };

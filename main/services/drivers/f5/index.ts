@@ -7,6 +7,7 @@ import { CLI_VOLATILE, DEFAULT_ERRORS } from '../cli-patterns';
 import type { Driver } from '../types';
 import { importF5 } from './import';
 import { planF5 } from './plan';
+import { f5Live } from './show';
 
 /** `admin@(bigip1)(cfg-sync Standalone)(Active)(/Common)(tmos)# `, `(tmos.ltm)#`, `(tmos.trans)#`. */
 export const F5_PROMPT = /^[\w.@-]*@\(.*\)\(tmos[\w.]*\)# ?$/;
@@ -35,5 +36,6 @@ export const f5Driver: Driver = {
     },
     transaction: { begin: 'create cli transaction', submit: 'submit cli transaction', abort: 'delete cli transaction' },
   },
+  live: f5Live,
   importer: (text, file, opts) => importF5(text, file, opts),
 };
