@@ -17,7 +17,8 @@ export { parseHeader, type ParsedHeader } from './header';
 export { servedWorkspace } from './lbdesk';
 export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep } from './types';
 
-const DRIVERS: Partial<Record<DriverName, Driver>> = {
+// Complete: a name in shared/model/drivers.ts without its Driver here does not compile.
+const DRIVERS: Record<DriverName, Driver> = {
   haproxy: haproxyDriver,
   keepalived: keepalivedDriver,
   lbdesk: lbdeskDriver,

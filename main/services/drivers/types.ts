@@ -17,12 +17,10 @@ export interface RenderResult {
   warnings: DriverProblem[];
 }
 
-export interface DriverDefaults {
-  configPath: string;
-  /** `{file}` is replaced by the uploaded candidate's path. */
-  validateCommand: string;
-  reloadCommand: string;
-}
+// The defaults live with the driver's facts in shared/ (the editor shows them); the registry test
+// checks each Driver's own against them.
+import type { DriverDefaults } from '../../../shared/model/drivers';
+export type { DriverDefaults };
 
 export interface RenderContext {
   /** Absolute path of the workspace file, for headers and relative templates. */
@@ -37,6 +35,8 @@ export interface Driver {
   volatile: RegExp[];
   /** A box changed by commands computed from its running config (the vendor dialects). */
   commands?: CommandDriven;
+  /** `lbdesk compare`: why the driver's software cannot run here, undefined when it can (absent: it has none that runs locally). */
+  runsHere?: () => string | undefined;
   /** Reads the box's running config into a workspace (`lbdesk import --driver`). */
   importer?: (text: string, file: string, opts: { taken?: { servers?: Iterable<string> }; existingServers?: { name: string; address: string }[] }) => ImportResult;
 }
