@@ -1,6 +1,7 @@
 // What every appliance driver offers; the SSH sync service builds on this only.
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import type { ImportResult } from '../import/types';
+import type { OntoOptions, OntoResult } from './sections/types';
 
 export interface DriverProblem {
   /** The service, target set or group named (e.g. `service dns-vip`). */
@@ -35,6 +36,8 @@ export interface Driver {
   volatile: RegExp[];
   /** A box changed by commands computed from its running config (the vendor dialects). */
   commands?: CommandDriven;
+  /** `manage: sections` on a config file: the workspace's sections patched into the file the box holds. */
+  onto?: (workspace: Workspace, appliance: Appliance, current: string, opts: OntoOptions) => OntoResult;
   /** `lbdesk compare`: why the driver's software cannot run here, undefined when it can (absent: it has none that runs locally). */
   runsHere?: () => string | undefined;
   /** Reads the box's running config into a workspace (`lbdesk import --driver`). */

@@ -22,6 +22,7 @@ describe('driver facts', () => {
     // Owned objects of a box are changed by commands planned from its running config.
     if (f.sections === 'objects') expect(d.commands).toBeDefined();
     if (f.sections === 'file') expect(d.commands).toBeUndefined();
+    expect(f.sections === 'file').toBe(d.onto !== undefined);
   });
 
   it('the lists messages and help name are derived from the facts, in DRIVERS order', () => {
