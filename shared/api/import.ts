@@ -1,6 +1,9 @@
 // What an import shows the user: the report rows, the source text they point into, and for an
 // import into the open workspace the edits the page applies as one undo step.
-export type ImportDriver = 'haproxy' | 'keepalived';
+import type { FileImportDriver } from '../model/drivers';
+
+/** The drivers lbdesk's config importer reads (shared/model/drivers.ts: importer `file`). */
+export type ImportDriver = FileImportDriver;
 export type ImportKind = 'imported' | 'approximated' | 'kept' | 'error';
 
 export interface ImportRow {

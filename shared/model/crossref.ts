@@ -1,7 +1,7 @@
 // Rules across objects: names that must exist or be unique, listeners that clash, health checks
 // that cannot apply to the members and services around them.
 import type { Appliance, Group, HealthTimersInput, Pair, Server, Service, TargetSet } from './schema';
-import { COMMAND_DRIVERS, SECTION_DRIVERS } from './schema';
+import { COMMAND_DRIVERS, SECTION_DRIVERS, TEMPLATE_DRIVERS, driverFacts } from './drivers';
 import type { PathSegment } from './problem';
 import { valueAt, type Issue } from './issues';
 import { closest } from './similar';
@@ -131,7 +131,7 @@ function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Is
 
   // A group no service uses may still carry traffic: the box's own frontends on an HAProxy kept
   // with manage: sections (every group there, unless include names services), over TCP only.
-  const carriers = workspace.appliances.filter((a) => a?.driver === 'haproxy' && a.manage === 'sections' && a.include === undefined).map((a) => a!.name);
+  const carriers = workspace.appliances.filter((a) => a !== undefined && driverFacts(a.driver).handWrittenUseGroups && a.manage === 'sections' && a.include === undefined).map((a) => a!.name);
 
   workspace.groups.forEach((g, gi) => {
     if (!g) return;
@@ -224,8 +224,8 @@ function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Is
     // relative name (runConfig) is the box's own.
     if (!COMMAND_DRIVERS.includes(a.driver) && a.configPath !== undefined && !a.configPath.startsWith('/')) err([...base, 'configPath'], `must be an absolute path on the appliance (starting with "/") with driver ${a.driver}`);
     else if (a.configPath?.endsWith('/')) err([...base, 'configPath'], 'must name a file, not a folder (it ends with "/")');
-    if (a.driver === 'cli' && a.template === undefined) err([...base, 'template'], 'required with driver cli: the template file to render, relative to the workspace');
-    if (a.driver !== 'cli' && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver cli uses a template)`);
+    if (driverFacts(a.driver).template && a.template === undefined) err([...base, 'template'], `required with driver ${a.driver}: the template file to render, relative to the workspace`);
+    if (!driverFacts(a.driver).template && a.template !== undefined) warn([...base, 'template'], `has no effect with driver ${a.driver} (only driver ${TEMPLATE_DRIVERS.join(', ')} uses a template)`);
     if (!COMMAND_DRIVERS.includes(a.driver) && a.cli !== undefined) warn([...base, 'cli'], `has no effect with driver ${a.driver} (only drivers ${COMMAND_DRIVERS.join(', ')} use these settings)`);
     if (a.manage === 'sections' && !SECTION_DRIVERS.includes(a.driver)) err([...base, 'manage'], `sections is for drivers ${SECTION_DRIVERS.join(', ')}, whose config lbdesk can share with hand-written parts; driver ${a.driver} writes the whole file (manage: file)`);
     if (a.auth !== 'key' && a.keyFile !== undefined) warn([...base, 'keyFile'], `has no effect with auth ${a.auth} (only auth: key uses a key file)`);

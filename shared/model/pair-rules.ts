@@ -5,6 +5,7 @@ import type { Appliance, Pair, Service, TargetSet } from './schema';
 import type { PathSegment } from './problem';
 import type { Issue } from './issues';
 import { ipfeMate } from './ipfe';
+import { driverFacts } from './drivers';
 import { familyOf, normalAddress } from './address';
 import { memberByRef, planInstances, serves } from './pairs';
 
@@ -52,10 +53,10 @@ export function checkPairs(workspace: PairInputs): Issue[] {
       if (m.keepalived !== undefined) {
         const k = appliances.get(m.keepalived);
         if (!k) err([...at, 'keepalived'], `unknown appliance "${m.keepalived}"${workspace.hint(m.keepalived, () => appliances.keys())}`);
-        else if (k.driver !== 'keepalived') err([...at, 'keepalived'], `appliance ${k.name} has driver ${k.driver}: the VRRP of a pair is rendered by a keepalived appliance`);
+        else if (!driverFacts(k.driver).carriesVrrp) err([...at, 'keepalived'], `appliance ${k.name} has driver ${k.driver}: the VRRP of a pair is rendered by a keepalived appliance`);
         else if (a && k.host !== a.host) warn([...at, 'keepalived'], `appliance ${k.name} is on host ${k.host}, not ${a.host}: VRRP must run on the box that serves the addresses`);
-        if (a?.driver === 'keepalived') warn([...at, 'keepalived'], 'has no effect: this member is a keepalived appliance and carries the VRRP itself');
-      } else if (a && a.driver !== 'keepalived') {
+        if (a && driverFacts(a.driver).carriesVrrp) warn([...at, 'keepalived'], 'has no effect: this member is a keepalived appliance and carries the VRRP itself');
+      } else if (a && !driverFacts(a.driver).carriesVrrp) {
         warn([...at, 'appliance'], `nothing renders this box's VRRP (driver ${a.driver}): name the keepalived appliance on the same box in keepalived, or the addresses never move`);
       }
       if (pair.unicast && m.address === undefined) err([...at, 'address'], 'required: the pair uses unicast, so each member needs its own address on the interface');

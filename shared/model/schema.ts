@@ -6,6 +6,7 @@ import { DEFAULT_FACTOR, ipfeMate, normaliseFactorValues } from './ipfe';
 import { isIpAddress } from './address';
 import { ruledText } from './text-rules';
 import { patternProblem } from './regex-safety';
+import { DRIVERS } from './drivers';
 
 export const CHECK_TYPES = [
   'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
@@ -23,11 +24,8 @@ export const ALGORITHMS = [
   'round-robin', 'weighted-round-robin', 'least-connections', 'source-hash', 'health-weighted',
 ] as const;
 export const IPFE_NAMES = ['A1', 'A2', 'B1', 'B2'] as const;
-export const DRIVERS = ['haproxy', 'keepalived', 'lbdesk', 'cli', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory'] as const;
-/** Drivers that change a box by commands in its CLI (their `cli:` settings apply; no config file). */
-export const COMMAND_DRIVERS: readonly (typeof DRIVERS)[number][] = ['cli', 'adx', 'a10', 'netscaler', 'f5'];
-/** Drivers that can own part of what a box holds and keep the rest (`manage: sections`). */
-export const SECTION_DRIVERS: readonly (typeof DRIVERS)[number][] = ['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory'];
+// The driver names and what each can do: shared/model/drivers.ts.
+export { DRIVERS, COMMAND_DRIVERS, SECTION_DRIVERS, type DriverName } from './drivers';
 
 /** A duration bounded in milliseconds; parses to milliseconds. */
 export function duration(minMs: number, maxMs: number) {
@@ -394,5 +392,4 @@ export type VrrpInstance = z.output<typeof vrrpInstanceSchema>;
 export type CliSettings = z.output<typeof cliSchema>;
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type IpfeName = (typeof IPFE_NAMES)[number];
-export type DriverName = (typeof DRIVERS)[number];
 export type DsconfigSettings = z.output<typeof dsconfigSchema>;

@@ -10,6 +10,8 @@ import ProblemsView from '../../renderer/src/views/ProblemsView.vue';
 import OverviewView from '../../renderer/src/views/OverviewView.vue';
 import type { MemberStatus } from '../../shared/api/types';
 import { flushPromises } from '@vue/test-utils';
+import { DRIVERS } from '../../shared/model/drivers';
+import { getDriver } from '../../main/services/drivers';
 
 describe('editors', () => {
   const t = withDemo();
@@ -119,6 +121,23 @@ describe('editors', () => {
     expect(await workspaceStore.text()).not.toContain('s3cret-value');
     // A store without a keyring (browser mode on a machine without one) is named as memory only.
     await vi.waitFor(() => expect(w.text()).toContain('Not stored in a keychain: kept in memory only, until lbdesk stops'), { timeout: 5000 });
+    w.unmount();
+  });
+
+  it('appliance: each driver\'s defaults and parts are the ones its driver in main has', async () => {
+    const workspaceStore = useWorkspace();
+    const w = mountWith(ApplianceEditor, t.real.api, t.pinia, { index: 0 });
+    const placeholder = (field: string) => w.find(`[data-field="appliances.0.${field}"] input`).attributes('placeholder') ?? '';
+    for (const name of DRIVERS) {
+      workspaceStore.set(['appliances', 0, 'driver'], name);
+      await settled();
+      const d = getDriver(name);
+      // keepalived once showed "keepalived -t -f {file}" here while its driver ran "-t -e -f".
+      expect([placeholder('configPath'), placeholder('validateCommand'), placeholder('reloadCommand')], name)
+        .toEqual([d.defaults.configPath, d.defaults.validateCommand, d.defaults.reloadCommand]);
+      expect(w.find('[data-field="appliances.0.template"]').exists(), name).toBe(name === 'cli');
+      expect(w.find('[data-testid="import-into"]').exists(), name).toBe(name === 'haproxy' || name === 'keepalived');
+    }
     w.unmount();
   });
 });

@@ -9,6 +9,7 @@ import { decodeConfig, importConfig, mergeIntoWorkspace, newWorkspaceText, repor
 import { syncDataDir } from '../../services/sync';
 import { availableDrivers, getDriver } from '../../services/drivers';
 import type { DriverName, Workspace } from '../../../shared/model/schema';
+import { FILE_IMPORT_DRIVERS, type FileImportDriver } from '../../../shared/model/drivers';
 import { loadWorkspace, saveWorkspaceText } from '../../services/workspace';
 import { about, CliError } from '../errors';
 import { writeOut } from '../out';
@@ -62,18 +63,18 @@ function run<T>(fn: () => T): T {
   }
 }
 
-/** Drivers whose own folder reads their config (the vendor dialects), besides haproxy and keepalived. */
+/** Drivers whose own folder reads their config (the vendor dialects), besides FILE_IMPORT_DRIVERS. */
 const vendorImporters = () => availableDrivers().filter((d) => getDriver(d).importer);
 
 /** `from`: a file (its real path, includes followed) or, without, a config pulled from the box into `existing`. */
 function importWith(driver: DriverName, bytes: Uint8Array, file: string, from: { realPath?: string; existing?: Workspace }): Imported {
   const own = getDriver(driver).importer;
   if (own) return { ...own(decodeConfig(bytes, file), file, { taken: { servers: from.existing?.servers.map((s) => s.name) ?? [] } }), fromIncludes: [], included: [] };
-  return importConfig({ bytes, file, driver: driver as 'haproxy' | 'keepalived', realPath: from.realPath, existing: from.existing, includes: from.existing === undefined });
+  return importConfig({ bytes, file, driver: driver as FileImportDriver, realPath: from.realPath, existing: from.existing, includes: from.existing === undefined });
 }
 
 async function fromFile(config: string, o: ImportOptions): Promise<void> {
-  const known: string[] = ['haproxy', 'keepalived', ...vendorImporters()];
+  const known: string[] = [...FILE_IMPORT_DRIVERS, ...vendorImporters()];
   if (!known.includes(o.driver ?? '')) throw new CliError(`--driver must be ${known.slice(0, -1).join(', ')} or ${known[known.length - 1]} (got "${o.driver}")`, 2);
   const driver = o.driver as DriverName;
   if (o.appliance && o.appliance.length > 1) throw new CliError('--appliance takes one name', 2);
@@ -104,7 +105,7 @@ async function fromAppliance(file: string, o: ImportOptions): Promise<void> {
   const { path, prepared } = await prepareForSync(file, o, false);
   const p = prepared[0]!;
   const driver = p.appliance.driver;
-  const known: string[] = ['haproxy', 'keepalived', ...vendorImporters()];
+  const known: string[] = [...FILE_IMPORT_DRIVERS, ...vendorImporters()];
   if (!known.includes(driver)) throw new CliError(`appliance ${p.appliance.name} has driver ${driver}: import reads ${known.join(', ')} configs`, 2);
   let data: Buffer;
   try {

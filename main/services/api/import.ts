@@ -5,6 +5,7 @@ import { basename, extname, normalize } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
 import type { Workspace } from '../../../shared/model/schema';
+import { FILE_IMPORT_DRIVERS, isFileImport } from '../../../shared/model/drivers';
 import { applyMerge, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
 import { shownConfig } from '../sync/vendor/redact';
 import { checkWritableWorkspace, readConfigFile } from '../files/guard';
@@ -86,7 +87,7 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
 export function mergeFromAppliance(workspace: Workspace, text: string, path: string, appliance: string, pulled: { data: Uint8Array; where: string }): ImportApplianceResult {
   const a = workspace.appliances.find((x) => x.name === appliance)!;
   const driver = a.driver;
-  if (driver !== 'haproxy' && driver !== 'keepalived') throw new ApiError('unsupported', `appliance ${appliance} has driver ${driver}: import reads haproxy and keepalived configs`);
+  if (!isFileImport(driver)) throw new ApiError('unsupported', `appliance ${appliance} has driver ${driver}: import reads ${FILE_IMPORT_DRIVERS.join(' and ')} configs`);
   const shown = `${appliance}:${pulled.where}`;
   const r: Imported | ImportError = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, existing: workspace, includes: false }));
   const source = (): ImportReport['sources'] => {

@@ -1,15 +1,14 @@
 // `lbdesk compare`: the same scenario through lbdesk's lab and through the appliance's own
 // software, started locally on loopback with the rendered config.
-import { existsSync } from 'node:fs';
 import net from 'node:net';
 import type { CompareReport, FaultKind } from '../../../shared/api/compare';
-import type { Appliance, Workspace } from '../../../shared/model/schema';
-import { renderForAppliance } from '../drivers';
+import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
+import { getDriver, renderForAppliance } from '../drivers';
 import { Backend } from './backends';
 import { makePlan } from './plan';
 import { compare } from './report';
 import { runSide, type RunOptions } from './run';
-import { HAPROXY_CANDIDATES, haproxySide, labSide } from './sides';
+import { haproxySide, labSide } from './sides';
 
 export type { CompareReport } from '../../../shared/api/compare';
 export { formatReport } from './format';
@@ -38,16 +37,9 @@ async function freePort(address: string): Promise<number> {
 }
 
 /** Why the appliance's software cannot run here, or undefined. */
-export function applianceMissing(driver: string): string | undefined {
-  if (driver === 'haproxy') return HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? undefined : 'haproxy is not installed (apt-get install haproxy)';
-  if (driver === 'keepalived') {
-    // keepalived balances through the kernel's IPVS; without it nothing would forward, even in
-    // a network namespace of our own.
-    if (!existsSync('/proc/net/ip_vs')) return 'keepalived balances through the kernel\'s IPVS, which this kernel does not offer (no /proc/net/ip_vs: module ip_vs not loaded), so it cannot forward here, not even in a network namespace';
-    return 'keepalived needs a network namespace with IPVS and CAP_NET_ADMIN; compare runs HAProxy only so far';
-  }
-  if (driver === 'lbdesk') return 'the lbdesk driver runs lbdesk itself: the lab is the appliance, there is nothing to compare';
-  return `driver ${driver} has no software that runs locally`;
+export function applianceMissing(driver: DriverName): string | undefined {
+  const runsHere = getDriver(driver).runsHere;
+  return runsHere ? runsHere() : `driver ${driver} has no software that runs locally`;
 }
 
 export async function compareWithAppliance(workspace: Workspace, appliance: Appliance, opts: CompareOptions): Promise<CompareReport> {

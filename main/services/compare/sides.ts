@@ -10,7 +10,10 @@ import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../engine';
 import { HealthChecker } from '../health';
 import { MemorySecretStore } from '../secrets/memory';
+import { HAPROXY_CANDIDATES } from '../drivers/haproxy';
 import type { Plan } from './plan';
+
+export { HAPROXY_CANDIDATES };
 
 export type InService = 'up' | 'down' | 'degraded' | 'unknown';
 
@@ -49,7 +52,6 @@ export function labSide(plan: Plan): Side {
   };
 }
 
-export const HAPROXY_CANDIDATES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'];
 
 /**
  * The rendered file for a local run: privileges are not dropped and nothing is logged to

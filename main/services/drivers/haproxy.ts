@@ -1,4 +1,5 @@
 // HAProxy: one frontend/backend pair per TCP service and per target-set port, in TCP mode.
+import { existsSync } from 'node:fs';
 import type { Algorithm, Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { commentText, withHeader } from './header';
 import { haproxyCheck } from './haproxy-checks';
@@ -45,7 +46,8 @@ interface Balance {
  */
 const ADDRESS_PORT_HASH = ['balance hash src,concat(:,txn.lbdesk_sport)', 'hash-type consistent', 'tcp-request content set-var(txn.lbdesk_sport) src_port'];
 
-function balanceOf(algorithm: Algorithm): Balance {
+/** The balance lines and weighting for an algorithm (manage: sections patches the same lines). */
+export function balanceOf(algorithm: Algorithm): Balance {
   switch (algorithm) {
     case 'round-robin': return { lines: ['balance roundrobin'], weighted: false };
     case 'weighted-round-robin': return { lines: ['balance roundrobin'], weighted: true };
@@ -224,6 +226,9 @@ export function renderHaproxy(workspace: Workspace, appliance: Appliance): Rende
   return { text: withHeader({ workspace: workspace.name, appliance: appliance.name, driver: 'haproxy' }, body), errors, warnings: unique };
 }
 
+/** Where `lbdesk compare` looks for the haproxy binary. */
+export const HAPROXY_CANDIDATES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'];
+
 export const haproxyDriver: Driver = {
   name: 'haproxy',
   defaults: {
@@ -233,4 +238,5 @@ export const haproxyDriver: Driver = {
   },
   render: (workspace, appliance) => renderHaproxy(workspace, appliance),
   volatile: [],
+  runsHere: () => (HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? undefined : 'haproxy is not installed (apt-get install haproxy)'),
 };

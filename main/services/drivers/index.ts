@@ -10,6 +10,8 @@ import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';
 import { lbdeskDriver } from './lbdesk';
 import { pingdirectoryDriver } from './pingdirectory';
+import { haproxyOnto } from './sections/haproxy-onto';
+import { keepalivedOnto } from './sections/keepalived-onto';
 import type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult } from './types';
 
 export { selectIncluded, targetSetIncludeName, parseTargetSetIncludeName, type Included } from './include';
@@ -17,9 +19,11 @@ export { parseHeader, type ParsedHeader } from './header';
 export { servedWorkspace } from './lbdesk';
 export type { Driver, DriverDefaults, DriverProblem, RenderContext, RenderResult, CommandDriven, CommandPlan, CommandStep, BatchApply, BatchResult } from './types';
 
-const DRIVERS: Partial<Record<DriverName, Driver>> = {
-  haproxy: haproxyDriver,
-  keepalived: keepalivedDriver,
+// Complete: a name in shared/model/drivers.ts without its Driver here does not compile.
+const DRIVERS: Record<DriverName, Driver> = {
+  // Their manage: sections part is wired here: drivers/sections/ builds on the renders.
+  haproxy: { ...haproxyDriver, onto: haproxyOnto },
+  keepalived: { ...keepalivedDriver, onto: keepalivedOnto },
   lbdesk: lbdeskDriver,
   cli: cliDriver,
   adx: adxDriver,

@@ -1,4 +1,5 @@
 // keepalived (Linux IPVS): one virtual_server per service and per target-set port and protocol.
+import { existsSync } from 'node:fs';
 import type { Algorithm, Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { commentText, withHeader } from './header';
 import { indent } from './format';
@@ -183,4 +184,10 @@ export const keepalivedDriver: Driver = {
   },
   render: (workspace, appliance) => renderKeepalived(workspace, appliance),
   volatile: [],
+  runsHere: () => {
+    // keepalived balances through the kernel's IPVS; without it nothing would forward, even in
+    // a network namespace of our own.
+    if (!existsSync('/proc/net/ip_vs')) return 'keepalived balances through the kernel\'s IPVS, which this kernel does not offer (no /proc/net/ip_vs: module ip_vs not loaded), so it cannot forward here, not even in a network namespace';
+    return 'keepalived needs a network namespace with IPVS and CAP_NET_ADMIN; compare runs HAProxy only so far';
+  },
 };

@@ -106,4 +106,5 @@ export const lbdeskDriver: Driver = {
   },
   render: (workspace, appliance) => renderLbdesk(workspace, appliance),
   volatile: [],
+  runsHere: () => 'the lbdesk driver runs lbdesk itself: the lab is the appliance, there is nothing to compare',
 };

@@ -2,6 +2,7 @@
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import type { ImportResult } from '../import/types';
 import type { LiveDialect } from './live';
+import type { OntoOptions, OntoResult } from './sections/types';
 
 export interface DriverProblem {
   /** The service, target set or group named (e.g. `service dns-vip`). */
@@ -18,12 +19,10 @@ export interface RenderResult {
   warnings: DriverProblem[];
 }
 
-export interface DriverDefaults {
-  configPath: string;
-  /** `{file}` is replaced by the uploaded candidate's path. */
-  validateCommand: string;
-  reloadCommand: string;
-}
+// The defaults live with the driver's facts in shared/ (the editor shows them); the registry test
+// checks each Driver's own against them.
+import type { DriverDefaults } from '../../../shared/model/drivers';
+export type { DriverDefaults };
 
 export interface RenderContext {
   /** Absolute path of the workspace file, for headers and relative templates. */
@@ -40,6 +39,10 @@ export interface Driver {
   commands?: CommandDriven;
   /** Its members' live state and runtime admin changes, by its show and enable/disable commands. */
   live?: LiveDialect;
+  /** `manage: sections` on a config file: the workspace's sections patched into the file the box holds. */
+  onto?: (workspace: Workspace, appliance: Appliance, current: string, opts: OntoOptions) => OntoResult;
+  /** `lbdesk compare`: why the driver's software cannot run here, undefined when it can (absent: it has none that runs locally). */
+  runsHere?: () => string | undefined;
   /** Reads the box's running config into a workspace (`lbdesk import --driver`). */
   importer?: (text: string, file: string, opts: { taken?: { servers?: Iterable<string> }; existingServers?: { name: string; address: string }[] }) => ImportResult;
 }

@@ -38,9 +38,16 @@ export function importConfig(input: ImportInput): Imported {
   const text = decodeConfig(input.bytes, input.file);
   const existingServers = input.existing?.servers.map((s) => ({ name: s.name, address: s.address }));
   const taken = input.existing ? { servers: input.existing.servers.map((s) => s.name) } : undefined;
-  if (input.driver === 'haproxy') return { ...importHaproxy(text, input.file, { taken, existingServers }), fromIncludes: [], included: [] };
-  return importKeepalived(text, input.file, { taken, existingServers, realPath: input.realPath, includes: input.includes ?? true });
+  return READERS[input.driver](text, input, { taken, existingServers });
 }
+
+type Reader = (text: string, input: ImportInput, known: { taken?: { servers: string[] }; existingServers?: { name: string; address: string }[] }) => Imported;
+
+/** The reader of each driver shared/model/drivers.ts says this folder imports (a complete record: one per driver). */
+const READERS: Record<ImportDriver, Reader> = {
+  haproxy: (text, input, known) => ({ ...importHaproxy(text, input.file, known), fromIncludes: [], included: [] }),
+  keepalived: (text, input, known) => importKeepalived(text, input.file, { ...known, realPath: input.realPath, includes: input.includes ?? true }),
+};
 
 export interface ApplianceSpec {
   name: string;

@@ -1,6 +1,7 @@
 // What an import produces: a workspace (plain input objects), one report item per section or
 // directive, and where each modelled thing sits in the source (for `render --onto`).
 import type { DriverName, WorkspaceInput } from '../../../shared/model/schema';
+import type { FileImportDriver } from '../../../shared/model/drivers';
 
 export type Outcome = 'imported' | 'approximated' | 'kept';
 
@@ -20,7 +21,8 @@ export class ImportError extends Error {
   }
 }
 
-export type ImportDriver = 'haproxy' | 'keepalived';
+/** The drivers this folder reads (shared/model/drivers.ts: importer `file`). */
+export type ImportDriver = FileImportDriver;
 
 /** Where a modelled member sits: the server (or real_server) line or block in the source. */
 export interface MemberSource {

@@ -7,6 +7,7 @@ import { ApiError } from '../../../shared/api/contract';
 import type { ConfirmReport, DiffReport, HistoryEntry, PushReport } from '../../../shared/api/sync';
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { ownAddress } from '../../../shared/model/pairs';
+import { driverFacts } from '../../../shared/model/drivers';
 import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, type BatchApply, type CommandDriven } from '../drivers';
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
@@ -67,11 +68,11 @@ function probeAddress(address: string): string {
 }
 
 /**
- * VIPs to connect to after a reload: the appliance's enabled TCP services. Not for keepalived,
- * whose VIPs live on whichever node is master (the peer may hold them).
+ * VIPs to connect to after a reload: the appliance's enabled TCP services, for the drivers whose
+ * facts say so (not keepalived, whose VIPs live on whichever node is master).
  */
 export function verifyTargets(workspace: Workspace, appliance: Appliance): VerifyTarget[] {
-  if (appliance.driver !== 'haproxy' && appliance.driver !== 'lbdesk') return [];
+  if (!driverFacts(appliance.driver).verifyVip) return [];
   const included = selectIncluded(workspace, appliance);
   return included.services
     .filter((s) => s.enabled && s.protocol === 'tcp')
@@ -244,7 +245,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
   const render = renderForAppliance(workspace, appliance, { workspacePath });
   // manage: sections renders onto the live file at push time, with its own errors then; the
   // whole-file render (e.g. "nothing to serve" when every listener is hand-written) does not apply.
-  const sections = appliance.manage === 'sections' && (appliance.driver === 'haproxy' || appliance.driver === 'keepalived');
+  const sections = appliance.manage === 'sections' && driverFacts(appliance.driver).sections === 'file';
   // A command-driven box is rendered onto its running config at push time: the plain render's
   // problems (from an empty box) are not the push's.
   const errors = sections ? [] : render.errors.map((e) => `${e.subject}: ${e.message}`);
@@ -259,7 +260,7 @@ export function openAppliance(workspace: Workspace, appliance: Appliance, worksp
     return commandAppliance(workspace, appliance, render, target, commands, cli);
   }
   // A vendor CLI has no config file to replace and no reload command: its commands are the config.
-  if (appliance.driver === 'cli') return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
+  if (driverFacts(appliance.driver).template) return vendorAppliance(appliance, render, target, errors, cliTarget(appliance, workspacePath));
   return fileAppliance(appliance, render, target, errors);
 }
 

@@ -1,6 +1,7 @@
 // From a workspace to a rolling pair push: which box is the standby, what each box pushes (its
 // appliance, then its keepalived), and what a failover test must find answering.
 import { planInstances } from '../../../shared/model/pairs';
+import { driverFacts } from '../../../shared/model/drivers';
 import type { Pair, Workspace } from '../../../shared/model/schema';
 import type { PairBox } from './pair';
 import type { VerifyTarget } from './target';
@@ -39,10 +40,11 @@ export function pairBox(workspace: Workspace, pair: Pair, name: string, workspac
   });
   const errors = mine.flatMap((p) => p.errors.map((e) => `${p.appliance.name}: ${e}`));
   if (mine.length < names.length) errors.push(`no appliance ${names.find((n) => !mine.some((p) => p.appliance.name === n))}`);
-  const cli = mine.find((p) => p.appliance.driver === 'cli');
+  // A template-driven vendor CLI is pushed by its commands, never as a file.
+  const cli = mine.find((p) => driverFacts(p.appliance.driver).template);
   return {
     name,
     items: mine.map((p) => ({ target: p.target, text: p.render.text })),
-    ...(errors.length ? { refused: errors.join('; ') } : cli ? { refused: `${cli.appliance.name} has driver cli: a pair is pushed as files` } : {}),
+    ...(errors.length ? { refused: errors.join('; ') } : cli ? { refused: `${cli.appliance.name} has driver ${cli.appliance.driver}: a pair is pushed as files` } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import type { Appliance, Service, Workspace } from '../../../../shared/model/schema';
 import { workspaceSchema } from '../../../../shared/model/schema';
 import { haproxyAddress } from '../format';
-import { renderHaproxy } from '../haproxy';
+import { balanceOf, renderHaproxy } from '../haproxy';
 import { haproxyCheck } from '../haproxy-checks';
 import { selectIncluded, targetSetIncludeName } from '../include';
 import { importHaproxy } from '../../import/haproxy-import';
@@ -17,7 +17,6 @@ import { indexWorkspace, lastDirective, membersOf, patchMembers, replaceCheck, s
 import { replaceWord } from './words';
 import { formatDuration } from '../../../../shared/model/duration';
 import type { OntoOptions, OntoResult } from './types';
-import { balanceLines } from './haproxy-balance';
 
 /** The lines of a section lbdesk compares and hashes: header to last directive. */
 function own(lines: string[], s: CfgSection): string[] {
@@ -172,7 +171,7 @@ function patchSection(ix: WorkspaceIndex, box: WorkspaceIndex, b: SectionBinding
     const boxSvc = box.serviceOfGroup.get(boxGroup.name);
     const wantSvc = ix.serviceOfGroup.get(wantGroup.name);
     if (boxSvc && wantSvc) {
-      if (boxSvc.algorithm !== wantSvc.algorithm) setDirective(edits, s, (w) => w[0] === 'balance' || w[0] === 'hash-type' || (w[0] === 'tcp-request' && w.join(' ').includes('txn.lbdesk_sport')), balanceLines(wantSvc.algorithm));
+      if (boxSvc.algorithm !== wantSvc.algorithm) setDirective(edits, s, (w) => w[0] === 'balance' || w[0] === 'hash-type' || (w[0] === 'tcp-request' && w.join(' ').includes('txn.lbdesk_sport')), balanceOf(wantSvc.algorithm).lines);
       if (!sameJson(boxSvc.persistence, wantSvc.persistence)) {
         const lines = wantSvc.persistence.type === 'client-ip'
           ? [`stick-table type ${wantSvc.address.includes(':') ? 'ipv6' : 'ip'} size 100k expire ${formatDuration(wantSvc.persistence.timeout)}`, 'stick on src']

@@ -2,8 +2,6 @@
 import type { Appliance, Workspace } from '../../../../shared/model/schema';
 import { getDriver, renderForAppliance } from '../index';
 import type { RenderContext } from '../types';
-import { haproxyOnto } from './haproxy-onto';
-import { keepalivedOnto } from './keepalived-onto';
 import type { OntoOptions, OntoResult } from './types';
 
 export type { OntoOptions, OntoResult } from './types';
@@ -20,10 +18,8 @@ export function renderOnto(workspace: Workspace, appliance: Appliance, current: 
     const p = commands.plan(workspace, appliance, current);
     return { text: p.after, errors: p.errors, warnings: p.warnings, conflicts: [], steps: p.steps };
   }
-  if (appliance.manage === 'sections') {
-    if (appliance.driver === 'haproxy') return haproxyOnto(workspace, appliance, current, opts);
-    if (appliance.driver === 'keepalived') return keepalivedOnto(workspace, appliance, current, opts);
-  }
+  const onto = getDriver(appliance.driver).onto;
+  if (appliance.manage === 'sections' && onto) return onto(workspace, appliance, current, opts);
   const r = renderForAppliance(workspace, appliance, ctx);
   return { text: r.text, errors: r.errors, warnings: r.warnings, conflicts: [] };
 }
