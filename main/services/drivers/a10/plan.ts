@@ -3,13 +3,14 @@
 // create service groups and virtual ports for new services, and remove (after `no member` in
 // every service group) the servers the workspace no longer has. Each step carries its inverse,
 // computed from the before-state, so a rollback puts back exactly what was there.
-import type { Appliance, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
+import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
 import { applyA10Commands } from './edit';
-import { DEFAULT_METHOD, checkOf, methodAlgorithm, serverWeight } from './import';
+import { newMonitor, planMonitor, type MonitorPlan } from './monitor';
+import { DEFAULT_METHOD, methodAlgorithm, serverWeight } from './import';
 import { parseA10, quoteName, type A10Config, type A10Group, type A10Line, type A10Member, type A10Server, type A10Virtual } from './parse';
 
 const METHOD_OF: Partial<Record<Service['algorithm'], string>> = {
@@ -20,13 +21,10 @@ const METHOD_OF: Partial<Record<Service['algorithm'], string>> = {
 };
 
 interface WantServer { name: string; server: Server; weight: number; ports: Set<string>; box?: A10Server }
-interface WantGroup { name: string; protocol: 'tcp' | 'udp'; method: string; members: { server: string; port: number }[]; box?: A10Group }
+interface WantGroup { name: string; protocol: 'tcp' | 'udp'; method: string; members: { server: string; port: number }[]; box?: A10Group; group: Group; check?: MonitorPlan }
 interface WantVirtual { name: string; address: string; box?: A10Virtual; ports: { port: number; proto: string; group: string }[] }
 
 const q = quoteName;
-/** The parts of a check an A10 monitor carries: type, layer, HTTP path. */
-const sameCheck = (a: HealthCheck, b: { type?: string; layer?: number; http?: { path?: string } } | undefined) =>
-  a.type === (b?.type ?? 'auto') && a.layer === b?.layer && (a.http?.path ?? '/') === (b?.http?.path ?? '/');
 const portLine = (p: string) => `port ${p}`;
 
 /** The lines that re-enter a block as it was: each sub-mode line followed by its lines and `exit`. */
@@ -71,11 +69,8 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     const boxG = boxPort ? cfg.groups.find((g) => g.name === boxPort.serviceGroup) : undefined;
     const gname = boxG?.name ?? group.name;
     const keepMethod = boxG && methodAlgorithm(boxG.method?.value).algorithm === service.algorithm;
-    const want: WantGroup = groups.get(gname) ?? { name: gname, protocol: service.protocol, method: keepMethod ? (boxG.method?.value ?? DEFAULT_METHOD) : method, members: [], box: boxG };
+    const want: WantGroup = groups.get(gname) ?? { name: gname, protocol: service.protocol, method: keepMethod ? (boxG.method?.value ?? DEFAULT_METHOD) : method, members: [], box: boxG, group };
     groups.set(gname, want);
-    if (boxG && !sameCheck(group.healthCheck, checkOf(cfg.monitors.find((m) => m.name === boxG.healthCheck), boxG, []).healthCheck)) {
-      warnings.push({ subject: `group ${group.name}`, message: `its check differs from service-group ${boxG.name}'s on the box: not sent (lbdesk does not change A10 health monitors yet)` });
-    }
     v.ports.push({ port: service.port, proto: boxPort?.proto ?? service.protocol, group: gname });
     for (const m of group.members) {
       const server = workspace.servers.find((s) => s.name === m.server);
@@ -102,14 +97,21 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     const s = r.box ? changeServer(r, r.box) : createServer(r);
     if (s) steps.push(s);
   }
+  const owned = new Set([...groups.values()].filter((g) => g.box).map((g) => g.name));
+  const monitorNames = new Set<string>();
   for (const g of groups.values()) {
-    const s = g.box ? changeGroup(cfg, g, g.box) : createGroup(cfg, g);
+    if (g.box) g.check = planMonitor(cfg, g.box, g.group, owned, monitorNames, warnings);
+    steps.push(...(g.check?.before ?? []));
+  }
+  for (const g of groups.values()) {
+    const s = g.box ? changeGroup(cfg, g, g.box) : createGroup(cfg, g, monitorNames, steps);
     if (s) steps.push(s);
   }
   for (const v of virtuals.values()) {
     const s = changeVirtual(v);
     if (s) steps.push(s);
   }
+  for (const g of groups.values()) steps.push(...(g.check?.after ?? []));
   for (const r of removedServers(cfg, servers, groups)) steps.push(removeServer(r));
   let after = running;
   if (steps.length) {
@@ -162,8 +164,11 @@ function memberIn(cfg: A10Config, s: string, p: number): string[] {
   return cfg.acos === 2 ? [memberText(cfg, s, p)] : [memberText(cfg, s, p), 'exit'];
 }
 
-function createGroup(cfg: A10Config, g: WantGroup): CommandStep {
-  const body = [...(g.method !== DEFAULT_METHOD ? [`method ${g.method}`] : []), ...g.members.flatMap((m) => memberIn(cfg, m.server, m.port))];
+function createGroup(cfg: A10Config, g: WantGroup, monitors: Set<string>, steps: CommandStep[]): CommandStep {
+  const check = g.group.healthCheck.type === 'none' ? ['health-check-disable'] : [];
+  const mon = newMonitor(cfg, g.name, g.group, monitors);
+  if (mon) { steps.push(mon.step); check.push(`health-check ${q(mon.name)}`); }
+  const body = [...(g.method !== DEFAULT_METHOD ? [`method ${g.method}`] : []), ...check, ...g.members.flatMap((m) => memberIn(cfg, m.server, m.port))];
   return { what: `create slb service-group ${g.name}`, commands: [`slb service-group ${q(g.name)} ${g.protocol}`, ...body, 'exit'], inverse: [`no slb service-group ${q(g.name)}`] };
 }
 
@@ -182,6 +187,8 @@ function changeGroup(cfg: A10Config, g: WantGroup, box: A10Group): CommandStep |
   const added = g.members.filter((w) => !box.members.some((m) => m.server === w.server && m.port === w.port));
   for (const m of gone) { go.push(`no ${memberText(cfg, m.server, m.port)}`); back.push(...memberBack(m)); what.push(`member ${m.server} ${m.port} removed`); }
   for (const m of added) { go.push(...memberIn(cfg, m.server, m.port)); back.unshift(`no ${memberText(cfg, m.server, m.port)}`); what.push(`member ${m.server} ${m.port} added`); }
+  // The health-check line goes before the member sub-modes are entered: it is a group setting.
+  if (g.check) { go.unshift(...g.check.group.go); back.push(...g.check.group.back); what.push(...g.check.group.what); }
   if (!go.length) return undefined;
   const head = box.head.text.trim();
   return { what: `slb service-group ${box.name}: ${what.join(', ')}`, commands: [head, ...go, 'exit'], inverse: [head, ...back, 'exit'] };
