@@ -166,7 +166,7 @@ describe('driver a10: plan', () => {
       ['slb service-group SG1 tcp', 'health-check SG1-hm', 'exit'],
     ]);
     expect(p.steps[1]!.inverse).toEqual(['slb service-group SG1 tcp', 'health-check HM', 'exit']);
-    expect(p.after).toMatch(/^health monitor HM\n  method tcp port 80\n!\nhealth monitor SG1-hm\n/);
+    expect(p.after).toMatch(/^health monitor HM\n {2}method tcp port 80\n!\nhealth monitor SG1-hm\n/);
     expect(applyA10Commands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse))).toBe(text);
   });
 
