@@ -4,7 +4,8 @@
 // every service group) the servers the workspace no longer has. Each step carries its inverse,
 // computed from the before-state, so a rollback puts back exactly what was there.
 import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
-import { sameAddress } from '../../../../shared/model/address';
+import { isIpAddress, sameAddress } from '../../../../shared/model/address';
+import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
@@ -112,7 +113,10 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     if (s) steps.push(s);
   }
   for (const g of groups.values()) steps.push(...(g.check?.after ?? []));
-  for (const r of removedServers(cfg, servers, groups)) steps.push(removeServer(r));
+  const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedServices(cfg, virtuals, groups, workspace) : { steps: [], groups: new Set<string>() };
+  steps.push(...gone.steps);
+  const mine = (s: A10Server) => workspace.servers.some((w) => serverFor(w) === s);
+  for (const r of removedServers(cfg, servers, groups, gone.groups)) if (!mine(r)) steps.push(removeServer(r));
   let after = running;
   if (steps.length) {
     try { after = applyA10Commands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
@@ -215,15 +219,70 @@ function changeVirtual(v: WantVirtual): CommandStep | undefined {
  * Servers the workspace removed: on the box, members only of service groups the workspace owns,
  * and no longer wanted. A server in another group, or in none, is not lbdesk's and is never named.
  */
-function removedServers(cfg: A10Config, servers: Map<string, WantServer>, groups: Map<string, WantGroup>): A10Server[] {
+function removedServers(cfg: A10Config, servers: Map<string, WantServer>, groups: Map<string, WantGroup>, removed: Set<string>): A10Server[] {
   return cfg.servers.filter((s) => {
     if (servers.has(s.name)) return false;
     const inGroups = cfg.groups.filter((g) => g.members.some((m) => m.server === s.name));
-    return inGroups.length > 0 && inGroups.every((g) => groups.get(g.name)?.box === g);
+    return inGroups.length > 0 && inGroups.every((g) => groups.get(g.name)?.box === g || removed.has(g.name));
   });
 }
 
 function removeServer(s: A10Server): CommandStep {
   // The inverse re-enters every line the block had, in its order: what lbdesk models and what it does not.
   return { what: `remove slb server ${s.name}`, commands: [`no slb server ${q(s.name)}`], inverse: reenter(`slb server ${q(s.name)} ${s.address}`, s.body, isPortHead) };
+}
+
+const isVportHead = (w: string[]) => isPortHead(w);
+const isMemberHead = (w: string[]) => w[0] === 'member' && w.length === 3 && /^\d+$/.test(w[2] ?? '');
+
+/**
+ * Services the workspace removed (`manage: sections`, no include list): a virtual port the
+ * importer makes a service of (an IP, a port, a service group in the config) that no workspace
+ * service stands for any more. The whole virtual server goes when none of its ports stays;
+ * else only those ports. Then a service group no virtual port uses any more and the workspace
+ * has no group of, and its monitor when nothing else names it. Inverses re-enter every line.
+ */
+function removedServices(cfg: A10Config, virtuals: Map<string, WantVirtual>, groups: Map<string, WantGroup>, workspace: Workspace): { steps: CommandStep[]; groups: Set<string> } {
+  const steps: CommandStep[] = [];
+  const freed = new Set<string>();
+  const dropped = new Set<string>();
+  for (const v of cfg.virtuals) {
+    if (!isIpAddress(v.address)) continue;
+    const kept = virtuals.get(v.name);
+    const gone = v.ports.filter((p) => p.port >= 1 && p.serviceGroup && cfg.groups.some((g) => g.name === p.serviceGroup) && !kept?.ports.some((x) => x.port === p.port));
+    if (!gone.length) continue;
+    for (const p of gone) freed.add(p.serviceGroup!);
+    if (gone.length === v.ports.length && !kept) {
+      steps.push({ what: `remove slb virtual-server ${v.name}`, commands: [`no slb virtual-server ${q(v.name)}`], inverse: reenter(`slb virtual-server ${q(v.name)} ${v.address}`, v.body, isVportHead) });
+      for (const p of v.ports) dropped.add(`${v.name} ${p.port}`);
+      continue;
+    }
+    const head = v.head.text.trim();
+    const back = gone.flatMap((p) => { const lines = portBlock(v, p.line); return [...lines, 'exit']; });
+    steps.push({ what: `slb virtual-server ${v.name}: ${gone.map((p) => `port ${p.port} ${p.proto} removed`).join(', ')}`, commands: [head, ...gone.map((p) => `no port ${p.port} ${p.proto}`), 'exit'], inverse: [head, ...back, 'exit'] });
+    for (const p of gone) dropped.add(`${v.name} ${p.port}`);
+  }
+  const removed = new Set<string>();
+  for (const name of freed) {
+    const g = cfg.groups.find((x) => x.name === name)!;
+    const still = cfg.virtuals.some((v) => v.ports.some((p) => p.serviceGroup === name && !dropped.has(`${v.name} ${p.port}`)));
+    if (still || groups.has(name) || workspace.groups.some((w) => w.name === name || w.name === legalName(name))) continue;
+    steps.push({ what: `remove slb service-group ${name}`, commands: [`no slb service-group ${q(name)}`], inverse: reenter(g.head.text.trim(), g.body, isMemberHead) });
+    removed.add(name);
+    const m = g.healthCheck ? cfg.monitors.find((x) => x.name === g.healthCheck) : undefined;
+    // Removed only when this group's line is the one line on the box that names it.
+    const users = m ? cfg.lines.filter((l) => { const w = l.trim().split(/\s+/); return w[0] === 'health-check' && w[1] === m.name; }).length : 0;
+    if (m && users === 1) {
+      steps.push({ what: `remove health monitor ${m.name}`, commands: [`no health monitor ${q(m.name)}`], inverse: [m.head.text.trim(), ...m.body.map((l) => l.text.trim()), 'exit'] });
+    }
+  }
+  return { steps, groups: removed };
+}
+
+/** A virtual port's line and its sub-mode lines, as written. */
+function portBlock(v: A10Virtual, line: A10Line): string[] {
+  const i = v.body.indexOf(line);
+  const out = [line.text.trim()];
+  for (let j = i + 1; j < v.body.length && v.body[j]!.indent > line.indent; j++) out.push(v.body[j]!.text.trim());
+  return out;
 }

@@ -132,3 +132,55 @@ describe('driver a10 health monitors against the A10 test box', () => {
     conn.close();
   });
 });
+
+const block = (text: string, head: string) => { const i = text.indexOf(head); return text.slice(i, text.indexOf('!\n', i) + 2); };
+const VS1 = block(published, 'slb virtual-server VS1 ');
+const VS2 = block(published, 'slb virtual-server VS2 ');
+const SG1 = block(published, 'slb service-group SG1 ');
+
+describe('driver a10 removing whole services against the A10 test box', () => {
+  it('a removed service: no slb virtual-server; a rollback re-creates it where ACOS puts a new one (after the last virtual server)', async () => {
+    const b = await box({ host: '127.0.41.70' });
+    const dropVs1 = (d: Doc) => { d.services = d.services.filter((x) => x.name !== 'VS1'); };
+    const { cli, link, opts } = await site(b, dropVs1);
+    expect(await cli('--commands')).toBe('no slb virtual-server VS1\n');
+    expect(await cli('--commands', '--inverse')).toBe('slb virtual-server VS1 10.0.0.100\nport 81 tcp\nservice-group SG1\nsource-nat pool POOL1\nexit\nexit\n');
+    await link.push('', opts);
+    expect(changes(published, b.running())).toEqual({ removed: VS1.replace(/\n$/, '').split('\n'), added: [] });
+    // Rolled back (the inverse sent by hand as a rollback sends it): the block comes back whole, listed after VS2.
+    const conn = await connectTo(b);
+    const s = await CliSession.open(conn.client, { patterns: { ...cliPatterns(undefined), prompt: A10_PROMPT }, timeoutMs: 5000 });
+    await s.run('configure terminal');
+    for (const c of (await cli('--commands', '--inverse')).trim().split('\n')) expect((await s.run(c)).error).toBeUndefined();
+    s.close();
+    conn.close();
+    expect(b.running()).toBe(published.replace(VS1, '').replace(VS2, `${VS2}${VS1}`));
+  });
+
+  it('all services and their group removed: virtual servers, then the service group (servers the workspace keeps stay); a refused command rolls back in ACOS order', async () => {
+    const dropAll = (d: Doc) => { d.services = []; d.groups = []; };
+    const b = await box({ host: '127.0.41.71' });
+    const { cli, link, opts } = await site(b, dropAll);
+    expect(await cli('--commands')).toBe('no slb virtual-server VS1\nno slb virtual-server VS2\nno slb service-group SG1\n');
+    const report = await link.push('', opts) as CommandPushReport;
+    expect(report.reason).toBe('3 changes in 3 commands, then saved');
+    expect(b.running()).toBe(published.replace(SG1, '').replace(VS1, '').replace(VS2, ''));
+    expect(b.running()).toContain('slb server SERVER3 10.0.0.3\n');
+
+    const refused = await box({ host: '127.0.41.72', failOn: /^no slb service-group SG1$/ });
+    const r = await site(refused, dropAll);
+    expect((await r.link.push('', r.opts)).outcome).toBe('rolled-back');
+    // VS2's inverse goes first (newest first), so the box lists VS2 above VS1 afterwards.
+    expect(refused.running()).toBe(published.replace(VS1, '').replace(VS2, `${VS2}${VS1}`));
+  });
+
+  it('refuses removing a service group a virtual server still uses', async () => {
+    const b = await box({ host: '127.0.41.73' });
+    const conn = await connectTo(b);
+    const s = await CliSession.open(conn.client, { patterns: { ...cliPatterns(undefined), prompt: A10_PROMPT }, timeoutMs: 5000 });
+    await s.run('configure terminal');
+    expect((await s.run('no slb service-group SG1')).error).toBe('Error: service-group SG1 is referenced by virtual-server VS1, VS2');
+    s.close();
+    conn.close();
+  });
+});
