@@ -9,7 +9,8 @@ import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyNsCommands } from './edit';
-import { methodAlgorithm, monitorTimers } from './import';
+import { methodAlgorithm } from './import';
+import { newNsMonitor, planNsMonitor } from './monitor';
 import { DEFAULT_WEIGHT, parseNs, quoteNs, type NsGroup, type NsServer, type NsVserver } from './parse';
 
 const METHOD_OF: Partial<Record<string, string>> = {
@@ -35,6 +36,8 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
   const serverSteps: CommandStep[] = [];
   const groupSteps: CommandStep[] = [];
   const vserverSteps: CommandStep[] = [];
+  const monitorSteps: CommandStep[] = [];
+  const monitorNames = new Set<string>();
 
   const boxName = (s: Server): string | undefined => {
     const box = boxServerFor(s);
@@ -84,14 +87,11 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     });
     if (!boxGroup) {
       createGroupAndVserver(gName, members, service.name, service.address, service.port, service.protocol, method);
+      monitorSteps.push(...newNsMonitor(cfg, gName, group, monitorNames));
       continue;
     }
     changeGroup(boxGroup, members);
-    const mon = boxGroup.monitors[0] && cfg.monitors.find((m) => m.name === boxGroup.monitors[0]!.name);
-    const box = monitorTimers(mon?.opts);
-    const want = group.healthTimers ?? {};
-    const keys = ['interval', 'timeout', 'retryInterval', 'failAfter', 'restoreAfter'] as const;
-    if (keys.some((k) => want[k] !== box[k])) warnings.push({ subject: `group ${group.name}`, message: `health timers: not sent (the NetScaler monitor ${mon?.name ?? '(none)'} keeps its own timers; change them on the monitor)` });
+    monitorSteps.push(...planNsMonitor(cfg, boxGroup, group, monitorNames, warnings));
   }
 
   // Servers the workspace removed: members only of groups it owns, bound nowhere else.
@@ -102,7 +102,7 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     if (!ofGroups.length || !ofGroups.every((g) => owned.has(g.name)) || cfg.services.some((x) => x.server === s.name)) continue;
     removed.push({ what: `remove server ${s.name}`, commands: [`rm server ${q(s.name)}`], inverse: [s.implicit ? `add server ${q(s.name)} ${s.address}` : s.line.text.trim(), ...(s.disabledBy ? [s.disabledBy.text.trim()] : [])] });
   }
-  steps.push(...serverSteps, ...groupSteps, ...vserverSteps, ...removed);
+  steps.push(...serverSteps, ...groupSteps, ...monitorSteps, ...vserverSteps, ...removed);
   let after = running;
   if (steps.length) {
     try { after = applyNsCommands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
