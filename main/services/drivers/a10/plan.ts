@@ -115,7 +115,8 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
   for (const g of groups.values()) steps.push(...(g.check?.after ?? []));
   const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedServices(cfg, virtuals, groups, workspace) : { steps: [], groups: new Set<string>() };
   steps.push(...gone.steps);
-  const mine = (s: A10Server) => workspace.servers.some((w) => serverFor(w) === s);
+  // A server of a removed service group that the workspace still has stays (in no group).
+  const mine = (s: A10Server) => cfg.groups.some((g) => gone.groups.has(g.name) && g.members.some((m) => m.server === s.name)) && workspace.servers.some((w) => serverFor(w) === s);
   for (const r of removedServers(cfg, servers, groups, gone.groups)) if (!mine(r)) steps.push(removeServer(r));
   let after = running;
   if (steps.length) {
