@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { diffLines } from 'diff';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceSchema } from '../../../shared/model/schema';
@@ -124,5 +124,79 @@ describe('driver netscaler lb monitors against the NetScaler test box', () => {
     expect(b.running()).toBe(published.replace(`${MON}\n`, '').replace('add ssl certKey app1_local -cert foo.crt -key foo.key\n', `add ssl certKey app1_local -cert foo.crt -key foo.key\n${MON}\n`));
     s.close();
     conn.close();
+  });
+});
+
+/** What the site's engineer typed before lbdesk came: a second service on a group of its own, checked by a monitor of its own. */
+const TYPED = ['add server web9 192.0.2.9', 'add lb monitor web_mon TCP -interval 10', 'add serviceGroup web_sg TCP', 'bind serviceGroup web_sg web9 8080 -weight 3', 'bind serviceGroup web_sg 1.2.3.5 8080',
+  'bind serviceGroup web_sg -monitorName web_mon', 'add lb vserver web_vs TCP 192.0.2.80 8080', 'bind lb vserver web_vs web_sg'];
+
+async function typedBox(o: Omit<NsBoxOptions, 'config'>): Promise<NsBox> {
+  const b = await box(o);
+  const conn = await connectTo(b);
+  const s = await CliSession.open(conn.client, { patterns: { ...cliPatterns(undefined), prompt: NS_PROMPT }, timeoutMs: 5000 });
+  for (const c of [...TYPED, 'save ns config']) expect((await s.run(c)).error, c).toBeUndefined();
+  s.close();
+  conn.close();
+  return b;
+}
+
+/** The typed box imported, web_vs's service, its group and web9 removed from the workspace. */
+async function dropped(b: NsBox) {
+  const dir = mkdtempSync(join(tmpdir(), 'lbdesk-nsv-'));
+  const running = join(dir, 'ns.conf');
+  writeFileSync(running, b.running());
+  const file = join(dir, 'site.yaml');
+  expect((await runCli(['import', running, '--driver', 'netscaler', '--out', file, '--appliance', 'ns1'])).code).toBe(0);
+  const doc = parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { servers: { name: string }[]; services: { name: string }[]; groups: { name: string }[]; appliances: Record<string, unknown>[] };
+  expect(doc.services.map((x) => x.name)).toEqual(['https_offload_vs', 'web_vs']);
+  doc.services = doc.services.filter((x) => x.name !== 'web_vs');
+  doc.groups = doc.groups.filter((x) => x.name !== 'web_sg');
+  doc.servers = doc.servers.filter((x) => x.name !== 'web9');
+  Object.assign(doc.appliances[0]!, { host: b.host, port: b.port, user: 'nsroot', auth: 'key', keyFile: b.keyFile, cli: { timeout: '5s' } });
+  writeFileSync(file, stringify(doc));
+  const workspace = workspaceSchema.parse(doc);
+  const ssh = sshFor(b, 'ns1');
+  const opts = { ...ssh.options, dataDir: mkdtempSync(join(tmpdir(), 'lbdesk-nsv-data-')) };
+  const raw = (...extra: string[]) => runCli(['render', file, '--appliance', 'ns1', '--onto', running, ...extra]);
+  return { raw, link: openAppliance(workspace, workspace.appliances[0]!, file), opts };
+}
+
+describe('driver netscaler removing a whole service against the NetScaler test box', () => {
+  it('rm lb vserver, rm serviceGroup, rm server; the box then is the published config (plus the typed monitor, which stays); a refused rm server rolls back to the bytes before', async () => {
+    const b = await typedBox({ host: '127.0.19.70' });
+    const before = b.running();
+    const { raw, link, opts } = await dropped(b);
+    const SENT = ['rm lb vserver web_vs', 'rm serviceGroup web_sg', 'rm server web9'];
+    const plan = await raw('--commands');
+    expect(plan.stdout).toBe(`${SENT.join('\n')}\n`);
+    // The published https_offload_vs is not touched: the workspace still has its service.
+    expect(plan.stderr).not.toContain('https_offload_vs');
+    expect((await raw('--commands', '--inverse')).stdout).toBe(['add server web9 192.0.2.9', 'add serviceGroup web_sg TCP', 'bind serviceGroup web_sg web9 8080 -weight 3',
+      'bind serviceGroup web_sg 1.2.3.5 8080', 'bind serviceGroup web_sg -monitorName web_mon', 'add lb vserver web_vs TCP 192.0.2.80 8080', 'bind lb vserver web_vs web_sg', ''].join('\n'));
+    await link.push('', opts);
+    expect(b.received.slice(-4)).toEqual([...SENT, 'save ns config']);
+    const d = changes(before, b.running());
+    expect(d.added).toEqual([]);
+    expect(d.removed.sort()).toEqual(TYPED.filter((l) => !l.startsWith('add lb monitor')).sort());
+    // Only the typed monitor stays: a monitor of its own, which the push did not name.
+    expect(b.running()).toBe(published.replace(`${MON}\n`, `${MON}\nadd lb monitor web_mon TCP -interval 10\n`));
+
+    const refused = await typedBox({ host: '127.0.19.71', failOn: /^rm server web9$/ });
+    const r = await dropped(refused);
+    expect((await r.link.push('', r.opts)).outcome).toBe('rolled-back');
+    expect(refused.running()).toBe(before);
+  });
+
+  it('an lb vserver another line names (its ssl settings) is kept, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-nsv-'));
+    const conf = join(dir, 'ns.conf');
+    writeFileSync(conf, published);
+    const file = join(dir, 'site.yaml');
+    expect((await runCli(['import', conf, '--driver', 'netscaler', '--out', file, '--appliance', 'ns1'])).code).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\nservices:\n[\s\S]*?\nappliances:/, '\nservices: []\nappliances:'));
+    const r = await runCli(['render', file, '--appliance', 'ns1', '--onto', conf, '--commands']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('lb vserver https_offload_vs: no service of the workspace stands for it, but it is kept: line 12 names it ("set ssl vserver https_offload_vs -tls1 DISABLED -tls11 DISABLED -dtls1 DISABLED")');
   });
 });
