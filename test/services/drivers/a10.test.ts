@@ -156,6 +156,14 @@ describe('driver a10: plan', () => {
     expect(applyA10Commands(gone.after, [...gone.steps].reverse().flatMap((s) => s.inverse))).toBe(box);
   });
 
+  it('an expect with a double quote (ACOS words have no escapes) is not sent, and the plan says why', () => {
+    const w = imported(v4);
+    w.groups[0]!.healthCheck = { type: 'http', http: { path: '/', expect: 'say "ok"' } };
+    const p = plan(w, v4);
+    expect(p.steps).toEqual([]);
+    expect(p.warnings).toEqual([{ subject: 'group SG1', message: "check http: its path has a blank or a quote, or its expect a quote, which an ACOS method line cannot hold; service-group SG1's stays as it is" }]);
+  });
+
   it('a monitor another (not owned) group also uses is never changed or removed: a new one is bound instead', () => {
     const text = `health monitor HM\n  method tcp port 80\n!\n${v4}slb service-group OTHER tcp\n  health-check HM\n!\n`.replace('slb service-group SG1 tcp\n', 'slb service-group SG1 tcp\n  health-check HM\n');
     const w = imported(text);

@@ -15,6 +15,8 @@ export function methodFor(c: HealthCheck, port: number | undefined): string | un
   if (c.type === 'tcp') return `method tcp${p}`;
   if (c.type === 'udp') return `method udp${p}`;
   if (c.type === 'ping') return 'method icmp';
+  // ACOS words have no escapes: a path with a blank or quote, an expect with a quote cannot be written.
+  if ((c.type === 'http' || c.type === 'https') && (/[\s"]/.test(c.http?.path ?? '') || /"/.test(c.http?.expect ?? ''))) return undefined;
   if (c.type === 'http' || c.type === 'https') return `method ${c.type}${p}${c.http?.expect ? ` expect ${q(c.http.expect)}` : ''} url GET ${c.http?.path ?? '/'}`;
   return undefined;
 }
@@ -122,7 +124,11 @@ export function planMonitor(cfg: A10Config, box: A10Group, group: Group, owned: 
     unbind(`health-check ${mon.name} removed`);
     return out;
   }
-  if (!method) { warnings.push({ subject, message: `check ${c.type}: ACOS has no health monitor method lbdesk sends for it; service-group ${box.name}'s stays as it is` }); return out; }
+  if (!method) {
+    const why = c.type === 'http' || c.type === 'https' ? 'its path has a blank or a quote, or its expect a quote, which an ACOS method line cannot hold' : 'ACOS has no health monitor method lbdesk sends for it';
+    warnings.push({ subject, message: `check ${c.type}: ${why}; service-group ${box.name}'s stays as it is` });
+    return out;
+  }
   const want = method.split(' ');
   const timerLines = (m?: A10Monitor) => timerChanges(t, m);
   // ACOS 2.x timers on the head line: not edited in place; a new monitor takes their place.
