@@ -117,12 +117,65 @@ describe('driver a10: plan', () => {
     expect(plan(w, p.after).steps).toEqual([]);
   });
 
-  it('a check changed in the workspace is not sent, and the plan says so', () => {
+  it('a check the box lacks: a health monitor is created (before the servers, in ACOS order) and bound; the inverse unbinds and removes it', () => {
     const w = imported(v4);
     w.groups[0]!.healthCheck = { type: 'tcp', layer: 4 };
+    w.groups[0]!.healthTimers = { interval: 3000, failAfter: 4, restoreAfter: 2 };
+    const p = plan(w, v4);
+    expect(p.warnings).toEqual([]);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['health monitor SG1-hm', 'method tcp port 80', 'interval 3', 'retry 4', 'up-retry 2', 'exit'],
+      ['slb service-group SG1 tcp', 'health-check SG1-hm', 'exit'],
+    ]);
+    expect(p.steps.map((s) => s.inverse)).toEqual([['no health monitor SG1-hm'], ['slb service-group SG1 tcp', 'no health-check SG1-hm', 'exit']]);
+    expect(p.after).toContain('ip nat pool POOL1 10.10.10.10 10.10.10.10 netmask /32\n!\n!\nhealth monitor SG1-hm\n  retry 4\n  up-retry 2\n  interval 3\n  method tcp port 80\n!\n! Enabled here');
+    expect(p.after).toContain('slb service-group SG1 tcp\n  health-check SG1-hm\n  member SERVER1 80\n');
+    expect(applyA10Commands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse))).toBe(v4);
+    expect(plan(w, p.after).steps).toEqual([]);
+  });
+
+  it('an owned monitor changes in place, only the lines that differ; a check back to auto unbinds and removes it', () => {
+    const w = imported(v4);
+    w.groups[0]!.healthCheck = { type: 'http', http: { path: '/health' } };
+    w.groups[0]!.healthTimers = { interval: 10_000, failAfter: 2 };
+    const box = plan(w, v4).after;
+    w.groups[0]!.healthTimers = { interval: 5000, failAfter: 2 };
+    const p = plan(w, box);
+    expect(p.steps.map((s) => s.commands)).toEqual([['health monitor SG1-hm', 'interval 5', 'exit']]);
+    expect(p.steps[0]!.inverse).toEqual(['health monitor SG1-hm', 'interval 10', 'exit']);
+    w.groups[0]!.healthCheck = { type: 'http', http: { path: '/ready', expect: 'up and ok' } };
+    expect(plan(w, box).steps.map((s) => s.commands)).toEqual([['health monitor SG1-hm', 'method http port 80 expect "up and ok" url GET /ready', 'interval 5', 'exit']]);
+    w.groups[0]!.healthCheck = { type: 'auto' };
+    const gone = plan(w, box);
+    expect(gone.steps.map((s) => s.commands)).toEqual([['slb service-group SG1 tcp', 'no health-check SG1-hm', 'exit'], ['no health monitor SG1-hm']]);
+    expect(gone.steps.map((s) => s.inverse)).toEqual([
+      ['slb service-group SG1 tcp', 'health-check SG1-hm', 'exit'],
+      ['health monitor SG1-hm', 'retry 2', 'interval 10', 'method http port 80 url GET /health', 'exit'],
+    ]);
+    expect(gone.after).toBe(v4);
+    expect(applyA10Commands(gone.after, [...gone.steps].reverse().flatMap((s) => s.inverse))).toBe(box);
+  });
+
+  it('an expect with a double quote (ACOS words have no escapes) is not sent, and the plan says why', () => {
+    const w = imported(v4);
+    w.groups[0]!.healthCheck = { type: 'http', http: { path: '/', expect: 'say "ok"' } };
     const p = plan(w, v4);
     expect(p.steps).toEqual([]);
-    expect(p.warnings).toEqual([{ subject: 'group SG1', message: "its check differs from service-group SG1's on the box: not sent (lbdesk does not change A10 health monitors yet)" }]);
+    expect(p.warnings).toEqual([{ subject: 'group SG1', message: "check http: its path has a blank or a quote, or its expect a quote, which an ACOS method line cannot hold; service-group SG1's stays as it is" }]);
+  });
+
+  it('a monitor another (not owned) group also uses is never changed or removed: a new one is bound instead', () => {
+    const text = `health monitor HM\n  method tcp port 80\n!\n${v4}slb service-group OTHER tcp\n  health-check HM\n!\n`.replace('slb service-group SG1 tcp\n', 'slb service-group SG1 tcp\n  health-check HM\n');
+    const w = imported(text);
+    w.groups[0]!.healthCheck = { type: 'http' };
+    const p = plan(w, text);
+    expect(p.steps.map((s) => s.commands)).toEqual([
+      ['health monitor SG1-hm', 'method http port 80 url GET /', 'exit'],
+      ['slb service-group SG1 tcp', 'health-check SG1-hm', 'exit'],
+    ]);
+    expect(p.steps[1]!.inverse).toEqual(['slb service-group SG1 tcp', 'health-check HM', 'exit']);
+    expect(p.after).toMatch(/^health monitor HM\n {2}method tcp port 80\n!\nhealth monitor SG1-hm\n/);
+    expect(applyA10Commands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse))).toBe(text);
   });
 
   it('ACOS 2.x members are added and removed in the 2.x form', () => {

@@ -54,7 +54,12 @@ describe('import --driver netscaler', () => {
     const w = imported(text);
     expect(plan(w, text)).toMatchObject({ steps: [], warnings: [] });
     w.groups[0]!.healthTimers!.failAfter = 2;
-    expect(plan(w, text)).toMatchObject({ steps: [], warnings: [{ subject: 'group sg1', message: expect.stringMatching(/^health timers: not sent/) }] });
+    // An owned monitor changes in place, only the option that differs; the inverse puts it back as written.
+    const p = plan(w, text);
+    expect(p.warnings).toEqual([]);
+    expect(p.steps.map((s) => [s.commands, s.inverse])).toEqual([[['set lb monitor mon1 TCP -retries 2'], ['set lb monitor mon1 TCP -retries 4']]]);
+    expect(p.after).toContain('add lb monitor mon1 TCP -interval 2 MIN -resptimeout 500 MSEC -retries 2 -downTime 20\n');
+    expect(applyNsCommands(p.after, p.steps[0]!.inverse)).toBe(text);
   });
 });
 
@@ -190,9 +195,13 @@ describe('driver netscaler: plan', () => {
     const p = plan(w, '');
     expect(p.errors).toEqual([]);
     expect(p.after.split('\n').filter(Boolean)).toEqual([
-      'add server 1.2.3.5 1.2.3.5', 'add server 1.2.3.4 1.2.3.4', 'add serviceGroup app1_http_sg TCP',
+      'add server 1.2.3.5 1.2.3.5', 'add server 1.2.3.4 1.2.3.4',
+      // The group's check, as a monitor of its own (above the service groups), bound to it last.
+      'add lb monitor app1_http_sg-mon HTTP -respCode 200 -httpRequest "GET /index.html"',
+      'add serviceGroup app1_http_sg TCP',
       'add lb vserver https_offload_vs TCP 192.168.86.142 443', 'bind lb vserver https_offload_vs app1_http_sg',
       'bind serviceGroup app1_http_sg 1.2.3.5 80', 'bind serviceGroup app1_http_sg 1.2.3.4 80',
+      'bind serviceGroup app1_http_sg -monitorName app1_http_sg-mon',
     ]);
   });
 });

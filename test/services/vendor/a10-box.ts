@@ -4,7 +4,7 @@
 // `% Invalid input detected at '^' marker.` for what it does not know, and a running config it
 // changes by the commands it is sent. It refuses what ACOS refuses (removing a server a service
 // group still has, a member or service-group that does not exist, a server re-created on another
-// address), keeps the saved config apart from the running one (`write memory`), and can be cut
+// address, a health monitor that does not exist or, on removal, that a group or server still names), keeps the saved config apart from the running one (`write memory`), and can be cut
 // off mid-apply. The refusal texts are approximate (ACOS words them per release).
 import type { ServerChannel } from 'ssh2';
 import { A10Text } from '../../../main/services/drivers/a10/edit';
@@ -81,8 +81,10 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
     if (noKind && w[3] && path.length === 0) {
       if (t.find(noKind, w[3]) < 0) return { error: `Error: ${w[2]} ${w[3]} does not exist`, path };
       const users = noKind === 'slb server' ? cfg.groups.filter((g) => g.members.some((m) => m.server === w[3])).map((g) => g.name)
-        : noKind === 'slb service-group' ? cfg.virtuals.filter((v) => v.ports.some((p) => p.serviceGroup === w[3])).map((v) => v.name) : [];
-      if (users.length) return { error: `Error: ${w[2]} ${w[3]} is referenced by ${noKind === 'slb server' ? 'service-group' : 'virtual-server'} ${users.join(', ')}`, path };
+        : noKind === 'slb service-group' ? cfg.virtuals.filter((v) => v.ports.some((p) => p.serviceGroup === w[3])).map((v) => v.name)
+          : noKind === 'health monitor' ? [...cfg.groups.filter((g) => g.healthCheck === w[3]).map((g) => g.name), ...cfg.servers.filter((x) => x.healthCheck === w[3]).map((x) => x.name)] : [];
+      const by = noKind === 'slb server' ? 'service-group' : noKind === 'slb service-group' ? 'virtual-server' : 'service-group or server';
+      if (users.length) return { error: `Error: ${w[2]} ${w[3]} is referenced by ${by} ${users.join(', ')}`, path };
       t.remove(noKind, w[3]);
       config = t.text;
       return { path: [] };
@@ -94,6 +96,7 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
     const v = w[0] === 'no' ? w.slice(1) : w;
     const m = memberHead(v);
     if (mode === 'slb service-group' && m && w[0] !== 'no' && !cfg.servers.some((s) => s.name === m.server)) return { error: `Error: server ${m.server} does not exist`, path };
+    if ((mode === 'slb service-group' || mode === 'slb server') && v[0] === 'health-check' && v[1] && w[0] !== 'no' && !cfg.monitors.some((x) => x.name === v[1])) return { error: `Error: health monitor ${v[1]} does not exist`, path };
     if (mode === 'slb virtual-server/port' && v[0] === 'service-group' && w[0] !== 'no' && !cfg.groups.some((g) => g.name === v[1])) return { error: `Error: service-group ${v[1]} does not exist`, path };
     const depth = t.depth;
     if (!t.sub(cmd)) return invalid;

@@ -109,6 +109,8 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
       if (t.find(w[2], w[3]) < 0) return { error: `Error: ${w[2]} server ${w[3]} does not exist`, mode };
       const bound = w[2] === 'real' ? boundTo(t, w[3]) : [];
       if (bound.length) return { error: `Error - real server ${w[3]} is bound to virtual server ${bound.join(', ')}; unbind it first`, mode };
+      const at = t.find('virtual', w[3]);
+      if (w[2] === 'virtual' && t.binds(at).length) return { error: `Error - virtual server ${w[3]} has real servers bound; unbind them first`, mode };
       t.remove(w[2], w[3]);
       config = t.text;
       return { mode: { kind: 'config' } };

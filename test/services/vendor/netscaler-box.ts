@@ -4,8 +4,9 @@
 // changes by the commands it is sent. It refuses what a NetScaler refuses (adding a server or a
 // member that exists, removing a server still bound to a service group, binding a server name
 // that does not exist — an address instead adds the server, named by it — setting a member that
-// is not bound), keeps the saved config apart from the running one (`save ns config`), and can
-// be cut off mid-apply.
+// is not bound; adding a monitor that exists, binding one that does not, removing one still
+// bound — `ERROR: Monitor is bound`, approximate wording), keeps the saved config apart from the
+// running one (`save ns config`), and can be cut off mid-apply.
 import type { ServerChannel } from 'ssh2';
 import { isIpAddress } from '../../../shared/model/address';
 import { NsText } from '../../../main/services/drivers/netscaler/edit';
@@ -31,6 +32,8 @@ export interface NsBox extends SshBox {
   saved(): string;
 }
 
+/** Monitors every NetScaler has (no add line); names are lower case. */
+const BUILT_IN = new Set(['ping', 'tcp', 'http', 'tcp-ecv', 'http-ecv', 'udp-ecv', 'dns', 'ftp', 'tcps', 'https', 'tcps-ecv', 'https-ecv', 'ping-default', 'tcp-default', 'arp', 'nd6']);
 const key = (w: string[], n: number) => w.slice(0, n).map((x) => x.toLowerCase()).join(' ');
 
 export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
@@ -63,6 +66,17 @@ export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
       if (k2 === 'bind servicegroup' && bound) return exists;
       if (k2 !== 'bind servicegroup' && !bound) return none(`${p[3]}:${p[4]}`);
     }
+    const k3 = key(w, 3);
+    const { opts } = nsOptions(w);
+    const mon = opts.get('monitorname')?.[0];
+    if (k3 === 'add lb monitor' && (t.monitor(p[3] ?? '') >= 0 || BUILT_IN.has((p[3] ?? '').toLowerCase()))) return exists;
+    if (/^(rm|set|unset) lb monitor$/.test(k3) && t.monitor(p[3] ?? '') < 0 && !BUILT_IN.has((p[3] ?? '').toLowerCase())) return none(`monitorName, ${p[3]}`);
+    if (k3 === 'rm lb monitor' && t.monitorBinds(p[3]!).length) return 'ERROR: Monitor is bound';
+    if (k2 === 'bind servicegroup' && mon !== undefined) {
+      if (t.monitor(mon) < 0 && !BUILT_IN.has(mon.toLowerCase())) return none(`monitorName, ${mon}`);
+      if (t.where((x) => key(x, 2) === 'bind servicegroup' && x[2] === p[2] && nsOptions(x).opts.get('monitorname')?.[0] === mon).length) return exists;
+    }
+    if (k2 === 'unbind servicegroup' && mon !== undefined && !t.where((x) => key(x, 2) === 'bind servicegroup' && x[2] === p[2] && nsOptions(x).opts.get('monitorname')?.[0] === mon).length) return none(`monitorName, ${mon}`);
     if (!t.apply(cmd)) return `ERROR: No such command`;
     config = t.text;
     return undefined;

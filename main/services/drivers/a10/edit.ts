@@ -7,6 +7,10 @@ import { memberHead, quoteName, splitA10Words } from './parse';
 export class A10EditError extends Error {}
 
 const KINDS = ['slb server', 'slb service-group', 'slb virtual-server', 'health monitor'];
+/** The order `show running-config` lists objects in: health monitors before the servers that name them. */
+const ORDER = ['health monitor', 'slb server', 'slb service-group', 'slb virtual-server'];
+/** The order ACOS prints a health monitor's settings in (batfish's captured configs: retry, up-retry, interval, …, method). */
+const MONITOR_ORDER = ['retry', 'up-retry', 'interval', 'override-port', 'method'];
 const kindOf = (w: string[]) => KINDS.find((k) => `${w[0]} ${w[1]}` === k);
 const indentOf = (l: string) => /^\s*/.exec(l)![0].length;
 const wordsOf = (l: string) => splitA10Words(l.trim());
@@ -78,12 +82,21 @@ export class A10Text {
     let at = this.find(kind, words[2]!);
     if (at < 0) {
       let after: number | undefined;
-      const order = KINDS.indexOf(kind);
-      this.lines.forEach((l, i) => { const k = indentOf(l) === 0 && !isComment(l) ? kindOf(wordsOf(l)) : undefined; if (k && KINDS.indexOf(k) <= order) after = i; });
+      let before: number | undefined;
+      const order = ORDER.indexOf(kind);
+      this.lines.forEach((l, i) => {
+        const k = indentOf(l) === 0 && !isComment(l) ? kindOf(wordsOf(l)) : undefined;
+        if (k && ORDER.indexOf(k) <= order) after = i;
+        else if (k && before === undefined) before = i;
+      });
       let pos: number;
       if (after !== undefined) {
         pos = this.end(after);
         while (pos < this.lines.length && /^!\s*$/.test(this.lines[pos]!)) pos++;
+      } else if (before !== undefined) {
+        // The first object of a later kind: the new block goes above it and the comments glued to it.
+        pos = before;
+        while (pos > 0 && /^!\s*\S/.test(this.lines[pos - 1]!)) pos--;
       } else {
         const endLine = this.lines.findIndex((l) => l.trim() === 'end');
         pos = endLine >= 0 ? endLine : this.lines.length - (this.lines[this.lines.length - 1] === '' ? 1 : 0);
@@ -141,6 +154,12 @@ export class A10Text {
     const k = keyOf(w);
     const found = kids.find(([, x]) => keyOf(x) === k);
     if (found) { this.lines[found[0]] = line(w); return true; }
+    if (kind === 'health monitor' && top) {
+      const rank = (x: string[]) => { const r = MONITOR_ORDER.indexOf(x[0] ?? ''); return r < 0 ? MONITOR_ORDER.indexOf('override-port') : r; };
+      const next = kids.find(([, x]) => rank(x) > rank(w));
+      this.lines.splice(next ? next[0] : this.end(head), 0, line(w));
+      return true;
+    }
     // A setting goes before the block's sub-modes (ACOS prints `weight` above the ports).
     const firstSub = kids.find(([, x]) => subMode(kind, x) || x[0] === 'member');
     this.lines.splice(top && firstSub && w[0] !== 'member' ? firstSub[0] : this.end(head), 0, line(w));

@@ -3,13 +3,15 @@
 // create service groups and virtual ports for new services, and remove (after `no member` in
 // every service group) the servers the workspace no longer has. Each step carries its inverse,
 // computed from the before-state, so a rollback puts back exactly what was there.
-import type { Appliance, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
-import { sameAddress } from '../../../../shared/model/address';
+import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
+import { isIpAddress, sameAddress } from '../../../../shared/model/address';
+import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
 import { applyA10Commands } from './edit';
-import { DEFAULT_METHOD, checkOf, methodAlgorithm, serverWeight } from './import';
+import { newMonitor, planMonitor, type MonitorPlan } from './monitor';
+import { DEFAULT_METHOD, methodAlgorithm, serverWeight } from './import';
 import { parseA10, quoteName, type A10Config, type A10Group, type A10Line, type A10Member, type A10Server, type A10Virtual } from './parse';
 
 const METHOD_OF: Partial<Record<Service['algorithm'], string>> = {
@@ -20,13 +22,10 @@ const METHOD_OF: Partial<Record<Service['algorithm'], string>> = {
 };
 
 interface WantServer { name: string; server: Server; weight: number; ports: Set<string>; box?: A10Server }
-interface WantGroup { name: string; protocol: 'tcp' | 'udp'; method: string; members: { server: string; port: number }[]; box?: A10Group }
+interface WantGroup { name: string; protocol: 'tcp' | 'udp'; method: string; members: { server: string; port: number }[]; box?: A10Group; group: Group; check?: MonitorPlan }
 interface WantVirtual { name: string; address: string; box?: A10Virtual; ports: { port: number; proto: string; group: string }[] }
 
 const q = quoteName;
-/** The parts of a check an A10 monitor carries: type, layer, HTTP path. */
-const sameCheck = (a: HealthCheck, b: { type?: string; layer?: number; http?: { path?: string } } | undefined) =>
-  a.type === (b?.type ?? 'auto') && a.layer === b?.layer && (a.http?.path ?? '/') === (b?.http?.path ?? '/');
 const portLine = (p: string) => `port ${p}`;
 
 /** The lines that re-enter a block as it was: each sub-mode line followed by its lines and `exit`. */
@@ -71,11 +70,8 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     const boxG = boxPort ? cfg.groups.find((g) => g.name === boxPort.serviceGroup) : undefined;
     const gname = boxG?.name ?? group.name;
     const keepMethod = boxG && methodAlgorithm(boxG.method?.value).algorithm === service.algorithm;
-    const want: WantGroup = groups.get(gname) ?? { name: gname, protocol: service.protocol, method: keepMethod ? (boxG.method?.value ?? DEFAULT_METHOD) : method, members: [], box: boxG };
+    const want: WantGroup = groups.get(gname) ?? { name: gname, protocol: service.protocol, method: keepMethod ? (boxG.method?.value ?? DEFAULT_METHOD) : method, members: [], box: boxG, group };
     groups.set(gname, want);
-    if (boxG && !sameCheck(group.healthCheck, checkOf(cfg.monitors.find((m) => m.name === boxG.healthCheck), boxG, []).healthCheck)) {
-      warnings.push({ subject: `group ${group.name}`, message: `its check differs from service-group ${boxG.name}'s on the box: not sent (lbdesk does not change A10 health monitors yet)` });
-    }
     v.ports.push({ port: service.port, proto: boxPort?.proto ?? service.protocol, group: gname });
     for (const m of group.members) {
       const server = workspace.servers.find((s) => s.name === m.server);
@@ -102,15 +98,26 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
     const s = r.box ? changeServer(r, r.box) : createServer(r);
     if (s) steps.push(s);
   }
+  const owned = new Set([...groups.values()].filter((g) => g.box).map((g) => g.name));
+  const monitorNames = new Set<string>();
   for (const g of groups.values()) {
-    const s = g.box ? changeGroup(cfg, g, g.box) : createGroup(cfg, g);
+    if (g.box) g.check = planMonitor(cfg, g.box, g.group, owned, monitorNames, warnings);
+    steps.push(...(g.check?.before ?? []));
+  }
+  for (const g of groups.values()) {
+    const s = g.box ? changeGroup(cfg, g, g.box) : createGroup(cfg, g, monitorNames, steps);
     if (s) steps.push(s);
   }
   for (const v of virtuals.values()) {
     const s = changeVirtual(v);
     if (s) steps.push(s);
   }
-  for (const r of removedServers(cfg, servers, groups)) steps.push(removeServer(r));
+  for (const g of groups.values()) steps.push(...(g.check?.after ?? []));
+  const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedServices(cfg, virtuals, groups, workspace) : { steps: [], groups: new Set<string>() };
+  steps.push(...gone.steps);
+  // A server of a removed service group that the workspace still has stays (in no group).
+  const mine = (s: A10Server) => cfg.groups.some((g) => gone.groups.has(g.name) && g.members.some((m) => m.server === s.name)) && workspace.servers.some((w) => serverFor(w) === s);
+  for (const r of removedServers(cfg, servers, groups, gone.groups)) if (!mine(r)) steps.push(removeServer(r));
   let after = running;
   if (steps.length) {
     try { after = applyA10Commands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
@@ -162,8 +169,11 @@ function memberIn(cfg: A10Config, s: string, p: number): string[] {
   return cfg.acos === 2 ? [memberText(cfg, s, p)] : [memberText(cfg, s, p), 'exit'];
 }
 
-function createGroup(cfg: A10Config, g: WantGroup): CommandStep {
-  const body = [...(g.method !== DEFAULT_METHOD ? [`method ${g.method}`] : []), ...g.members.flatMap((m) => memberIn(cfg, m.server, m.port))];
+function createGroup(cfg: A10Config, g: WantGroup, monitors: Set<string>, steps: CommandStep[]): CommandStep {
+  const check = g.group.healthCheck.type === 'none' ? ['health-check-disable'] : [];
+  const mon = newMonitor(cfg, g.name, g.group, monitors);
+  if (mon) { steps.push(mon.step); check.push(`health-check ${q(mon.name)}`); }
+  const body = [...(g.method !== DEFAULT_METHOD ? [`method ${g.method}`] : []), ...check, ...g.members.flatMap((m) => memberIn(cfg, m.server, m.port))];
   return { what: `create slb service-group ${g.name}`, commands: [`slb service-group ${q(g.name)} ${g.protocol}`, ...body, 'exit'], inverse: [`no slb service-group ${q(g.name)}`] };
 }
 
@@ -182,6 +192,8 @@ function changeGroup(cfg: A10Config, g: WantGroup, box: A10Group): CommandStep |
   const added = g.members.filter((w) => !box.members.some((m) => m.server === w.server && m.port === w.port));
   for (const m of gone) { go.push(`no ${memberText(cfg, m.server, m.port)}`); back.push(...memberBack(m)); what.push(`member ${m.server} ${m.port} removed`); }
   for (const m of added) { go.push(...memberIn(cfg, m.server, m.port)); back.unshift(`no ${memberText(cfg, m.server, m.port)}`); what.push(`member ${m.server} ${m.port} added`); }
+  // The health-check line goes before the member sub-modes are entered: it is a group setting.
+  if (g.check) { go.unshift(...g.check.group.go); back.push(...g.check.group.back); what.push(...g.check.group.what); }
   if (!go.length) return undefined;
   const head = box.head.text.trim();
   return { what: `slb service-group ${box.name}: ${what.join(', ')}`, commands: [head, ...go, 'exit'], inverse: [head, ...back, 'exit'] };
@@ -208,15 +220,70 @@ function changeVirtual(v: WantVirtual): CommandStep | undefined {
  * Servers the workspace removed: on the box, members only of service groups the workspace owns,
  * and no longer wanted. A server in another group, or in none, is not lbdesk's and is never named.
  */
-function removedServers(cfg: A10Config, servers: Map<string, WantServer>, groups: Map<string, WantGroup>): A10Server[] {
+function removedServers(cfg: A10Config, servers: Map<string, WantServer>, groups: Map<string, WantGroup>, removed: Set<string>): A10Server[] {
   return cfg.servers.filter((s) => {
     if (servers.has(s.name)) return false;
     const inGroups = cfg.groups.filter((g) => g.members.some((m) => m.server === s.name));
-    return inGroups.length > 0 && inGroups.every((g) => groups.get(g.name)?.box === g);
+    return inGroups.length > 0 && inGroups.every((g) => groups.get(g.name)?.box === g || removed.has(g.name));
   });
 }
 
 function removeServer(s: A10Server): CommandStep {
   // The inverse re-enters every line the block had, in its order: what lbdesk models and what it does not.
   return { what: `remove slb server ${s.name}`, commands: [`no slb server ${q(s.name)}`], inverse: reenter(`slb server ${q(s.name)} ${s.address}`, s.body, isPortHead) };
+}
+
+const isVportHead = (w: string[]) => isPortHead(w);
+const isMemberHead = (w: string[]) => w[0] === 'member' && w.length === 3 && /^\d+$/.test(w[2] ?? '');
+
+/**
+ * Services the workspace removed (`manage: sections`, no include list): a virtual port the
+ * importer makes a service of (an IP, a port, a service group in the config) that no workspace
+ * service stands for any more. The whole virtual server goes when none of its ports stays;
+ * else only those ports. Then a service group no virtual port uses any more and the workspace
+ * has no group of, and its monitor when nothing else names it. Inverses re-enter every line.
+ */
+function removedServices(cfg: A10Config, virtuals: Map<string, WantVirtual>, groups: Map<string, WantGroup>, workspace: Workspace): { steps: CommandStep[]; groups: Set<string> } {
+  const steps: CommandStep[] = [];
+  const freed = new Set<string>();
+  const dropped = new Set<string>();
+  for (const v of cfg.virtuals) {
+    if (!isIpAddress(v.address)) continue;
+    const kept = virtuals.get(v.name);
+    const gone = v.ports.filter((p) => p.port >= 1 && p.serviceGroup && cfg.groups.some((g) => g.name === p.serviceGroup) && !kept?.ports.some((x) => x.port === p.port));
+    if (!gone.length) continue;
+    for (const p of gone) freed.add(p.serviceGroup!);
+    if (gone.length === v.ports.length && !kept) {
+      steps.push({ what: `remove slb virtual-server ${v.name}`, commands: [`no slb virtual-server ${q(v.name)}`], inverse: reenter(`slb virtual-server ${q(v.name)} ${v.address}`, v.body, isVportHead) });
+      for (const p of v.ports) dropped.add(`${v.name} ${p.port}`);
+      continue;
+    }
+    const head = v.head.text.trim();
+    const back = gone.flatMap((p) => { const lines = portBlock(v, p.line); return [...lines, 'exit']; });
+    steps.push({ what: `slb virtual-server ${v.name}: ${gone.map((p) => `port ${p.port} ${p.proto} removed`).join(', ')}`, commands: [head, ...gone.map((p) => `no port ${p.port} ${p.proto}`), 'exit'], inverse: [head, ...back, 'exit'] });
+    for (const p of gone) dropped.add(`${v.name} ${p.port}`);
+  }
+  const removed = new Set<string>();
+  for (const name of freed) {
+    const g = cfg.groups.find((x) => x.name === name)!;
+    const still = cfg.virtuals.some((v) => v.ports.some((p) => p.serviceGroup === name && !dropped.has(`${v.name} ${p.port}`)));
+    if (still || groups.has(name) || workspace.groups.some((w) => w.name === name || w.name === legalName(name))) continue;
+    steps.push({ what: `remove slb service-group ${name}`, commands: [`no slb service-group ${q(name)}`], inverse: reenter(g.head.text.trim(), g.body, isMemberHead) });
+    removed.add(name);
+    const m = g.healthCheck ? cfg.monitors.find((x) => x.name === g.healthCheck) : undefined;
+    // Removed only when this group's line is the one line on the box that names it.
+    const users = m ? cfg.lines.filter((l) => { const w = l.trim().split(/\s+/); return w[0] === 'health-check' && w[1] === m.name; }).length : 0;
+    if (m && users === 1) {
+      steps.push({ what: `remove health monitor ${m.name}`, commands: [`no health monitor ${q(m.name)}`], inverse: [m.head.text.trim(), ...m.body.map((l) => l.text.trim()), 'exit'] });
+    }
+  }
+  return { steps, groups: removed };
+}
+
+/** A virtual port's line and its sub-mode lines, as written. */
+function portBlock(v: A10Virtual, line: A10Line): string[] {
+  const i = v.body.indexOf(line);
+  const out = [line.text.trim()];
+  for (let j = i + 1; j < v.body.length && v.body[j]!.indent > line.indent; j++) out.push(v.body[j]!.text.trim());
+  return out;
 }

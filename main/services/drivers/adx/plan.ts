@@ -3,7 +3,7 @@
 // remove (after unbinding) the real servers the workspace no longer has. Each step carries its
 // inverse, computed from the before-state, so a rollback puts back exactly what was there.
 import type { Appliance, Group, HealthCheck, Server, Service, Workspace } from '../../../../shared/model/schema';
-import { sameAddress } from '../../../../shared/model/address';
+import { isIpAddress, sameAddress } from '../../../../shared/model/address';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
@@ -86,7 +86,11 @@ export function planAdx(workspace: Workspace, appliance: Appliance, running: str
     const s = v.box ? changeVirtual(v, v.box, modelled) : createVirtual(v);
     if (s) steps.push(s);
   }
-  for (const r of removedReals(cfg, reals, virtuals)) steps.push(removeReal(r));
+  const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedVirtuals(cfg, virtuals, modelled, warnings) : [];
+  for (const v of gone) steps.push(...removeVirtual(v));
+  // A real server bound to a removed virtual server that the workspace still has stays (in no group).
+  const kept = (r: AdxReal) => gone.some((v) => v.binds.some((b) => b.real === r.name)) && workspace.servers.some((s) => realFor(s) === r);
+  for (const r of removedReals(cfg, reals, virtuals, new Set(gone.map((v) => v.name)))) if (!kept(r)) steps.push(removeReal(r));
   let after = running;
   if (steps.length) {
     try { after = applyAdxCommands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
@@ -207,8 +211,8 @@ function changeVirtual(v: WantVirtual, box: AdxVirtual, modelled: (b: { real: st
  * workspace owns, and no longer wanted. A real server bound elsewhere, or bound nowhere, is not
  * lbdesk's and is never named.
  */
-function removedReals(cfg: AdxConfig, reals: Map<string, WantReal>, virtuals: Map<string, WantVirtual>): AdxReal[] {
-  const owned = (virtual: string, vport: string) => virtuals.get(virtual)?.ports.some((p) => p.vport === vport) ?? false;
+function removedReals(cfg: AdxConfig, reals: Map<string, WantReal>, virtuals: Map<string, WantVirtual>, removed: Set<string>): AdxReal[] {
+  const owned = (virtual: string, vport: string) => removed.has(virtual) || (virtuals.get(virtual)?.ports.some((p) => p.vport === vport) ?? false);
   return cfg.reals.filter((r) => {
     if (reals.has(r.name)) return false;
     const binds = cfg.virtuals.flatMap((v) => v.binds.filter((b) => b.real === r.name).map((b) => ({ v: v.name, b })));
@@ -223,4 +227,34 @@ function removeReal(r: AdxReal): CommandStep {
     commands: [`no server real ${quoteName(r.name)}`],
     inverse: [r.head.text.trim(), ...r.body.map((l) => l.text.trim()), 'exit'],
   };
+}
+
+/**
+ * Virtual servers the workspace removed (`manage: sections`, no include list): one the importer
+ * makes services of (an IP address, a known port with binds) of which no workspace service is left.
+ */
+function removedVirtuals(cfg: AdxConfig, virtuals: Map<string, WantVirtual>, modelled: (b: { real: string; rport: string }) => boolean, warnings: DriverProblem[]): AdxVirtual[] {
+  return cfg.virtuals.filter((v) => {
+    if (!isIpAddress(v.address) || virtuals.has(v.name)) return false;
+    if (![...v.ports.values()].some((p) => portNumber(p.name) !== undefined && v.binds.some((b) => b.vport === p.name))) return false;
+    // A bind to a real server the config does not define could not be bound again by a rollback.
+    const foreign = v.binds.filter((b) => !modelled(b));
+    if (foreign.length) warnings.push({ subject: `virtual server ${v.name}`, message: `no service of the workspace is on it, but it is kept: it binds ${foreign.map((b) => `${b.real} ${b.rport}`).join(', ')}, which lbdesk did not import (a rollback could not bind it again)` });
+    return !foreign.length;
+  });
+}
+
+/**
+ * Unbind every real-server port first (the box refuses to remove a virtual server with binds),
+ * then `no server virtual`. Rolled back newest first: the block re-entered with its other lines,
+ * then its bind lines as written.
+ */
+function removeVirtual(v: AdxVirtual): CommandStep[] {
+  const head = `server virtual ${quoteName(v.name)} ${v.address}`;
+  const bindLines = v.body.filter((l) => l.words[0] === 'bind');
+  const unbinds = v.binds.map((b) => `no bind ${b.vport} ${quoteName(b.real)} ${b.rport}`);
+  return [
+    { what: `virtual server ${v.name}: every bind removed`, commands: [head, ...unbinds, 'exit'], inverse: [head, ...bindLines.map((l) => l.text.trim()), 'exit'] },
+    { what: `remove virtual server ${v.name}`, commands: [`no server virtual ${quoteName(v.name)}`], inverse: [head, ...v.body.filter((l) => l.words[0] !== 'bind').map((l) => l.text.trim()), 'exit'] },
+  ];
 }

@@ -6,6 +6,15 @@ import { DEFAULT_LB_METHOD, DEFAULT_WEIGHT, nsOptions, quoteNs, splitNsWords } f
 
 export class NsEditError extends Error {}
 
+/**
+ * The order ns.conf lists an `add lb monitor` line's options in (the command reference's
+ * synopsis order); an option not listed goes last. A `set` merges into the add line there.
+ */
+const MONITOR_OPTS = ['action', 'respcode', 'httprequest', 'rtsprequest', 'customheaders', 'maxforwards', 'send', 'recv', 'query', 'querytype',
+  'lrtm', 'deviation', 'interval', 'resptimeout', 'resptimeoutthresh', 'retries', 'failureretries', 'alertretries', 'successretries', 'downtime',
+  'destip', 'destport', 'state', 'reverse', 'transparent', 'iptunnel', 'tos', 'tosid', 'secure'];
+const optRe = (opt: string) => new RegExp(`\\s-${opt}((?:\\s+(?!-[A-Za-z])(?:"(?:[^"\\\\]|\\\\.)*"|\\S+))*)`, 'i');
+
 const words = (l: string) => splitNsWords(l.replace(/\r$/, '').trim());
 const key = (w: string[], n: number) => w.slice(0, n).map((x) => x.toLowerCase()).join(' ');
 
@@ -61,6 +70,23 @@ export class NsText {
     this.lines[i] = next + this.cr;
   }
 
+  /** Sets (`value` a string of one or more words) or removes a monitor option on its add line, in ns.conf's order. */
+  private monitorOption(i: number, opt: string, value: string | undefined): void {
+    const raw = this.lines[i]!.replace(/\r$/, '');
+    const re = optRe(opt);
+    if (value === undefined) { this.lines[i] = raw.replace(re, '') + this.cr; return; }
+    if (re.test(raw)) { this.lines[i] = raw.replace(re, ` -${opt} ${value}`) + this.cr; return; }
+    const rank = (o: string) => { const r = MONITOR_OPTS.indexOf(o.toLowerCase()); return r < 0 ? MONITOR_OPTS.length : r; };
+    const later = [...raw.matchAll(/\s-([A-Za-z]+)/g)].find((m) => rank(m[1]!) > rank(opt));
+    this.lines[i] = (later ? `${raw.slice(0, later.index)} -${opt} ${value}${raw.slice(later.index)}` : `${raw} -${opt} ${value}`) + this.cr;
+  }
+
+  monitor(name: string): number { return this.where((w) => key(w, 3) === 'add lb monitor' && w[3] === name)[0] ?? -1; }
+  /** Lines binding monitor `name` to a service group or service. */
+  monitorBinds(name: string): number[] {
+    return this.where((w) => (key(w, 2) === 'bind servicegroup' || key(w, 2) === 'bind service') && nsOptions(w).opts.get('monitorname')?.[0] === name);
+  }
+
   /** Applies one command; false when it is not one this editor models. */
   apply(command: string): boolean {
     const w = splitNsWords(command.trim());
@@ -87,6 +113,35 @@ export class NsText {
     }
     if (k2 === 'bind servicegroup' && p.length === 3 && opts.has('monitorname')) {
       this.insert(line, (x) => key(x, 2) === 'bind servicegroup' && x[2] === p[2]);
+      return true;
+    }
+    if (k2 === 'unbind servicegroup' && p.length === 3 && opts.get('monitorname')?.length === 1) {
+      const m = opts.get('monitorname')![0];
+      this.drop((x) => key(x, 2) === 'bind servicegroup' && x[2] === p[2] && nsOptions(x).positional.length === 3 && nsOptions(x).opts.get('monitorname')?.[0] === m);
+      return true;
+    }
+    if (k3 === 'add lb monitor' && p.length === 5) {
+      // After the other monitors; the first one goes above the service groups that bind it.
+      const first = this.where((x) => key(x, 2) === 'add servicegroup')[0];
+      if (this.monitor(p[3]!) < 0 && !this.where((x) => key(x, 3) === 'add lb monitor').length && first !== undefined) {
+        let at = first;
+        while (at > 0 && this.lines[at - 1]!.trim() === '') at--;
+        this.lines.splice(at, 0, line + this.cr);
+        return true;
+      }
+      this.insert(line, (x) => key(x, 3) === 'add lb monitor', (x) => key(x, 2) === 'add server');
+      return true;
+    }
+    if (k3 === 'rm lb monitor' && p.length >= 4) { this.drop((x) => (key(x, 3) === 'add lb monitor' || key(x, 3) === 'set lb monitor') && x[3] === p[3]); return true; }
+    if ((k3 === 'set lb monitor' || k3 === 'unset lb monitor') && p.length === 5 && opts.size) {
+      const i = this.monitor(p[3]!);
+      if (i < 0) return false;   // a built-in monitor's set line: not modelled
+      // The value as written after the option (quotes kept), so the line reads as the box prints it.
+      for (const o of opts.keys()) {
+        const m = optRe(o).exec(line);
+        const name = /\s-([A-Za-z]+)/.exec(m?.[0] ?? '')?.[1] ?? o;
+        this.monitorOption(i, name, k3 === 'set lb monitor' ? m?.[1]?.trim() : undefined);
+      }
       return true;
     }
     if (k2 === 'unbind servicegroup' && p.length === 5) { this.drop((x) => key(x, 2) === 'bind servicegroup' && x[2] === p[2] && x[3] === p[3] && x[4] === p[4]); return true; }

@@ -3,14 +3,15 @@
 // lb method, and remove (after its unbinds) a server the workspace no longer has. Each step
 // carries its inverse, computed from the before-state, so a rollback puts back what was there.
 import type { Appliance, Group, Server, Workspace } from '../../../../shared/model/schema';
-import { sameAddress } from '../../../../shared/model/address';
+import { isIpAddress, sameAddress } from '../../../../shared/model/address';
 import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyNsCommands } from './edit';
-import { methodAlgorithm, monitorTimers } from './import';
-import { DEFAULT_WEIGHT, parseNs, quoteNs, type NsGroup, type NsServer, type NsVserver } from './parse';
+import { methodAlgorithm } from './import';
+import { newNsMonitor, planNsMonitor } from './monitor';
+import { DEFAULT_WEIGHT, parseNs, quoteNs, splitNsWords, type NsConfig, type NsGroup, type NsLine, type NsServer, type NsVserver } from './parse';
 
 const METHOD_OF: Partial<Record<string, string>> = {
   'round-robin': 'ROUNDROBIN',
@@ -35,6 +36,9 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
   const serverSteps: CommandStep[] = [];
   const groupSteps: CommandStep[] = [];
   const vserverSteps: CommandStep[] = [];
+  const monitorSteps: CommandStep[] = [];
+  const monitorNames = new Set<string>();
+  const matched = new Set<string>();           // box lb vservers a workspace service stands for
 
   const boxName = (s: Server): string | undefined => {
     const box = boxServerFor(s);
@@ -66,6 +70,7 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     const v = cfg.vservers.find((x) => x.name === service.name)
       ?? cfg.vservers.find((x) => legalName(x.name) === service.name)
       ?? cfg.vservers.find((x) => sameAddress(x.address, service.address) && x.port === service.port);
+    if (v) matched.add(v.name);
     const boxGroup = v && v.binds.map((b) => cfg.groups.find((g) => g.name === b.name)).find((g) => g !== undefined);
     if (v && !boxGroup) { errors.push({ subject, message: `lb vserver ${v.name} has no service group bound on the box: lbdesk does not take over its services` }); continue; }
     const gName = boxGroup?.name ?? group.name;
@@ -84,25 +89,25 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     });
     if (!boxGroup) {
       createGroupAndVserver(gName, members, service.name, service.address, service.port, service.protocol, method);
+      monitorSteps.push(...newNsMonitor(cfg, gName, group, monitorNames));
       continue;
     }
     changeGroup(boxGroup, members);
-    const mon = boxGroup.monitors[0] && cfg.monitors.find((m) => m.name === boxGroup.monitors[0]!.name);
-    const box = monitorTimers(mon?.opts);
-    const want = group.healthTimers ?? {};
-    const keys = ['interval', 'timeout', 'retryInterval', 'failAfter', 'restoreAfter'] as const;
-    if (keys.some((k) => want[k] !== box[k])) warnings.push({ subject: `group ${group.name}`, message: `health timers: not sent (the NetScaler monitor ${mon?.name ?? '(none)'} keeps its own timers; change them on the monitor)` });
+    monitorSteps.push(...planNsMonitor(cfg, boxGroup, group, monitorNames, warnings));
   }
 
-  // Servers the workspace removed: members only of groups it owns, bound nowhere else.
-  const removed: CommandStep[] = [];
+  const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedServices(cfg, matched, owned, workspace, warnings) : { steps: [], groups: new Set<string>() };
+  // Servers the workspace removed: members only of groups it owns (or removes), bound nowhere else.
+  const removed: CommandStep[] = [...gone.steps];
   for (const s of cfg.servers) {
     if (wanted.has(s.name)) continue;
     const ofGroups = cfg.groups.filter((g) => g.members.some((m) => m.server === s.name));
-    if (!ofGroups.length || !ofGroups.every((g) => owned.has(g.name)) || cfg.services.some((x) => x.server === s.name)) continue;
+    if (!ofGroups.length || !ofGroups.every((g) => owned.has(g.name) || gone.groups.has(g.name)) || cfg.services.some((x) => x.server === s.name)) continue;
+    // A server of a removed group that the workspace still has stays (in no group).
+    if (ofGroups.some((g) => gone.groups.has(g.name)) && workspace.servers.some((w) => boxServerFor(w) === s)) continue;
     removed.push({ what: `remove server ${s.name}`, commands: [`rm server ${q(s.name)}`], inverse: [s.implicit ? `add server ${q(s.name)} ${s.address}` : s.line.text.trim(), ...(s.disabledBy ? [s.disabledBy.text.trim()] : [])] });
   }
-  steps.push(...serverSteps, ...groupSteps, ...vserverSteps, ...removed);
+  steps.push(...serverSteps, ...groupSteps, ...monitorSteps, ...vserverSteps, ...removed);
   let after = running;
   if (steps.length) {
     try { after = applyNsCommands(running, steps.flatMap((s) => s.commands)); } catch (e) { errors.push({ subject: `appliance ${appliance.name}`, message: (e as Error).message }); }
@@ -161,3 +166,44 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
 }
 
 
+
+/** Lines other than `skip` that name `name` as a word: then an object is not the workspace's alone. */
+function namedElsewhere(cfg: NsConfig, name: string, skip: Set<number>): NsLine[] {
+  return cfg.lines.flatMap((raw, n) => (skip.has(n) || !splitNsWords(raw.trim()).includes(name) ? [] : [{ n, text: raw.replace(/\r$/, ''), words: [] }]));
+}
+
+/**
+ * Services the workspace removed (`manage: sections`, no include list): an lb vserver the
+ * importer makes a service of that no workspace service stands for any more — `rm lb vserver`
+ * (its binds go with it), then its service group when no other vserver binds it and the
+ * workspace has no group of that name — `rm serviceGroup` (its member and monitor binds go with
+ * it). One another line names (ssl settings, policies, a cs vserver) is kept, with a warning.
+ */
+function removedServices(cfg: NsConfig, matched: Set<string>, owned: Set<string>, workspace: Workspace, warnings: DriverProblem[]): { steps: CommandStep[]; groups: Set<string> } {
+  const steps: CommandStep[] = [];
+  const groups = new Set<string>();
+  const freed = new Set<string>();
+  const gone = new Set<string>();
+  for (const v of cfg.vservers) {
+    const g = v.binds.map((b) => cfg.groups.find((x) => x.name === b.name)).find((x) => x !== undefined);
+    if (matched.has(v.name) || !g || !isIpAddress(v.address) || v.address === '0.0.0.0' || v.port < 1) continue;
+    const own = new Set([v.line.n, ...v.binds.map((b) => b.line.n)]);
+    const other = namedElsewhere(cfg, v.name, own);
+    if (other.length) { warnings.push({ subject: `lb vserver ${v.name}`, message: `no service of the workspace stands for it, but it is kept: line ${other[0]!.n + 1} names it ("${other[0]!.text.trim()}")` }); continue; }
+    steps.push({ what: `remove lb vserver ${v.name}`, commands: [`rm lb vserver ${quoteNs(v.name)}`], inverse: [v.line.text.trim(), ...v.binds.map((b) => b.line.text.trim())] });
+    gone.add(v.name);
+    for (const b of v.binds) freed.add(b.name);
+  }
+  for (const name of freed) {
+    const g = cfg.groups.find((x) => x.name === name);
+    if (!g || owned.has(name) || workspace.groups.some((w) => w.name === name || w.name === legalName(name))) continue;
+    if (cfg.vservers.some((v) => !gone.has(v.name) && v.binds.some((b) => b.name === name))) continue;
+    const binds = cfg.lines.flatMap((raw, n) => { const w = splitNsWords(raw.trim()); return w[0]?.toLowerCase() === 'bind' && w[1]?.toLowerCase() === 'servicegroup' && w[2] === name ? [n] : []; });
+    const vbinds = cfg.vservers.filter((v) => gone.has(v.name)).flatMap((v) => v.binds.map((b) => b.line.n));
+    const other = namedElsewhere(cfg, name, new Set([g.line.n, ...binds, ...vbinds]));
+    if (other.length) { warnings.push({ subject: `serviceGroup ${name}`, message: `its lb vserver is removed, but it is kept: line ${other[0]!.n + 1} names it ("${other[0]!.text.trim()}")` }); continue; }
+    steps.push({ what: `remove serviceGroup ${name}`, commands: [`rm serviceGroup ${quoteNs(name)}`], inverse: [g.line.text.trim(), ...binds.map((n) => cfg.lines[n]!.replace(/\r$/, '').trim())] });
+    groups.add(name);
+  }
+  return { steps, groups };
+}
