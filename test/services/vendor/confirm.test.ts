@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { workspaceSchema } from '../../../shared/model/schema';
 import { openAppliance, type ApplianceLink } from '../../../main/services/sync/appliance';
 import { listHistory } from '../../../main/services/sync/history';
@@ -16,6 +16,7 @@ import { cliPatterns } from '../../../main/services/drivers/cli-patterns';
 import { parseAdx } from '../../../main/services/drivers/adx/parse';
 import { importAdx } from '../../../main/services/drivers/adx/import';
 import { importF5 } from '../../../main/services/drivers/f5/import';
+import { runCli } from '../../helpers/cli';
 import { connectTo, sshFor } from './connect';
 import { startAdxBox, type AdxBox } from './adx-box';
 import { startF5Box, type F5Box } from './f5-box';
@@ -28,7 +29,7 @@ const addr = (kind: 'reals' | 'virtuals', name: string) => adx[kind].find((o) =>
 const boxes: (AdxBox | F5Box)[] = [];
 afterEach(async () => { for (const b of boxes.splice(0)) await b.stop(); });
 
-interface Setup { link: ApplianceLink; opts: { dataDir: string } & Record<string, unknown> }
+interface Setup { link: ApplianceLink; file: string; opts: { dataDir: string; knownHostsFile?: string; sshConfigFile?: string } & Record<string, unknown> }
 
 type Imported = ReturnType<typeof importAdx>['workspace'];
 
@@ -36,9 +37,10 @@ function linkFor(doc: Imported, b: AdxBox | F5Box, name: string, driver: 'adx' |
   const appliances = [{ name, driver, manage: 'sections', host: b.host, port: b.port, user: 'admin', auth: 'key', keyFile: b.keyFile, cli: { timeout: '5s' } }];
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-vcc-'));
   const file = join(dir, 'site.yaml');
+  const text = stringify({ ...doc, lbdesk: 1, name: 'site', appliances });
+  writeFileSync(file, text);
   const workspace = workspaceSchema.parse({ ...doc, lbdesk: 1, name: 'site', appliances });
-  writeFileSync(file, stringify(workspace));
-  return { link: openAppliance(workspace, workspace.appliances[0]!, file), opts: { ...sshFor(b, name).options, dataDir: mkdtempSync(join(tmpdir(), 'lbdesk-vcc-data-')) } };
+  return { link: openAppliance(workspace, workspace.appliances[0]!, file), file, opts: { ...sshFor(b, name).options, dataDir: mkdtempSync(join(tmpdir(), 'lbdesk-vcc-data-')) } };
 }
 
 /** The ADX site as in adx.test.ts (rs2 and rs3 bound on vi1, rs2 at weight 2), imported; then rs3 removed and rs2's weight 2 -> 5. */
@@ -85,7 +87,7 @@ describe('commit-confirmed on a command-driven vendor box', () => {
     const started = Date.now();
     const c = await link.confirm(opts);
     expect(c.outcome).toBe('confirmed');
-    expect(c.reason).toBe('confirmed: the pushed change is saved (write memory)');
+    expect(c.reason).toBe('the pushed change is saved (write memory)');
     expect(b.saved()).toBe(b.running());
     expect(b.received.filter((x) => x === 'write memory')).toHaveLength(2);
     expect(await watch).toEqual({ outcome: 'confirmed' });
@@ -152,4 +154,26 @@ describe('commit-confirmed on a command-driven vendor box', () => {
     expect(b.received.filter((c) => c === 'create cli transaction')).toHaveLength(2);
     expect(b.received).not.toContain('save sys config');
   });
+
+  it('the lbdesk commands: push --confirm-within waits; lbdesk confirm from another process saves, and the push then exits 0', async () => {
+    const { b, original, file, opts } = await adxSite('127.0.19.63');
+    const ssh = ['--known-hosts', opts.knownHostsFile!, '--ssh-config', opts.sshConfigFile!];
+    const env = { LBDESK_DATA_DIR: opts.dataDir };
+    const push = runCli(['push', file, '--appliance', 'adx1', '--confirm-within', '3m', ...ssh], { env, timeoutMs: 200_000 });
+    let ended: Awaited<typeof push> | undefined;
+    void push.then((r) => { ended = r; });
+    await vi.waitFor(() => expect(ended !== undefined || b.running() !== original).toBe(true), { timeout: 150_000, interval: 100 });
+    expect(ended, 'the push waits for the confirm').toBeUndefined();
+    // Applied: wait for the marker, then confirm from a second process.
+    await vi.waitFor(async () => expect(await readPending(opts.dataDir, 'adx1', 'running-config')).toBeDefined(), { timeout: 30_000, interval: 100 });
+    expect(b.saved()).toBe(original);
+    const c = await runCli(['confirm', file, '--appliance', 'adx1', ...ssh], { env });
+    expect(c.stdout).toBe('adx1: confirmed: the pushed change is saved (write memory)\n');
+    expect(c.code).toBe(0);
+    const p = await push;
+    expect(p.stdout).toMatch(/^adx1: applied: 3 changes in 7 commands, NOT saved: confirm before .*\nadx1: confirm with: lbdesk confirm .* --appliance adx1\nadx1: confirmed: saved on the box\n$/);
+    expect(p.stderr).toContain('lbdesk: waiting for lbdesk confirm');
+    expect(p.code).toBe(0);
+    expect(b.saved()).toBe(b.running());
+  }, 240_000);
 });

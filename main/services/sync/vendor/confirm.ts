@@ -97,7 +97,7 @@ export async function confirmCommands(cli: CliTarget, driver: CommandDriven, whe
     await c.drop();
     await settleConfirm(opts.dataDir, cli.appliance, c.pending.hash, 'confirmed').catch(() => undefined);
     const late = c.pending.unsent ? ` (after its deadline: the inverse had not been sent, ${c.pending.unsent})` : '';
-    return { appliance: cli.appliance, outcome: 'confirmed', reason: `confirmed: the pushed change is saved (${save.join(', ')})${late}` };
+    return { appliance: cli.appliance, outcome: 'confirmed', reason: `the pushed change is saved (${save.join(', ')})${late}` };
   } finally {
     if (!opts.connection) conn.close();
   }
