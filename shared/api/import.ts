@@ -1,6 +1,7 @@
 // What an import shows the user: the report rows, the source text they point into, and for an
 // import into the open workspace the edits the page applies as one undo step.
-export type ImportDriver = 'haproxy' | 'keepalived';
+/** A driver with an importer: haproxy, keepalived, and those `import.drivers` lists (adx, f5 …). */
+export type ImportDriver = string;
 export type ImportKind = 'imported' | 'approximated' | 'kept' | 'error';
 
 export interface ImportRow {
