@@ -5,7 +5,6 @@ import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './
 import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { healthTimersSchema } from '../model/schema';
-import { FILE_IMPORT_DRIVERS } from '../model/drivers';
 import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
 import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
@@ -243,7 +242,9 @@ const importMethods = {
   /** The driver a config file looks like (a suggestion for the import dialog; null when neither). */
   'import.detect': method<{ driver: ImportDriver | null }>()(z.strictObject({ config: path })),
   /** `lbdesk import CONFIG --driver D --out WS`: a new workspace file (an existing one is refused). */
-  'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.enum(FILE_IMPORT_DRIVERS), out: path, appliance: name.optional() })),
+  'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/), out: path, appliance: name.optional() })),
+  /** The drivers whose configs import.file reads (the dialog offers these, in this order). */
+  'import.drivers': method<{ drivers: ImportDriver[] }>()(z.strictObject({})),
   /** `lbdesk import WS --appliance NAME`, written nowhere: the edits for the page to apply. */
   'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
 } as const;

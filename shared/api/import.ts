@@ -1,9 +1,7 @@
 // What an import shows the user: the report rows, the source text they point into, and for an
 // import into the open workspace the edits the page applies as one undo step.
-import type { FileImportDriver } from '../model/drivers';
-
-/** The drivers lbdesk's config importer reads (shared/model/drivers.ts: importer `file`). */
-export type ImportDriver = FileImportDriver;
+/** A driver with an importer: haproxy, keepalived, and those `import.drivers` lists (adx, f5 …). */
+export type ImportDriver = string;
 export type ImportKind = 'imported' | 'approximated' | 'kept' | 'error';
 
 export interface ImportRow {

@@ -53,6 +53,16 @@ describe('import over the contract', () => {
     expect(r.summary).toMatch(/\d+ imported, \d+ approximated, \d+ kept on the appliance/);
   });
 
+  it('lists the drivers with an importer, and imports a vendor running config with one of them', async () => {
+    const { drivers } = await callDirect(svc.handlers, 'import.drivers', {});
+    expect(drivers).toEqual(['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory']);
+    const out = join(dir, 'adx.yaml');
+    const r = await callDirect(svc.handlers, 'import.file', { config: join(CORPUS, 'adx/brocade-vtm-translator.cfg'), driver: 'adx', out, appliance: 'adx1' });
+    expect(r.summary).toBe('2 servers, 1 group, 1 service; 3 imported, 1 approximated, 13 kept on the appliance');
+    expect(parseWorkspace(readFileSync(out, 'utf8'), out).workspace!.appliances[0]).toMatchObject({ name: 'adx1', driver: 'adx' });
+    await expect(callDirect(svc.handlers, 'import.file', { config: join(CORPUS, 'debian-tls.cfg'), driver: 'cli', out: join(dir, 'cli.yaml') })).rejects.toThrow(/driver cli has no importer/);
+  });
+
   it('shows an included file as its own source', async () => {
     const r = await callDirect(svc.handlers, 'import.file', { config: join(CORPUS, 'keepalived-pair.conf'), driver: 'keepalived', out: join(dir, 'pair.yaml') });
     const included = r.rows.filter((x) => x.file.endsWith('extra.conf'));

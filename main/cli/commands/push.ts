@@ -12,6 +12,7 @@ import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { SshOptions } from '../../services/ssh';
 import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
 import { openAppliance, type ApplianceLink } from '../../services/sync/appliance';
+import { pendingWatches } from '../../services/sync/vendor';
 import { CliError, unprefixed } from '../errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from '../secrets-env';
 import { pushPairCli } from './push-pair';
@@ -163,7 +164,7 @@ export function register(program: Command): void {
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, true)
     .option('--dry-run', 'upload to a temp file and validate on the appliance; change nothing')
-    .option('--confirm-within <duration>', 'commit-confirmed: the appliance restores the previous config unless `lbdesk confirm` arrives in time')
+    .option('--confirm-within <duration>', 'commit-confirmed: the appliance restores the previous config unless `lbdesk confirm` arrives in time (a vendor box without its own timer: applied unsaved, and this process waits to send the inverse)')
     .option('--force', 'overwrite a remote config changed since the last pull or push')
     .option('--no-verify', 'skip connecting to the VIPs from the appliance after the reload')
     .option('--verify-timeout <duration>', 'how long the VIPs may take to answer after a reload (default 5s)')
@@ -245,5 +246,24 @@ export function register(program: Command): void {
         }
       }
       process.exitCode = exitCodeFor(report.reports);
+      await waitForConfirm(o.quiet || o.json);
     });
+}
+
+/**
+ * A vendor box without a timer of its own: this process is what sends the inverse at the
+ * deadline, so it waits for it (or for `lbdesk confirm` from elsewhere) before it exits.
+ */
+async function waitForConfirm(quiet?: boolean): Promise<void> {
+  const watches = pendingWatches();
+  if (!watches.length) return;
+  if (!quiet) process.stderr.write(`lbdesk: waiting for lbdesk confirm (from another terminal or the window) until the deadline, when this process sends the inverse; stopped before then (Ctrl-C), it sends nothing and the change stays running unsaved until the box reloads\n`);
+  for (const w of watches) {
+    const r = await w.done;
+    const line = r.outcome === 'confirmed' ? 'confirmed: saved on the box'
+      : r.outcome === 'rolled-back' ? `not confirmed: the inverse was sent at ${new Date(r.at).toISOString()}, nothing saved; the running config is the one before the push`
+        : r.reason;
+    process.stdout.write(`${w.appliance}: ${line}\n`);
+    if (r.outcome !== 'confirmed') process.exitCode = 3;
+  }
 }

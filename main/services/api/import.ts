@@ -4,10 +4,11 @@ import { stat } from 'node:fs/promises';
 import { basename, extname, normalize } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
-import type { Workspace } from '../../../shared/model/schema';
-import { FILE_IMPORT_DRIVERS, isFileImport } from '../../../shared/model/drivers';
-import { applyMerge, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
+import type { DriverName, Workspace } from '../../../shared/model/schema';
+import { driversWhere, FILE_IMPORT_DRIVERS, isFileImport } from '../../../shared/model/drivers';
+import { applyMerge, decodeConfig, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
 import { shownConfig } from '../sync/vendor/redact';
+import { getDriver } from '../drivers';
 import { checkWritableWorkspace, readConfigFile } from '../files/guard';
 import { writeFileAtomic } from '../workspace/atomic';
 import type { AreaHandlers } from './dispatch';
@@ -44,6 +45,18 @@ function attempt<T>(fn: () => T): T | ImportError {
   }
 }
 
+/** Every driver with an importer (shared/model/drivers.ts), in DRIVERS order: haproxy and keepalived first. */
+function importDrivers(): ImportDriver[] {
+  return driversWhere((f) => f.importer !== false);
+}
+
+/** A vendor dialect reads its config in its own folder; haproxy and keepalived follow includes. */
+function importWith(driver: ImportDriver, bytes: Uint8Array, file: string): Imported {
+  const d = driver as DriverName;
+  if (isFileImport(d)) return importConfig({ bytes, file, driver: d, realPath: file });
+  return { ...getDriver(d).importer!(decodeConfig(bytes, file), file, { taken: { servers: [] } }), fromIncludes: [], included: [] };
+}
+
 export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
   const { ssh, prepared } = applianceAccess(deps);
   return {
@@ -52,19 +65,21 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       const head = readConfigFile(config, MAX_IMPORT_BYTES).subarray(0, 64 * 1024);
       return { driver: detectDriver(head, basename(clean)) ?? null };
     },
+    'import.drivers': async () => ({ drivers: importDrivers() }),
     'import.file': async ({ config, driver, out, appliance }): Promise<ImportFileResult> => {
+      if (!importDrivers().includes(driver)) throw new ApiError('bad-args', `driver ${driver} has no importer: ${importDrivers().join(', ')}`);
       const bytes = readConfigFile(config, MAX_IMPORT_BYTES);
       const clean = normalize(config);
       const target = await checkWritableWorkspace(out);
       if (await stat(target).then(() => true, () => false)) throw new ApiError('conflict', `${target} exists: choose a new file for the imported workspace (or import into that workspace from its appliance)`);
-      const r = attempt(() => importConfig({ bytes, file: clean, driver, realPath: clean }));
+      const r = attempt(() => importWith(driver, bytes, clean));
       // Nothing is shown of a file that is not a config of that driver (the page may name any file).
       if (r instanceof ImportError) {
         const report = refused(driver, r, true);
         return { ...report, summary: `${report.error}: nothing written` };
       }
       const name = appliance ?? 'imported';
-      const text = newWorkspaceText(r, { name, driver, workspaceName: basename(target, extname(target)), source: clean });
+      const text = newWorkspaceText(r, { name, driver: driver as DriverName, workspaceName: basename(target, extname(target)), source: clean });
       const problems = workspaceProblems(text, target);
       if (problems.length) throw new ApiError('failed', `the imported workspace does not validate (a bug in the importer: please report it with the config); nothing written: ${problems[0]}`);
       await writeFileAtomic(target, text);

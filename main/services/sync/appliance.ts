@@ -20,6 +20,8 @@ import { cliTarget, cliWhere, type CliTarget } from './vendor/target';
 import { diffCliTexts } from './vendor/diff';
 import { pushCommands } from './vendor/commands';
 import { batchWhere, pullBatch, pushBatch } from './vendor/batch';
+import { confirmCommands, readPending } from './vendor/confirm';
+import { syncDataDir } from './state';
 
 export interface PulledConfig {
   data: Buffer;
@@ -58,7 +60,9 @@ export interface ApplianceLink {
 
 /** The one wording of each refusal, whoever asks (the API as `unsupported`, the CLI exit 2). */
 export const NO_CONFIRM_CLI = 'commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)';
-export const NO_CONFIRM_COMMANDS = 'commit-confirmed is not supported yet for command-driven appliances: a push saves only after every command was accepted, and rolls back by the inverse commands on an error';
+
+/** PingDirectoryProxy's dsconfig has no confirm timer, and lbdesk holds none for a batch yet. */
+export const NO_CONFIRM_BATCH = 'commit-confirmed is not supported for a dsconfig batch: a push applies the batch, and rolls back by the inverse commands on an error';
 
 /** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
 function probeAddress(address: string): string {
@@ -168,10 +172,10 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
  * (driver adx…): each step with its inverse, saved only after all were accepted (./vendor/commands).
  */
 function commandAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_COMMANDS}`);
   const plan = (running: string) => driver.plan(workspace, appliance, running);
+  const where = cliWhere(cli);
   return {
-    appliance, render, errors: [], target, where: cliWhere(cli), noConfirm: NO_CONFIRM_COMMANDS, leavesFromBox: true,
+    appliance, render, errors: [], target, where, leavesFromBox: true,
     async diff(opts) {
       const pulled = await pullCli(cli, { ...opts, record: false });
       const p = plan(pulled.data.toString('utf8'));
@@ -183,8 +187,10 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
       const pulled = await pullCli(cli, { ...opts, record: false });
       return { text: plan(pulled.data.toString('utf8')).after };
     },
-    push(_t, opts) {
-      if (opts.confirmWithinMs !== undefined) throw refuse();
+    async push(_t, opts) {
+      // A change not yet confirmed is not pushed over: its inverse is computed from the box before it.
+      const waiting = await pendingFor(syncDataDir(opts.dataDir), cli);
+      if (waiting) throw new ApiError('refused', `${appliance.name}: ${waiting}`);
       // The push is computed from the box's running config, not from a text: an old version is
       // brought back by restoring the workspace it came from, not by replaying a pulled file.
       if (opts.kind === 'restore') throw new ApiError('unsupported', `${appliance.name}: --restore is not supported for command-driven appliances: check out the workspace version and push it`);
@@ -194,9 +200,7 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
       const r = await pullCli(cli, opts);
       return { data: r.data, target: r.target, where: cliWhere(cli), via: r.via, ...(r.entry ? { entry: r.entry } : {}) };
     },
-    confirm: async () => {
-      throw refuse();
-    },
+    confirm: (opts) => confirmCommands(cli, driver, where, { ...opts, dataDir: syncDataDir(opts.dataDir) }),
   };
 }
 
@@ -205,7 +209,7 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
  * configuration read at push time, sent as one batch over SSH exec, the inverse on a refusal (./vendor/batch).
  */
 function batchAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, tool: BatchApply, cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_COMMANDS}`);
+  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_BATCH}`);
   const plan = (running: string) => driver.plan(workspace, appliance, running);
   const where = batchWhere(tool);
   const planned = (running: Buffer) => {
@@ -216,7 +220,7 @@ function batchAppliance(workspace: Workspace, appliance: Appliance, render: Appl
   // No server root or bind secret: refused before any login (a render problem is the push's own, at push time).
   const errors = [tool.show(appliance), tool.apply(appliance)].flatMap((r) => ('refused' in r ? [r.refused] : [])).slice(0, 1);
   return {
-    appliance, render, errors, target, where, noConfirm: NO_CONFIRM_COMMANDS, leavesFromBox: true,
+    appliance, render, errors, target, where, noConfirm: NO_CONFIRM_BATCH, leavesFromBox: true,
     async diff(opts) {
       const pulled = await pullBatch(cli, appliance, tool, { ...opts, record: false });
       return diffCliTexts({ ...cli, settings: { ...cli.settings, uploadPath: where } }, pulled.data, planned(pulled.data).after);
@@ -238,6 +242,14 @@ function batchAppliance(workspace: Workspace, appliance: Appliance, render: Appl
       throw refuse();
     },
   };
+}
+
+/** Why a push must wait: a commit-confirmed push to this box not confirmed nor undone yet. */
+async function pendingFor(dir: string, cli: CliTarget): Promise<string | undefined> {
+  const p = await readPending(dir, cli.appliance, cliWhere(cli));
+  if (!p) return undefined;
+  if (p.unsent) return `a commit-confirmed push was not confirmed and its inverse was not sent (${p.unsent}): run lbdesk confirm to keep it, then push`;
+  return `a commit-confirmed push is pending until ${new Date(p.deadline).toISOString()}: run lbdesk confirm, or wait for lbdesk to send its inverse`;
 }
 
 /** The appliance named in the workspace, rendered, with its transport. */

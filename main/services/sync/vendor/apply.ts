@@ -10,6 +10,7 @@ import { openTransfer } from '../../transfer';
 import type { TransferKind, WriteResult } from '../../transfer/types';
 import { VendorCliError, CliSession } from './cli-session';
 import { redact } from './redact';
+import type { WatchResult } from './confirm';
 import { commandsOf, splitSections, type CliLine, type SectionName } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
 
@@ -21,6 +22,10 @@ export interface CliPushOptions extends SshOptions {
   /** Connect and wait for the prompt; nothing uploaded, nothing sent. */
   dryRun?: boolean;
   onProgress?: (e: PushProgress) => void;
+  /** Commit-confirmed (command-driven boxes): applied, not saved, the inverse sent after this long unless confirmed. */
+  confirmWithinMs?: number;
+  /** Told how a commit-confirmed push ended (confirmed, inverse sent, or not sent). */
+  onConfirmWatch?: (r: WatchResult) => void;
   /** Redacted session output as it happens. */
   onTranscript?: (text: string) => void;
 }

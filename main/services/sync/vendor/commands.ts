@@ -14,6 +14,10 @@ import { describe, failureOf, type CliApplyDetail, type CliFailure, type CliPush
 import { CliSession, VendorCliError } from './cli-session';
 import { redact } from './redact';
 import { cliWhere, type CliTarget } from './target';
+import { watchPending, writePending } from './confirm';
+
+/** What a vendor box without a timer of its own is left with when nobody sends the inverse. */
+export const UNWATCHED = 'the box has no rollback timer of its own: if lbdesk is closed before then, or the box cannot be reached then, nothing is sent and the change stays running unsaved (a reload or reboot of the box reverts it)';
 
 export interface CommandPushReport extends CliPushReport {
   /** The steps as planned from the running config read at push time, each with its inverse. */
@@ -54,8 +58,8 @@ export async function pushCommands(
     ...(before ? { previousHash: sha256(before) } : {}), notes: [], steps, durationMs: Date.now() - started, cli: detail,
     plan: planned, before, ...(historyId ? { historyId } : {}),
   });
-  const record = async (outcome: PushOutcome) => {
-    const h = await recordHistory(syncDataDir(opts.dataDir), { appliance: target.appliance, kind: 'push', data: Buffer.from(after, 'utf8'), target: label, configPath: cliWhere(target), outcome, workspace: target.workspace });
+  const record = async (outcome: PushOutcome, confirm?: 'pending') => {
+    const h = await recordHistory(syncDataDir(opts.dataDir), { appliance: target.appliance, kind: 'push', data: Buffer.from(after, 'utf8'), target: label, configPath: cliWhere(target), outcome, workspace: target.workspace, ...(confirm ? { confirm } : {}) });
     return h.id;
   };
   const open = async (conn: SshConnection) => {
@@ -100,6 +104,27 @@ export async function pushCommands(
       emit('restore', 'fail', reason);
       return ['failed', reason, await record('failed')];
     }
+  };
+  /** Commit-confirmed: configuration mode left, nothing saved, the inverse of every step kept for the deadline. */
+  const leavePending = async (withinMs: number): Promise<CommandPushReport> => {
+    const session = sessions[sessions.length - 1]!;
+    for (const c of driver.leave) await must(session, c, 'epilogue');
+    emit('reload', 'ok', `${detail.sent} commands accepted; NOT saved until confirmed`);
+    begin('arm-confirm', `${Math.ceil(withinMs / 1000)}s`);
+    const dir = syncDataDir(opts.dataDir);
+    const deadline = Date.now() + withinMs;
+    const hash = sha256(after);
+    const inverse = [...planned].reverse().flatMap((s) => s.inverse);
+    await writePending(dir, cliWhere(target), { appliance: target.appliance, target: label, deadline, hash, inverse });
+    const id = await record('applied', 'pending');
+    const { connection: _shared, ...ssh } = opts;
+    watchPending(target, driver, cliWhere(target), deadline, hash, { ...ssh, dataDir: dir }, opts.onConfirmWatch);
+    const until = new Date(deadline).toISOString();
+    emit('arm-confirm', 'ok', `this lbdesk process sends the inverse (${inverse.length} commands) at ${until} unless confirmed`);
+    return {
+      ...report('applied', `${planned.length} change${planned.length === 1 ? '' : 's'} in ${detail.sent} commands, NOT saved: confirm before ${until} (lbdesk confirm) to save them, or this lbdesk process sends the inverse then; ${UNWATCHED}`, id),
+      pending: { deadline, hash },
+    };
   };
   try {
     begin('connect');
@@ -161,6 +186,7 @@ export async function pushCommands(
       emit('reload', 'fail', why);
       return report(...await transactionFailed(why, cut));
     }
+    if (!failure && opts.confirmWithinMs) return await leavePending(opts.confirmWithinMs);
     if (!failure) {
       for (const c of driver.save) await must(session, c, 'epilogue');
       emit('reload', 'ok', `${detail.sent} commands accepted; saved (${driver.save.join(', ')})`);

@@ -12,3 +12,5 @@ export type { CommandResult, CliSessionOptions } from './cli-session';
 export { redact } from './redact';
 export { pushCommands, showRunning } from './commands';
 export type { CommandPushReport } from './commands';
+export { pendingWatches, UNSENT_STATE } from './confirm';
+export type { WatchResult, VendorPending } from './confirm';
