@@ -7,6 +7,7 @@ import type { WorkspaceFile } from '../../../shared/api/contract';
 import { ApiError } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
+import { compareTexts } from '../lib/textdiff';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
@@ -367,7 +368,12 @@ export const useWorkspace = defineStore('workspace', () => {
     // Nothing to lose (a pinned host key, another window's save): follow the file. With unsaved
     // edits, ask.
     if (!dirty.value && !saving.value) {
-      void open(ev.path).then((ok) => ok && (notice.value = 'The file changed on disk and was reloaded.'));
+      void (async () => {
+        const before = await text();
+        if (!(await open(ev.path))) return;
+        const d = compareTexts(before, await text());
+        notice.value = `The file changed on disk and was reloaded: +${d.added} −${d.removed} lines.`;
+      })();
     } else externalChange.value = { mtimeMs: ev.mtimeMs };
   }
   api.on('workspace.changed', onChanged);
