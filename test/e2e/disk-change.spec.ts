@@ -35,5 +35,9 @@ test('a colleague saves the open file: followed and said (+/− lines); with uns
   await expect(page.getByText('The file changed on disk since you opened it.')).toBeVisible({ timeout: 10_000 });
   await expect(page.getByLabel('Description', { exact: true })).toHaveValue('mine, unsaved');
   await expect(app.dirty).toBeVisible();
+  // Saving anyway: refused, and "Overwrite with mine" says which of their lines it would drop.
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('overwrite-drops')).toContainText('"Overwrite with mine" drops 1 line only the file on disk has');
+  await expect(page.getByTestId('overwrite-drops')).toContainText('description: theirs');
   app.expectNoErrors();
 });
