@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -32,7 +32,10 @@ if (!built || process.env.LBDESK_REBUILD) {
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
 }
 
-const args = process.argv.slice(2);
+// npm runs this in the package folder: a workspace named on the command line is the user's,
+// relative to where they typed it (INIT_CWD).
+const isWorkspace = (a) => /\.ya?ml$/i.test(a);
+const args = process.argv.slice(2).map((a) => (isWorkspace(a) ? resolve(process.env.INIT_CWD ?? process.cwd(), a) : a));
 const forceBrowser = args.includes('--browser') || process.env.LBDESK_BROWSER === '1';
 const why = forceBrowser ? undefined : noDesktop();
 let child;
@@ -43,7 +46,8 @@ if (!forceBrowser && !why) {
   child = spawn(electronBinary(), [root, ...appArgs], { stdio: 'inherit' });
 } else {
   if (why) console.log(`lbdesk: ${why};\nlbdesk: starting browser mode instead (opened in your browser when there is a desktop, else open the URL below).`);
-  const demoArgs = args.filter((a) => a !== '--browser' && !/\.ya?ml$/i.test(a));
+  // The workspace named is what browser mode opens (its `demo` takes it as the file to open).
+  const demoArgs = [...args.filter((a) => a !== '--browser' && !isWorkspace(a)), ...args.filter(isWorkspace).slice(0, 1)];
   child = spawn(process.execPath, [join(root, 'out/cli/lbdesk.cjs'), 'demo', ...demoArgs], { stdio: 'inherit' });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

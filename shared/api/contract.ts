@@ -112,7 +112,13 @@ export interface PushHistoryEntry {
   confirm?: 'pending' | 'confirmed' | 'rolled-back';
 }
 export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
-export interface HostKeyPrompt { id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed' }
+export interface HostKeyPrompt {
+  id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed';
+  /** The appliance the connection is for. */
+  appliance?: string;
+  /** For `changed`: the keys known before and where each is kept (known_hosts file:line, `workspace hostKey`); yes replaces them all. */
+  previous?: { fingerprint: string; from: string }[];
+}
 /** A keyboard-interactive round the user answers (OTP, "Verification code:"), shown as it comes; answered with `ssh.answer`. */
 export interface SshPrompt { id: string; appliance: string; host: string; name: string; instructions: string; prompts: { prompt: string; echo: boolean }[] }
 

@@ -91,6 +91,8 @@ export interface HostKeyPrompt {
   reason: 'unknown' | 'changed';
   /** For `changed`: where the known key comes from (`~/.ssh/known_hosts:12`, `workspace hostKey`). */
   knownFrom?: string;
+  /** For `changed`, when the user may replace it (the window): every key known before, and where from. */
+  previous?: { fingerprint: string; from: string }[];
   /** The appliance this connection serves (a jump host names the appliance behind it). */
   appliance?: string;
   /** True for a ProxyJump hop. */

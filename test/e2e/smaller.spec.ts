@@ -50,3 +50,25 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     app.expectNoErrors();
   });
 }
+
+test('Paste… in Real servers preselects the group selected in Server groups (and in Server groups, that group)', async ({ page }) => {
+  const app = new LbdeskPage(page);
+  await app.goto();
+  await page.keyboard.press('Control+3');
+  const grid = page.getByRole('grid', { name: 'Server groups' });
+  const second = grid.getByRole('row').nth(2);
+  const name = (await second.getByRole('gridcell').first().innerText()).trim();
+  await second.getByRole('gridcell').first().click();
+  const target = page.getByRole('dialog', { name: 'Add many servers' }).getByTestId('paste-target');
+  await page.getByTestId('paste-servers').click();
+  await expect(target.locator('option:checked')).toHaveText(`Real servers and group ${name}`);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+2');
+  await page.getByTestId('paste-servers').click();
+  await expect(target.locator('option:checked')).toHaveText(`Real servers and group ${name}`);
+  // Still the user's choice: servers only is one keystroke away.
+  await target.selectOption({ label: 'Real servers only' });
+  await expect(target.locator('option:checked')).toHaveText('Real servers only');
+  await page.keyboard.press('Escape');
+  app.expectNoErrors();
+});

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { dispatch } from '../../services/api/dispatch';
 import { startDemoBackends } from '../../services/demo/backends';
 import { CliError } from '../errors';
-import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { packageRoot } from '../root';
 import { dataDir } from '../../services/paths';
 import { browserOpener, launcherPage, openInBrowser } from '../open';
@@ -20,12 +20,15 @@ export function register(program: Command): void {
   program
     .command('demo')
     .description('start sample backends on loopback and open the app on a demo workspace')
+    .argument('[workspace]', 'open this workspace file instead (`npm start -- site.yaml` without a desktop); the sample backends still start')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
     .option('--no-open', 'print the URL only; never start a browser')
     .addHelpText('after', '\nThe URL is opened in the desktop browser (xdg-open, open or start) when stdout is a\nterminal and CI is not set; otherwise it is printed, with the reason.')
-    .action(async (opts: DemoOptions) => {
+    .action(async (workspace: string | undefined, opts: DemoOptions) => {
+      const startPath = workspace === undefined ? undefined : resolve(workspace);
+      if (startPath && !(await stat(startPath).then((s) => s.isFile(), () => false))) throw new CliError(`${workspace}: no such workspace file`, 2);
       // The UI first: when its port is taken, nothing else has been started.
-      const ui = await startBrowserUi({ port: opts.uiPort });
+      const ui = await startBrowserUi({ port: opts.uiPort, startPath });
       // Listen for the stop before printing anything: a Ctrl-C right after a line must end cleanly.
       const stopped = waitForStop();
       let backends: Awaited<ReturnType<typeof startDemoBackends>> | undefined;
@@ -43,6 +46,7 @@ export function register(program: Command): void {
         // may no longer be the sample backends'.
         const original = join(packageRoot(), 'assets', 'demo', 'lab-site-a.yaml');
         const edited = await readFile(original, 'utf8').then((t) => t !== demoText, () => false);
+        if (startPath) process.stdout.write(`workspace: ${startPath}\n`);
         process.stdout.write(`demo workspace: ${demoPath}${edited ? ` (edited since it was first copied; delete it to start again from ${original})` : ''}\n`);
         cleanup = await showUrl(ui.url, opts.open);
         await stopped;

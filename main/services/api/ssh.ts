@@ -38,11 +38,16 @@ export class SshQuestions {
   constructor(private readonly emit: EventSink) {}
 
   /** The SSH options that put the questions to the user. */
-  options(): Pick<SshOptions, 'confirmHostKey' | 'answerPrompts'> {
+  options(): Pick<SshOptions, 'confirmHostKey' | 'confirmChangedHostKey' | 'answerPrompts'> {
+    const ask = (p: Parameters<NonNullable<SshOptions['confirmHostKey']>>[0]) =>
+      this.hostKeys.ask((id) => this.emit('hostKey.prompt', {
+        id, host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, reason: p.reason,
+        ...(p.appliance ? { appliance: p.appliance } : {}), ...(p.previous ? { previous: p.previous } : {}),
+      }));
     return {
-      // Unknown keys are put to the user; a changed key never reaches this question.
-      confirmHostKey: (p) =>
-        this.hostKeys.ask((id) => this.emit('hostKey.prompt', { id, host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, reason: p.reason })),
+      // Unknown keys are put to the user; so is a changed one, beside the keys it replaces.
+      confirmHostKey: ask,
+      confirmChangedHostKey: ask,
       // keyboard-interactive rounds beyond the password (OTP): a dialog, answered with ssh.answer.
       answerPrompts: (p) => this.prompts.ask((id) => this.emit('ssh.prompt', { id, ...p })),
     };

@@ -10,6 +10,7 @@ import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
 import { appHandlers, type AppShell } from './shell';
 import { workspaceHandlers, WorkspaceFiles } from './workspace';
+import { WorkspaceWatch } from '../workspace/watch';
 import { labHandlers } from './lab';
 import { applianceHandlers } from './appliances';
 import { SshQuestions } from './ssh';
@@ -63,11 +64,12 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });
   const files = new WorkspaceFiles(opts.dataDir, join(opts.resourcesDir, 'assets', 'demo', 'lab-site-a.yaml'));
   const questions = new SshQuestions(emit);
+  const watch = new WorkspaceWatch((path, mtimeMs) => emit('workspace.changed', { path, mtimeMs }));
   const operate = new OperateSessions(opts.operateIdleMs);
   const remote = { secrets, emit, dataDir: opts.dataDir, knownHostsFile: opts.knownHostsFile, sshConfigFile: opts.sshConfigFile, questions };
   const handlers = handlerTable({
     app: appHandlers({ shell: opts.shell, files, startPath: opts.startPath }),
-    workspace: workspaceHandlers({ store: workspaceStore, emit, opened: (p) => opts.shell.opened(p) }, files),
+    workspace: workspaceHandlers({ store: workspaceStore, emit, opened: (p) => opts.shell.opened(p), follow: (p, m) => watch.follow(p, m) }, files),
     lab: labHandlers(lab, secrets),
     appliances: applianceHandlers({ ...remote, operate }),
     import: importHandlers(remote),
@@ -77,6 +79,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   });
   return { handlers, events, lab, secrets, stop: async () => {
     operate.endAll();
+    watch.stop();
     await lab.stop();
   } };
 }

@@ -21,6 +21,8 @@ export interface WorkspaceDeps {
   emit: EventSink;
   /** Called with the path of every workspace read, written or opened as the demo (the shell's recent documents). */
   opened(path: string): void;
+  /** The workspace file the page has open now, at the version it read or wrote (watched for others' saves). */
+  follow?(path: string, mtimeMs: number): void;
 }
 
 /** The files the workspace area keeps: the recent list and the demo copy (app.info reads both). */
@@ -66,6 +68,7 @@ export function workspaceHandlers(deps: WorkspaceDeps, files: WorkspaceFiles): A
     const { text, mtimeMs } = await workspaceText(clean);
     await recent.add(clean);
     deps.opened(clean);
+    deps.follow?.(clean, mtimeMs);
     return { path: clean, text, mtimeMs };
   }
 
@@ -104,6 +107,7 @@ export function workspaceHandlers(deps: WorkspaceDeps, files: WorkspaceFiles): A
       const info = await stat(clean);
       await recent.add(clean);
       deps.opened(clean);
+      deps.follow?.(clean, info.mtimeMs);
       deps.emit('workspace.changed', { path: clean, mtimeMs: info.mtimeMs });
       return { path: clean, mtimeMs: info.mtimeMs, backupPath };
     },

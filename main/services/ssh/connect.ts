@@ -47,6 +47,8 @@ export interface SshOptions {
   answerPrompts?: (p: InteractivePrompt) => Promise<string[] | undefined>;
   /** Unknown host keys are refused unless this says yes (CLI: --accept-new; UI: a dialog). */
   confirmHostKey?: (p: HostKeyPrompt) => Promise<boolean>;
+  /** A changed host key put to the user beside the old ones (the window); without it, refused. */
+  confirmChangedHostKey?: (p: HostKeyPrompt) => Promise<boolean>;
   onHostKeyRefused?: (p: HostKeyPrompt) => void;
   readyTimeoutMs?: number;
   /** Gives up the connection attempt (the window's Cancel while it waits for a silent appliance). */
@@ -207,7 +209,7 @@ function connectHop(hop: Hop, endpoint: SshEndpoint, opts: SshOptions, knownHost
         decideHostKey(key, {
           name: r.hostKeyName, port: r.port, appliance: endpoint.appliance, jump: hop.jump,
           pin: hop.jump ? undefined : endpoint.hostKey, knownHosts,
-          confirm: opts.confirmHostKey, onRefused: opts.onHostKeyRefused,
+          confirm: opts.confirmHostKey, confirmChanged: opts.confirmChangedHostKey, onRefused: opts.onHostKeyRefused,
         }).then((d: HostKeyDecision) => {
           if (!d.ok) keyRefusal = d.error;
           verify(d.ok);

@@ -15,6 +15,9 @@ export interface HostKeyContext {
   pin?: string;
   knownHosts: KnownHosts;
   confirm?: (p: HostKeyPrompt) => Promise<boolean>;
+  /** A changed key (known_hosts or the pin) put to the user with the old keys beside it (the window
+   * only: the CLI refuses). Yes replaces the known_hosts entry; the caller updates the pin. */
+  confirmChanged?: (p: HostKeyPrompt) => Promise<boolean>;
   onRefused?: (p: HostKeyPrompt) => void;
 }
 
@@ -35,6 +38,21 @@ export async function decideHostKey(key: Buffer, ctx: HostKeyContext): Promise<H
   const known = ctx.knownHosts.check(ctx.name, ctx.port, key);
   if (known.status === 'revoked') {
     return refuse('host-key-revoked', prompt('changed', known.from), `host key of ${label} (${fingerprint}) is marked @revoked in ${known.from}; refusing to connect`);
+  }
+  // A changed key, in known_hosts or against the pin: one question with every old key beside the
+  // new one (not two refusals in a row), and one answer that updates both.
+  const previous = [
+    ...(known.status === 'changed' ? [{ fingerprint: fingerprintOf(known.key), from: known.from }] : []),
+    ...(ctx.pin && !sameFingerprint(ctx.pin, fingerprint) ? [{ fingerprint: ctx.pin, from: 'workspace hostKey' }] : []),
+  ];
+  if (previous.length && ctx.confirmChanged) {
+    const ask: HostKeyPrompt = { ...prompt('changed', previous.map((p) => p.from).join(', ')), previous };
+    if (await ctx.confirmChanged(ask).catch(() => false)) {
+      if (known.status !== 'known') await ctx.knownHosts.replace(ctx.name, ctx.port, key);
+      return { ok: true, fingerprint, added: true };
+    }
+    return refuse('host-key-changed', ask,
+      `HOST KEY CHANGED for ${label}: the server offers ${keyTypeOf(key)} ${fingerprint}, not the key in ${previous.map((p) => `${p.from} (${p.fingerprint})`).join(' and ')}; not replaced, refusing to connect`);
   }
   if (known.status === 'changed') {
     return refuse('host-key-changed', prompt('changed', known.from),

@@ -1,7 +1,7 @@
 // known_hosts in OpenSSH's format: plain and hashed (|1|salt|hmac) host patterns, [host]:port,
 // wildcards and negation, @revoked lines. Read from several files, appended to the first.
 import { createHmac, randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { keyTypeOf } from './fingerprint';
 
@@ -16,7 +16,7 @@ export interface KnownHostLine {
 
 export type KnownStatus =
   | { status: 'known'; from: string }
-  | { status: 'changed'; from: string }
+  | { status: 'changed'; from: string; key: Buffer }
   | { status: 'revoked'; from: string }
   | { status: 'unknown'; otherTypes: string[] };
 
@@ -114,8 +114,30 @@ export class KnownHosts {
     const same = plain.find((l) => l.key.equals(key));
     if (same) return { status: 'known', from: where(same) };
     const changed = plain.find((l) => family(l.keyType) === type);
-    if (changed) return { status: 'changed', from: where(changed) };
+    if (changed) return { status: 'changed', from: where(changed), key: changed.key };
     return { status: 'unknown', otherTypes: [...new Set(plain.map((l) => family(l.keyType)))] };
+  }
+
+  /**
+   * The user replaced a changed key (after comparing it on the box): the host's lines of that key
+   * family leave every file that holds them, then the new key is added. A file that cannot be
+   * written (a system-wide known_hosts) fails the replacement with its name.
+   */
+  async replace(host: string, port: number, key: Buffer): Promise<void> {
+    const type = family(keyTypeOf(key));
+    const old = this.linesFor(host, port).filter((l) => !l.marker && family(l.keyType) === type);
+    for (const file of new Set(old.map((l) => l.file))) {
+      const drop = new Set(old.filter((l) => l.file === file).map((l) => l.line));
+      const text = await readFile(file, 'utf8');
+      const kept = text.split('\n').filter((_, i) => !drop.has(i + 1)).join('\n');
+      await writeFile(file, kept, { mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+        throw new Error(`cannot remove the old key from ${file}: ${err.code ?? err.message}`);
+      });
+      const fresh = parseKnownHosts(kept, file);
+      for (let i = this.lines.length - 1; i >= 0; i--) if (this.lines[i]!.file === file) this.lines.splice(i, 1);
+      this.lines.push(...fresh);
+    }
+    await this.add(host, port, key);
   }
 
   /** Appends `host keytype base64` (hashed by default, like Debian's HashKnownHosts yes). */

@@ -302,14 +302,15 @@ export const useAppliances = defineStore('appliances', () => {
   /**
    * The key the user accepted goes into the appliance's `hostKey` (the workspace example: "pinned
    * on first connection after the user confirms it"), so the file carries it to every laptop
-   * and the CLI; a key already pinned is never replaced from here.
+   * and the CLI; a key already pinned is replaced only when the user answered the changed-key question.
    */
   function pinHostKey(p: HostKeyPrompt): void {
     const list = Array.isArray(workspaceStore.raw.appliances) ? (workspaceStore.raw.appliances as Record<string, unknown>[]) : [];
     let i = list.findIndex((a) => a?.host === p.host && (typeof a?.port === 'number' ? a.port : 22) === p.port);
     // An ssh_config alias resolves to another name: the appliance being worked on is the one.
     if (i < 0 && (diffBusy.value || pushing.value)) i = selectedIndex.value ?? -1;
-    if (i < 0 || list[i]?.hostKey) return;
+    // A key already pinned is replaced only by the changed-key question, where the user saw both.
+    if (i < 0 || (list[i]?.hostKey && p.reason !== 'changed')) return;
     // The pin changes nothing a push writes: the diff it comes with is not out of date for it.
     const from = workspaceStore.rev;
     workspaceStore.set(['appliances', i, 'hostKey'], p.fingerprint);
@@ -317,7 +318,9 @@ export const useAppliances = defineStore('appliances', () => {
       pinned = { from, to: workspaceStore.rev };
       if (diffRev.value === from) diffRev.value = workspaceStore.rev;
     });
-    workspaceStore.notice = `Pinned the host key of ${String(list[i]?.name ?? p.host)} in the workspace (hostKey); save to keep it.`;
+    workspaceStore.notice = p.reason === 'changed'
+      ? `Replaced the host key of ${String(list[i]?.name ?? p.host)}: known_hosts and the workspace pin (hostKey) now hold ${p.fingerprint}; save to keep the pin.`
+      : `Pinned the host key of ${String(list[i]?.name ?? p.host)} in the workspace (hostKey); save to keep it.`;
   }
 
   return {

@@ -7,6 +7,7 @@ import type { WorkspaceFile } from '../../../shared/api/contract';
 import { ApiError } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
+import { compareTexts } from '../lib/textdiff';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
@@ -79,6 +80,8 @@ export const useWorkspace = defineStore('workspace', () => {
   const notice = ref('');
   const externalChange = ref<{ mtimeMs: number }>();
   const conflict = ref('');
+  /** After a conflict: the lines only the file on disk has, which "Overwrite with mine" drops. */
+  const dropped = ref<string[]>([]);
   const recent = ref<string[]>([]);
 
   const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
@@ -258,6 +261,7 @@ export const useWorkspace = defineStore('workspace', () => {
     loaded.value = true;
     externalChange.value = undefined;
     conflict.value = '';
+    dropped.value = [];
     message.value = '';
     // What was said about the file before (normalised on save, saved N s ago) is not about this one.
     notice.value = '';
@@ -332,6 +336,7 @@ export const useWorkspace = defineStore('workspace', () => {
       lastSavedAt.value = Date.now();
       externalChange.value = undefined;
       conflict.value = '';
+      dropped.value = [];
       message.value = '';
       const errs = errors.value.length;
       const norm = n.changes?.length ? `Fm + Fc normalised to 100 in ${n.changes.length} target ${n.changes.length === 1 ? 'set' : 'sets'}. ` : '';
@@ -339,7 +344,10 @@ export const useWorkspace = defineStore('workspace', () => {
       void refreshRecent();
       return true;
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'conflict') conflict.value = errorSentence(e);
+      if (e instanceof ApiError && e.code === 'conflict') {
+        conflict.value = errorSentence(e);
+        dropped.value = await theirsOnly(target, await text());
+      }
       else message.value = errorSentence(e, `save ${target}`);
       return false;
     } finally {
@@ -350,6 +358,12 @@ export const useWorkspace = defineStore('workspace', () => {
     }
   }
 
+  /** The lines of the file on disk that `mine` does not have (what overwriting it loses). */
+  async function theirsOnly(file: string, mine: string): Promise<string[]> {
+    const disk = await api.call('workspace.read', { path: file }).catch(() => undefined);
+    if (!disk) return [];
+    return compareTexts(disk.text, mine).sections.flatMap((s) => s.rows.filter((r) => r.kind === 'del').map((r) => r.text ?? ''));
+  }
   /** After a conflict: the user chose their version over the one on disk. */
   async function overwrite(): Promise<boolean> {
     mtimeMs.value = undefined;
@@ -367,7 +381,12 @@ export const useWorkspace = defineStore('workspace', () => {
     // Nothing to lose (a pinned host key, another window's save): follow the file. With unsaved
     // edits, ask.
     if (!dirty.value && !saving.value) {
-      void open(ev.path).then((ok) => ok && (notice.value = 'The file changed on disk and was reloaded.'));
+      void (async () => {
+        const before = await text();
+        if (!(await open(ev.path))) return;
+        const d = compareTexts(before, await text());
+        notice.value = `The file changed on disk and was reloaded: +${d.added} −${d.removed} lines.`;
+      })();
     } else externalChange.value = { mtimeMs: ev.mtimeMs };
   }
   api.on('workspace.changed', onChanged);
@@ -445,7 +464,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   return {
     path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
-    conflict, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
+    conflict, dropped, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
     load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
   };
