@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './types';
 import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
-import { healthTimersSchema } from '../model/schema';
+import { applianceSchema, healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
-import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
+import type { ImportApplianceResult, ImportDriver, ImportDriverInfo, ImportFileResult } from './import';
 import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
 import type { ReportExport } from './report';
 import type { SecretKeeping } from './secrets';
@@ -245,6 +245,13 @@ const importMethods = {
   'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.enum(['haproxy', 'keepalived']), out: path, appliance: name.optional() })),
   /** `lbdesk import WS --appliance NAME`, written nowhere: the edits for the page to apply. */
   'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
+  /** The drivers the import reads, with where their config lives and how it is checked and reloaded by default. */
+  'import.drivers': method<ImportDriverInfo[]>()(none),
+  /** `import.file` with the config pulled over SSH from the box itself; the new appliance is that box (host, login, paths). */
+  'import.box': method<ImportFileResult>()(z.strictObject({
+    box: applianceSchema.pick({ host: true, port: true, user: true, auth: true, keyFile: true, configPath: true, validateCommand: true, reloadCommand: true }),
+    driver: z.enum(['haproxy', 'keepalived']), out: path, appliance: name.optional(),
+  })),
 } as const;
 
 /** Change reports for a ticket (`lbdesk report`). */

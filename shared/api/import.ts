@@ -37,3 +37,11 @@ export interface ImportApplianceResult extends ImportReport {
   edits: ImportEdit[];
   summary: string;
 }
+
+/** A driver the import reads, with its defaults (the appliance editor's and the push's). */
+export interface ImportDriverInfo {
+  name: ImportDriver;
+  configPath: string;
+  validateCommand: string;
+  reloadCommand: string;
+}
