@@ -60,6 +60,15 @@ export interface LabStatus {
   pairs?: PairStatus[];
   /** Faults on the lab's path to members (docs/cli.md, "Lab faults"). */
   faults?: LabFault[];
+  /** Services the lab could not listen for (the address is taken): left out, their members still checked. */
+  unbound?: UnboundListener[];
+}
+export interface UnboundListener {
+  service: string; address: string; port: number; protocol: 'tcp' | 'udp';
+  /** In words: "already in use by another program". */
+  why: string;
+  /** The program listening there, when this user may see it. */
+  holder?: { pid: number; command: string };
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
