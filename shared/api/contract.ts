@@ -63,6 +63,22 @@ export interface LabStatus {
   /** Services the lab could not listen for (the address is taken): left out, their members still checked. */
   unbound?: UnboundListener[];
 }
+/** A section of the box's own file lbdesk keeps (a frontend or listen), and the groups it sends to. */
+export interface KeptFrontend {
+  name: string; kind: string; line: number;
+  /** `192.0.2.10:443 ssl`, as the bind line says. */
+  binds: string[];
+  /** Groups of the workspace it uses: `default_backend`, or `use_backend … if cond`. */
+  uses: { group: string; how: string }[];
+}
+export interface KeptContext {
+  appliance: string;
+  /** When the file was read or pushed (epoch ms), and its path on the box. */
+  at: number; configPath: string;
+  frontends: KeptFrontend[];
+  /** The box's `balance` line of each workspace group it has. */
+  balance: Record<string, string>;
+}
 export interface UnboundListener {
   service: string; address: string; port: number; protocol: 'tcp' | 'udp';
   /** In words: "already in use by another program". */
@@ -207,6 +223,8 @@ const appliancesMethods = {
   'appliance.compare': method<CompareReport>()(z.strictObject({ ...source.shape, appliance: name, timeScale: z.number().positive().max(10).optional() })),
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
+  /** What each manage: sections appliance keeps, from its file as last read or pushed (no connection): read-only context. */
+  'appliance.kept': method<KeptContext[]>()(source),
   /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
   'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
   /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */

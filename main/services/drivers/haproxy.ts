@@ -1,4 +1,6 @@
 // HAProxy: one frontend/backend pair per TCP service and per target-set port, in TCP mode.
+import { haproxyListeners } from './sections/haproxy-binds';
+import { haproxyKept } from './sections/haproxy-kept';
 import type { Algorithm, Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { commentText, withHeader } from './header';
 import { haproxyCheck } from './haproxy-checks';
@@ -233,4 +235,6 @@ export const haproxyDriver: Driver = {
   },
   render: (workspace, appliance) => renderHaproxy(workspace, appliance),
   volatile: [],
+  listeners: haproxyListeners,
+  kept: haproxyKept,
 };
