@@ -1,12 +1,13 @@
 // The one service contract: every method the UI may call, with its argument schema and result
 // type, and every event it may receive. Both transports (Electron IPC, WebSocket) carry exactly this.
+import { FILE_IMPORT_DRIVERS } from '../model/drivers';
 import { z } from 'zod';
 import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './types';
 import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
-import { healthTimersSchema } from '../model/schema';
+import { applianceSchema, healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
-import type { ImportApplianceResult, ImportDriver, ImportFileResult } from './import';
+import type { ImportApplianceResult, ImportDriver, ImportDriverInfo, ImportFileResult } from './import';
 import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
 import type { ReportExport } from './report';
 import type { SecretKeeping } from './secrets';
@@ -60,6 +61,31 @@ export interface LabStatus {
   pairs?: PairStatus[];
   /** Faults on the lab's path to members (docs/cli.md, "Lab faults"). */
   faults?: LabFault[];
+  /** Services the lab could not listen for (the address is taken): left out, their members still checked. */
+  unbound?: UnboundListener[];
+}
+/** A section of the box's own file lbdesk keeps (a frontend or listen), and the groups it sends to. */
+export interface KeptFrontend {
+  name: string; kind: string; line: number;
+  /** `192.0.2.10:443 ssl`, as the bind line says. */
+  binds: string[];
+  /** Groups of the workspace it uses: `default_backend`, or `use_backend … if cond`. */
+  uses: { group: string; how: string }[];
+}
+export interface KeptContext {
+  appliance: string;
+  /** When the file was read or pushed (epoch ms), and its path on the box. */
+  at: number; configPath: string;
+  frontends: KeptFrontend[];
+  /** The box's `balance` line of each workspace group it has. */
+  balance: Record<string, string>;
+}
+export interface UnboundListener {
+  service: string; address: string; port: number; protocol: 'tcp' | 'udp';
+  /** In words: "already in use by another program". */
+  why: string;
+  /** The program listening there, when this user may see it. */
+  holder?: { pid: number; command: string };
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
@@ -204,6 +230,8 @@ const appliancesMethods = {
   'appliance.compare': method<CompareReport>()(z.strictObject({ ...source.shape, appliance: name, timeScale: z.number().positive().max(10).optional() })),
   'appliance.pull': method<{ text: string; remotePath: string }>()(z.strictObject({ ...source.shape, appliance: name })),
   'appliance.history': method<PushHistoryEntry[]>()(z.strictObject({ appliance: name })),
+  /** What each manage: sections appliance keeps, from its file as last read or pushed (no connection): read-only context. */
+  'appliance.kept': method<KeptContext[]>()(source),
   /** One stored version (`file` of a history entry, or a unique prefix), secrets masked. */
   'appliance.version': method<{ entry: PushHistoryEntry; text: string }>()(z.strictObject({ appliance: name, id: name })),
   /** Two configs of an appliance to diff (what the workspace renders, what it runs, a stored version), secrets masked in both. */
@@ -249,10 +277,18 @@ const importMethods = {
   'import.detect': method<{ driver: ImportDriver | null }>()(z.strictObject({ config: path })),
   /** `lbdesk import CONFIG --driver D --out WS`: a new workspace file (an existing one is refused). */
   'import.file': method<ImportFileResult>()(z.strictObject({ config: path, driver: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/), out: path, appliance: name.optional() })),
-  /** The drivers whose configs import.file reads (the dialog offers these, in this order). */
-  'import.drivers': method<{ drivers: ImportDriver[] }>()(z.strictObject({})),
   /** `lbdesk import WS --appliance NAME`, written nowhere: the edits for the page to apply. */
   'import.appliance': method<ImportApplianceResult>()(z.strictObject({ ...source.shape, appliance: name })),
+  /**
+   * The drivers whose configs import.file reads (the dialog offers these, in this order), with where
+   * their config lives and how it is checked and reloaded by default; `fromBox`: import.box reads it.
+   */
+  'import.drivers': method<{ drivers: ImportDriverInfo[] }>()(z.strictObject({})),
+  /** `import.file` with the config pulled over SSH from the box itself; the new appliance is that box (host, login, paths). */
+  'import.box': method<ImportFileResult>()(z.strictObject({
+    box: applianceSchema.pick({ host: true, port: true, user: true, auth: true, keyFile: true, configPath: true, validateCommand: true, reloadCommand: true }),
+    driver: z.enum(FILE_IMPORT_DRIVERS), out: path, appliance: name.optional(),
+  })),
 } as const;
 
 /** Change reports for a ticket (`lbdesk report`). */

@@ -38,3 +38,13 @@ export interface ImportApplianceResult extends ImportReport {
   edits: ImportEdit[];
   summary: string;
 }
+
+/** A driver the import reads, with its defaults (the appliance editor's and the push's). */
+export interface ImportDriverInfo {
+  name: ImportDriver;
+  configPath: string;
+  validateCommand: string;
+  reloadCommand: string;
+  /** import.box can pull it from the box over SSH (a config file lbdesk's importer reads). */
+  fromBox: boolean;
+}

@@ -86,19 +86,26 @@ describe('lab over the contract', () => {
     expect(stopped.running).toBe(false);
   });
 
-  it('an apply the engine refuses (a port taken) changes nothing, health checks included; a start it refuses leaves no lab', async () => {
+  it('an apply the engine refuses (a port taken) changes nothing, health checks included; a start leaves the taken address out, said with its holder', async () => {
     const blocker = createServer();
     await new Promise<void>((done) => blocker.listen(0, VIP.address, () => done()));
     const taken = (blocker.address() as { port: number }).port;
     const clash = `  - { name: clash, address: ${VIP.address}, port: ${taken}, group: web }\n`;
     try {
-      await expect(callDirect(svc.handlers, 'lab.start', { path, text: TEXT + clash })).rejects.toMatchObject({ message: expect.stringContaining('EADDRINUSE') });
-      expect((await callDirect(svc.handlers, 'lab.status', {})).running).toBe(false);
+      // A lab that starts leaves the taken address out, says so in words with its holder (this
+      // process), and still checks every member.
+      const started = await callDirect(svc.handlers, 'lab.start', { path, text: TEXT + clash });
+      expect(started.running).toBe(true);
+      expect(started.unbound).toEqual([{ service: 'clash', address: VIP.address, port: taken, protocol: 'tcp', why: 'the address is already in use by another program', holder: { pid: process.pid, command: expect.any(String) } }]);
+      expect(started.notes.join('\n')).not.toContain('EADDRINUSE');
+      await expect.poll(async () => (await callDirect(svc.handlers, 'lab.status', {})).members[0]?.state, { timeout: 5000 }).toBe('available');
+      await callDirect(svc.handlers, 'lab.stop', {});
 
       await callDirect(svc.handlers, 'lab.start', { path, text: TEXT });
       await expect.poll(async () => (await callDirect(svc.handlers, 'lab.status', {})).members[0]?.state, { timeout: 5000 }).toBe('available');
       const disabled = TEXT.replace(`address: ${BACKEND.address} }`, `address: ${BACKEND.address}, enabled: false }`) + clash;
-      await expect(callDirect(svc.handlers, 'lab.apply', { path, text: disabled })).rejects.toMatchObject({ message: expect.stringContaining('EADDRINUSE') });
+      // A running lab changes nothing on refusal, and says which file it still runs.
+      await expect(callDirect(svc.handlers, 'lab.apply', { path, text: disabled })).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^service clash cannot listen on ${VIP.address}:${taken}/tcp: the address is already in use by another program \\(\\S+, pid ${process.pid}\\); the lab still runs ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, unchanged`)) });
       expect((await callDirect(svc.handlers, 'lab.status', {})).members[0]?.state).toBe('available');
       expect(await get('/')).toBe('hello from web1\n');
     } finally {

@@ -1,6 +1,6 @@
 // The appliances area: render, diff, push (with progress; SSH questions go through the ssh
 // area), confirm, pull and history, on the same appliance interface as the CLI.
-import { ApiError, type ApiProblem, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
+import { ApiError, type ApiProblem, type KeptContext, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
 import type { DiffReport, HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { compareWithAppliance, CompareUnavailableError } from '../compare';
@@ -10,6 +10,15 @@ import type { SshOptions } from '../ssh';
 import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, type ReadOptions } from '../sync';
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
+import { getDriver } from '../drivers';
+
+const driverOf = (a: Appliance) => {
+  try {
+    return getDriver(a.driver);
+  } catch {
+    return undefined;
+  }
+};
 import { MemberError, resolveMembers, reloadKeeper, setAdmin, type OperateContext } from '../operate';
 import { OperateSessions } from './operate';
 import { pushPair } from '../sync/pair';
@@ -215,6 +224,22 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.version': async ({ appliance, id }) => {
       const { entry, data } = await stored(appliance, id);
       return { entry: historyRow(entry), text: shownConfig(data) };
+    },
+    'appliance.kept': async (src) => {
+      const { workspace } = await loadSource(src);
+      const groups = new Set(workspace.groups.map((g) => g.name));
+      const services = new Set(workspace.services.map((s) => s.name));
+      const out: KeptContext[] = [];
+      for (const a of workspace.appliances) {
+        const kept = a.manage === 'sections' ? driverOf(a)?.kept : undefined;
+        if (!kept) continue;
+        // The box's file as last read or pushed here (no connection): a push taken back never was the box's.
+        const seen = (await listHistory(historyDir, a.name)).filter((e) => e.outcome !== 'rolled-back' && e.outcome !== 'failed').at(-1);
+        if (!seen) continue;
+        const { data } = await readHistory(historyDir, a.name, seen.id);
+        out.push({ appliance: a.name, at: seen.at, configPath: seen.configPath ?? a.configPath ?? '', ...kept(data.toString('utf8'), groups, services) });
+      }
+      return out;
     },
     'appliance.configs': async ({ appliance, before, after, ...src }) => {
       const p = await prepared(src, appliance);

@@ -4,8 +4,9 @@ import { stat } from 'node:fs/promises';
 import { basename, extname, normalize } from 'node:path';
 import { ApiError } from '../../../shared/api/contract';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult, ImportReport, ImportRow } from '../../../shared/api/import';
-import type { DriverName, Workspace } from '../../../shared/model/schema';
+import { workspaceSchema, type DriverName, type Workspace } from '../../../shared/model/schema';
 import { driversWhere, FILE_IMPORT_DRIVERS, isFileImport } from '../../../shared/model/drivers';
+import { openAppliance } from '../sync/appliance';
 import { applyMerge, decodeConfig, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
 import { shownConfig } from '../sync/vendor/redact';
 import { getDriver } from '../drivers';
@@ -65,7 +66,7 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       const head = readConfigFile(config, MAX_IMPORT_BYTES).subarray(0, 64 * 1024);
       return { driver: detectDriver(head, basename(clean)) ?? null };
     },
-    'import.drivers': async () => ({ drivers: importDrivers() }),
+    'import.drivers': async () => ({ drivers: importDrivers().map((d) => ({ name: d, ...getDriver(d as DriverName).defaults, fromBox: isFileImport(d as DriverName) })) }),
     'import.file': async ({ config, driver, out, appliance }): Promise<ImportFileResult> => {
       if (!importDrivers().includes(driver)) throw new ApiError('bad-args', `driver ${driver} has no importer: ${importDrivers().join(', ')}`);
       const bytes = readConfigFile(config, MAX_IMPORT_BYTES);
@@ -80,13 +81,24 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       }
       const name = appliance ?? 'imported';
       const text = newWorkspaceText(r, { name, driver: driver as DriverName, workspaceName: basename(target, extname(target)), source: clean });
-      const problems = workspaceProblems(text, target);
-      if (problems.length) throw new ApiError('failed', `the imported workspace does not validate (a bug in the importer: please report it with the config); nothing written: ${problems[0]}`);
-      await writeFileAtomic(target, text);
-      const info = await stat(target);
-      const rows = r.items.map(row);
-      const summary = `${many(r.workspace.servers.length, 'server')}, ${many(r.workspace.groups.length, 'group')}, ${many(r.workspace.services.length, 'service')}; ${counts(rows)}`;
-      return { driver, rows, sources: sources({ file: clean, text: new TextDecoder().decode(bytes) }, r), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
+      return writeImported(target, text, r, driver, { file: clean, text: new TextDecoder().decode(bytes) });
+    },
+    'import.box': async ({ box, driver, out, appliance }): Promise<ImportFileResult> => {
+      const target = await checkWritableWorkspace(out);
+      if (await stat(target).then(() => true, () => false)) throw new ApiError('conflict', `${target} exists: choose a new file for the imported workspace (or import into that workspace from its appliance)`);
+      const name = appliance ?? 'imported';
+      // The box as a one-appliance workspace: the pull is the one every appliance of a workspace has.
+      const workspace = workspaceSchema.parse({ lbdesk: 1, name: basename(target, extname(target)), appliances: [{ name, driver, ...box }] });
+      const link = openAppliance(workspace, workspace.appliances[0]!, target);
+      const pulled = await link.pull({ ...ssh(), dataDir: deps.dataDir });
+      const shown = `${name}:${pulled.where}`;
+      const r = attempt(() => importConfig({ bytes: pulled.data, file: shown, driver, includes: false }));
+      if (r instanceof ImportError) {
+        const report = refused(driver, r, false);
+        return { ...report, summary: `${report.error}: nothing written` };
+      }
+      const text = newWorkspaceText(r, { name, driver, configPath: box.configPath, box, workspaceName: workspace.name, source: `${box.user ? `${box.user}@` : ''}${box.host}:${pulled.where}` });
+      return writeImported(target, text, r, driver, { file: shown, text: new TextDecoder().decode(pulled.data) });
     },
     'import.appliance': async ({ appliance, ...src }) => {
       const p = await prepared(src, appliance);
@@ -96,6 +108,17 @@ export function importHandlers(deps: ApplianceDeps): AreaHandlers<'import'> {
       return mergeFromAppliance(workspace, text, path, appliance, pulled);
     },
   };
+}
+
+/** The new workspace written once it validates, and the report of what it holds. */
+async function writeImported(target: string, text: string, r: Imported, driver: ImportDriver, main: { file: string; text: string }): Promise<ImportFileResult> {
+  const problems = workspaceProblems(text, target);
+  if (problems.length) throw new ApiError('failed', `the imported workspace does not validate (a bug in the importer: please report it with the config); nothing written: ${problems[0]}`);
+  await writeFileAtomic(target, text);
+  const info = await stat(target);
+  const rows = r.items.map(row);
+  const summary = `${many(r.workspace.servers.length, 'server')}, ${many(r.workspace.groups.length, 'group')}, ${many(r.workspace.services.length, 'service')}; ${counts(rows)}`;
+  return { driver, rows, sources: sources(main, r), workspace: { path: target, mtimeMs: info.mtimeMs }, summary };
 }
 
 /** `import.appliance` once the appliance's config is pulled: the merge as edits, nothing written. */

@@ -1,5 +1,7 @@
 // HAProxy: one frontend/backend pair per TCP service and per target-set port, in TCP mode.
 import { existsSync } from 'node:fs';
+import { haproxyListeners } from './sections/haproxy-binds';
+import { haproxyKept } from './sections/haproxy-kept';
 import type { Algorithm, Appliance, HealthCheck, Service, TargetSet, Workspace } from '../../../shared/model/schema';
 import { commentText, withHeader } from './header';
 import { haproxyCheck } from './haproxy-checks';
@@ -239,4 +241,6 @@ export const haproxyDriver: Driver = {
   render: (workspace, appliance) => renderHaproxy(workspace, appliance),
   volatile: [],
   runsHere: () => (HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? undefined : 'haproxy is not installed (apt-get install haproxy)'),
+  listeners: haproxyListeners,
+  kept: haproxyKept,
 };

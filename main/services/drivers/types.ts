@@ -1,4 +1,5 @@
 // What every appliance driver offers; the SSH sync service builds on this only.
+import type { KeptSections } from './sections/haproxy-kept';
 import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import type { ImportResult } from '../import/types';
 import type { LiveDialect } from './live';
@@ -35,6 +36,10 @@ export interface Driver {
   render(workspace: Workspace, appliance: Appliance, ctx: RenderContext): RenderResult;
   /** Lines that change on their own (clock, counters), masked before diffing. */
   volatile: RegExp[];
+  /** Every TCP address a config file of this driver listens on (what a push of a kept-sections file verifies). */
+  listeners?: (text: string) => { address: string; port: number }[];
+  /** What the box's file keeps that names the workspace's groups (frontends, balance): read-only context. */
+  kept?: (text: string, groups: Set<string>, services: Set<string>) => KeptSections;
   /** A box changed by commands computed from its running config (the vendor dialects). */
   commands?: CommandDriven;
   /** Its members' live state and runtime admin changes, by its show and enable/disable commands. */

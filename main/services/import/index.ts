@@ -3,7 +3,7 @@ import { parseWorkspace } from '../../../shared/model/validate';
 import { formatProblem, hasErrors } from '../../../shared/model/problem';
 import { addItem, createDocument, documentToText, setField } from '../../../shared/model/document';
 import { blockLines } from '../../../shared/model/render';
-import type { DriverName, Workspace } from '../../../shared/model/schema';
+import type { Appliance, DriverName, Workspace } from '../../../shared/model/schema';
 import { importHaproxy } from './haproxy-import';
 import { importKeepalived } from './keepalived-import';
 import { decodeConfig } from './text';
@@ -53,11 +53,21 @@ export interface ApplianceSpec {
   name: string;
   driver: DriverName;
   configPath?: string;
+  /** The box the config was pulled from, as the user reached it (else the host is the name, to be set). */
+  box?: Pick<Appliance, 'host' | 'port' | 'user' | 'auth' | 'keyFile' | 'validateCommand' | 'reloadCommand'>;
 }
 
 function applianceEntry(r: Imported, spec: ApplianceSpec): Record<string, unknown> {
-  const a: Record<string, unknown> = { name: spec.name, host: spec.name, driver: spec.driver };
+  const b = spec.box;
+  const a: Record<string, unknown> = { name: spec.name, host: b?.host ?? spec.name };
+  if (b && b.port !== 22) a.port = b.port;
+  if (b?.user) a.user = b.user;
+  if (b && b.auth !== 'agent') a.auth = b.auth;
+  if (b?.keyFile) a.keyFile = b.keyFile;
+  a.driver = spec.driver;
   if (spec.configPath) a.configPath = spec.configPath;
+  if (b?.validateCommand) a.validateCommand = b.validateCommand;
+  if (b?.reloadCommand) a.reloadCommand = b.reloadCommand;
   a.manage = 'sections';
   if (r.fromIncludes.length) a.include = r.workspace.services.map((s) => s.name).filter((n) => !r.fromIncludes.includes(n));
   return a;
@@ -76,7 +86,7 @@ export function newWorkspaceText(r: Imported, spec: ApplianceSpec & { workspaceN
   const head = [
     `# Imported by lbdesk from ${spec.source} (driver ${spec.driver}).`,
     '# What the config had that lbdesk does not model stays on the appliance (manage: sections).',
-    `# Set appliances[0].host to the appliance's address or an alias from ~/.ssh/config.`,
+    ...(spec.box ? [] : [`# Set appliances[0].host to the appliance's address or an alias from ~/.ssh/config.`]),
     '',
   ].join('\n');
   // Plain lines, as the document editor writes inserted values: a YAML Document for 20,000

@@ -1,7 +1,7 @@
 // The live lab: the health checker and the forwarding engine running a workspace on this machine,
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
-import type { EventSink, LabSession, LabStatus } from '../../../shared/api/contract';
+import type { EventSink, LabSession, LabStatus, UnboundListener } from '../../../shared/api/contract';
 import { memberKey, type StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
@@ -10,6 +10,7 @@ import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { LabFaults, type Fault, type FaultLine } from './faults';
 import { labScope } from './local';
+import { describeUnbound, unbindable, unboundSentence } from './unbound';
 import { LabPairs } from './pairs';
 import { runFaultLine, runScenario, type ScenarioStep } from './scenario';
 
@@ -47,6 +48,7 @@ export class Lab {
   /** The applied configuration's notices (the engine's list, replaced at each apply). */
   private notices: string[] = [];
   private scopeNotes: string[] = [];
+  private unbound: UnboundListener[] = [];
   private offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private changes: StateChange[] = [];
@@ -108,12 +110,30 @@ export class Lab {
         }),
       ];
     }
-    const result = await this.engine!.apply(workspace, { listen: LabPairs.mainFilter(workspace) });
-    const paired = result.ok ? await this.pairs!.apply(workspace) : result;
-    if (!paired.ok) {
-      if (fresh) await this.stop();
-      throw new Error(paired.reason ?? 'the forwarding engine refused the workspace');
+    // A lab that starts leaves out a service whose address another program holds (said, with the
+    // holder) rather than leaving every member unknown; a running lab changes nothing on refusal.
+    let served = workspace;
+    const unbound: UnboundListener[] = [];
+    let result = await this.engine!.apply(served, { listen: LabPairs.mainFilter(served) });
+    while (!result.ok && fresh && this.deps.bind !== 'any') {
+      const taken = unbindable(served, result.reason ?? '');
+      if (!taken) break;
+      unbound.push(await describeUnbound(taken.service, taken.why));
+      served = { ...served, services: served.services.filter((x) => x !== taken.service) };
+      result = await this.engine!.apply(served, { listen: LabPairs.mainFilter(served) });
     }
+    const paired = result.ok ? await this.pairs!.apply(served) : result;
+    if (!paired.ok) {
+      const running = this.path;
+      if (fresh) await this.stop();
+      const raw = paired.reason ?? 'the forwarding engine refused the workspace';
+      const taken = this.deps.bind === 'any' ? undefined : unbindable(served, raw);
+      const reason = taken ? unboundSentence(await describeUnbound(taken.service, taken.why)) : raw;
+      throw new Error(fresh || !running ? reason : `${reason}; the lab still runs ${running}, unchanged`);
+    }
+    this.unbound = unbound;
+    // The engine said "cannot start" for each address left out: the unbound list says it in words.
+    if (unbound.length) this.notes = this.notes.filter((n) => !unbound.some((u) => n.includes(`${u.address}:${u.port}`)));
     this.health!.apply(workspace);
     await this.faults!.setWorkspace(workspace);
     if (fresh) {
@@ -151,6 +171,7 @@ export class Lab {
     this.notes = [];
     this.notices = [];
     this.scopeNotes = [];
+    this.unbound = [];
     const status = this.status();
     this.deps.emit('lab.status', status);
     return status;
@@ -166,6 +187,7 @@ export class Lab {
       stats: this.engine?.stats(),
       pairs: this.pairs?.status() ?? [],
       faults: this.faultList(),
+      unbound: [...this.unbound],
     };
   }
 

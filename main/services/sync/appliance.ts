@@ -86,7 +86,10 @@ export function verifyTargets(workspace: Workspace, appliance: Appliance): Verif
 
 function sshTarget(workspace: Workspace, appliance: Appliance, render: ApplianceRender, workspacePath: string): SyncTarget {
   let volatile: RegExp[] = [];
-  try { volatile = getDriver(appliance.driver).volatile; } catch { /* reported by render */ }
+  let listeners: ((text: string) => VerifyTarget[]) | undefined;
+  try {
+    ({ volatile, listeners } = getDriver(appliance.driver));
+  } catch { /* reported by render */ }
   return {
     appliance: appliance.name,
     endpoint: {
@@ -103,6 +106,8 @@ function sshTarget(workspace: Workspace, appliance: Appliance, render: Appliance
     validateCommand: render.validateCommand || undefined,
     reloadCommand: render.reloadCommand,
     verify: verifyTargets(workspace, appliance),
+    // A file lbdesk keeps part of: every listener it has is verified, the site's own included.
+    ...(listeners && appliance.manage === 'sections' ? { verifyFile: (data: Buffer) => listeners(data.toString('utf8')) } : {}),
     volatile,
     // auto: SFTP, else plain exec (`cat`); scp: the SCP protocol over exec (main/services/transfer).
     transfer: appliance.transfer,

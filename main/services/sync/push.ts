@@ -12,7 +12,7 @@ import { remotePaths } from './paths';
 import { Remote, sha256, verifyMethod, type Inspection } from './remote';
 import { fillFile, tail } from './shell';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
-import type { OntoOutcome, SyncTarget } from './target';
+import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
 import { maskVolatile } from './volatile';
 
 export interface PushOptions extends SshOptions {
@@ -291,7 +291,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     emit('reload', 'ok');
     notes.push(...await keepAfter(opts.keep, remote));
 
-    const vips = opts.skipVerify ? [] : target.verify ?? [];
+    const vips = opts.skipVerify ? [] : verifyList(target, data);
     if (vips.length === 0) {
       emit('verify', 'skip', opts.skipVerify ? 'verification turned off' : 'no TCP service to connect to');
     } else {
@@ -353,4 +353,11 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     if (conn && !opts.connection) conn.close();
     unclaim?.();
   }
+}
+
+/** The VIPs to verify, and for a kept-sections file every address it listens on, each once. */
+function verifyList(target: SyncTarget, data: Buffer): VerifyTarget[] {
+  const all = new Map<string, VerifyTarget>();
+  for (const v of [...(target.verify ?? []), ...(target.verifyFile?.(data) ?? [])]) all.set(`${v.address}\t${v.port}`, v);
+  return [...all.values()];
 }

@@ -14,6 +14,8 @@ export interface SyncTarget {
   reloadCommand: string;
   /** TCP VIPs to connect to from the appliance after a reload. */
   verify?: VerifyTarget[];
+  /** manage: sections: the addresses the pushed file itself listens on (the site's own frontends too). */
+  verifyFile?: (data: Buffer) => VerifyTarget[];
   /** Lines that change by themselves, masked before comparing and diffing. */
   volatile?: RegExp[];
   /** `exec` = plain `cat` over exec (servers without SFTP); `scp` = the SCP protocol over exec. */

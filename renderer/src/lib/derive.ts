@@ -130,7 +130,8 @@ function groupMembers(raw: Obj, g: Obj, gi: number, servers: Map<string, { serve
   return rows;
 }
 
-export function topology(raw: Obj): TopoEntry[] {
+/** `keptUse`: per group, what of a box's own file uses it (manage: sections), said instead of "no virtual service". */
+export function topology(raw: Obj, keptUse?: Map<string, string>): TopoEntry[] {
   const servers = serverByName(raw);
   const groups = list(raw.groups);
   const groupIndex = new Map(groups.map((g, i) => [str(g.name), i]));
@@ -190,7 +191,7 @@ export function topology(raw: Obj): TopoEntry[] {
       kind: 'group',
       id: `grp:${str(g.name)}:${gi}`,
       title: str(g.name),
-      endpoint: 'no virtual service uses this group',
+      endpoint: keptUse?.get(str(g.name)) ?? 'no virtual service uses this group',
       detail: '',
       group: str(g.name),
       groupIndex: gi,

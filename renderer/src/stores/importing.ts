@@ -5,6 +5,8 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ImportApplianceResult, ImportDriver, ImportFileResult } from '../../../shared/api/import';
 import { useApi } from '../api/inject';
+import type { ArgsOf } from '../../../shared/api/contract';
+import { secretName } from '../../../shared/api/secrets';
 import { errorSentence } from '../lib/errors';
 import { useWorkspace } from './workspace';
 import { useApp } from './app';
@@ -60,6 +62,21 @@ export const useImporting = defineStore('importing', () => {
   const fromFile = (args: { config: string; driver: ImportDriver; out: string; appliance?: string }) =>
     run(`import ${args.config}`, () => api.call('import.file', args));
 
+  /** Pulls the box's config over SSH into a new workspace whose appliance is that box. */
+  const fromBox = (args: ArgsOf<'import.box'>) =>
+    run(`import from ${args.box.host}`, () => api.call('import.box', args));
+
+  /** A password for the box the import pulls from, in the secret store under the appliance's name. */
+  async function storePassword(appliance: string, value: string): Promise<boolean> {
+    try {
+      await api.call('secrets.set', { name: secretName.appliancePassword(appliance), value });
+      return true;
+    } catch (e) {
+      error.value = errorSentence(e, 'store the password');
+      return false;
+    }
+  }
+
   /** Pulls the appliance's config and plans the merge on the workspace as it is on screen. */
   async function fromAppliance(name: string): Promise<ImportApplianceResult | undefined> {
     const text = await workspaceStore.text();
@@ -80,5 +97,5 @@ export const useImporting = defineStore('importing', () => {
     if (await useApp().open(path)) close();
   }
 
-  return { mode, appliance, busy, error, result, start, close, detect, fromFile, fromAppliance, applyMerge, openNew };
+  return { mode, appliance, busy, error, result, start, close, detect, fromFile, fromBox, storePassword, fromAppliance, applyMerge, openNew };
 });
