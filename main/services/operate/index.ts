@@ -9,6 +9,7 @@ import { Remote } from '../sync/remote';
 import type { SudoOptions } from '../sync/sudo';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
+import { lbdeskRuntime } from './lbdesk';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
@@ -19,7 +20,7 @@ export { RuntimeError } from './haproxy';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, lbdesk: lbdeskRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
