@@ -26,7 +26,7 @@ export interface ControlMember {
 }
 
 export type ControlAnswer =
-  | { ok: true; pid: number; generation: number; members: ControlMember[] }
+  | { ok: true; pid: number; generation: number; workspace?: string; members: ControlMember[] }
   | { ok: true; pid: number; generation: number; set: string[] }
   | { ok: false; error: string };
 
@@ -48,7 +48,7 @@ export async function answer(line: string, o: ControlOptions): Promise<ControlAn
   }
   const workspace = o.lab.workspace;
   if (!workspace) return { ok: false, error: 'the lab is not running' };
-  if (req.op === 'state') return { ok: true, pid: process.pid, generation: o.lab.generation, members: await state(o.lab) };
+  if (req.op === 'state') return { ok: true, pid: process.pid, generation: o.lab.generation, ...(o.lab.status().path ? { workspace: o.lab.status().path } : {}), members: await state(o.lab) };
   if (req.op !== 'set') return { ok: false, error: `unknown op ${JSON.stringify(req.op)} (state or set)` };
   if (typeof req.admin !== 'string' || !(ADMIN_STATES as readonly string[]).includes(req.admin)) return { ok: false, error: 'admin must be ready, drain or maint' };
   if (!Array.isArray(req.members) || req.members.length === 0) return { ok: false, error: 'members: a list of {group, server, port}' };
@@ -142,6 +142,29 @@ function serve(c: Socket, o: ControlOptions): void {
   });
   // The client is done asking: answer what it asked, then close.
   c.on('end', () => void chain.then(() => c.end()));
+}
+
+/** One request to a control socket on this machine (`state --lab`): its answer, or why not. */
+export function askControl(path: string, request: object, timeoutMs = 10_000): Promise<ControlAnswer> {
+  return new Promise((resolve, reject) => {
+    const c = connect(path);
+    let out = '';
+    const timer = setTimeout(() => c.destroy(new Error(`no answer within ${timeoutMs / 1000}s`)), timeoutMs);
+    c.setEncoding('utf8');
+    c.on('connect', () => c.end(`${JSON.stringify(request)}\n`));
+    c.on('data', (d: string) => (out += d));
+    c.on('error', (err: NodeJS.ErrnoException) => (clearTimeout(timer), reject(new Error(err.code === 'ENOENT' ? 'no socket there (is lbdesk serve running with --control?)' : err.code === 'ECONNREFUSED' ? 'nothing listens on it' : err.message))));
+    c.on('close', () => {
+      clearTimeout(timer);
+      const line = out.split('\n').find((l) => l.trim());
+      try {
+        if (line) return resolve(JSON.parse(line) as ControlAnswer);
+      } catch {
+        // not lbdesk's answer: said below
+      }
+      reject(new Error(line ? 'it answered something that is not an lbdesk control channel' : 'it closed without answering'));
+    });
+  });
 }
 
 function answers(path: string): Promise<boolean> {

@@ -15,11 +15,13 @@ import { skipBecause } from '../../helpers/skip';
 import { waitFor } from '../sync/fixture';
 import { HeldBackends, hold, type Held } from './box';
 
+/** The lab (this machine's serve of the site file) listens on VIP; the box's daemon on BOX_VIP. */
 const VIP = '127.0.36.1';
+const BOX_VIP = '127.0.36.5';
 const WEB1 = '127.0.36.2';
 const WEB2 = '127.0.36.3';
 
-interface JsonState { appliance: string; driver: string; members: { group: string; server: string; port?: number; admin?: string; health: string; sessions?: number; weight?: number; check?: string }[] }
+interface JsonState { appliance: string; driver: string; members: { group: string; server: string; port?: number; admin?: string; health: string; sessions?: number; weight?: number; check?: string; lab?: string; disagree?: string }[] }
 
 describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / drain / maint / ready on the lbdesk daemon', { timeout: 180_000 }, () => {
   let sshd: Sshd;
@@ -31,12 +33,15 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
   let webPort: number;
   let vipPort: number;
   let daemon: ChildProcess;
+  let lab: ChildProcess | undefined;
   let events = '';
   const backends = new HeldBackends();
   const held: Held[] = [];
 
   const workspace = () => [
     'lbdesk: 1', 'name: daemon',
+    // Checks often enough that a fault in the lab is seen within seconds.
+    'healthTimers: { interval: 1s, retryInterval: 500ms, timeout: 500ms }',
     'servers:', `  - { name: web1, address: ${WEB1} }`, `  - { name: web2, address: ${WEB2} }`,
     'groups:',
     `  - { name: web, healthCheck: { type: tcp }, members: [{ server: web1, port: ${webPort} }, { server: web2, port: ${webPort} }] }`,
@@ -49,8 +54,8 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
   ].join('\n');
   const ssh = () => ['--known-hosts', join(dir, 'known_hosts'), '--ssh-config', join(dir, 'ssh_config')];
   const cli = (args: string[]) => runCli(args, { env, timeoutMs: 90_000 });
-  const state = async () => {
-    const r = await cli(['state', file, '--appliance', 'box', '--json', ...ssh()]);
+  const state = async (extra: string[] = []) => {
+    const r = await cli(['state', file, '--appliance', 'box', '--json', ...extra, ...ssh()]);
     expect(r.stderr, r.stdout).toBe('');
     return { code: r.code, json: JSON.parse(r.stdout) as JsonState };
   };
@@ -58,7 +63,7 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
   const fresh = async (n: number) => {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
-      const h = await hold(VIP, vipPort);
+      const h = await hold(BOX_VIP, vipPort);
       out.push(h.first);
       await h.close();
     }
@@ -80,20 +85,23 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
     const parsed = workspaceSchema.parse(parse(workspace()));
     const r = renderForAppliance(parsed, parsed.appliances[0]!, { workspacePath: file });
     expect(r.errors).toEqual([]);
-    writeFileSync(boxFile, r.text);
+    writeFileSync(boxFile, r.text.replaceAll(VIP, BOX_VIP));
     env = { LBDESK_DATA_DIR: join(dir, 'data') };
     daemon = startCli(['serve', boxFile, '--events', '--control', sock]);
     daemon.stdout!.on('data', (d) => (events += d));
     daemon.stderr!.on('data', (d) => (events += d));
     if (!(await waitFor(() => events.includes(`control channel on ${sock}`), 30_000))) throw new Error(`the daemon did not start: ${events}`);
   });
+  const stopChild = async (c: ChildProcess | undefined) => {
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const gone = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await gone;
+  };
   afterAll(async () => {
     for (const h of held) h.socket.destroy();
-    if (daemon && daemon.exitCode === null) {
-      const gone = new Promise((r) => daemon.once('exit', r));
-      daemon.kill('SIGTERM');
-      await gone;
-    }
+    await stopChild(lab);
+    await stopChild(daemon);
     await backends.stop();
     await sshd?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -101,7 +109,7 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
 
   it('state: every member with admin state, health, sessions, weight and the checker\'s words; the socket is 0600', async () => {
     expect(statSync(sock).mode & 0o777).toBe(0o600);
-    for (let i = 0; i < 4; i++) held.push(await hold(VIP, vipPort));
+    for (let i = 0; i < 4; i++) held.push(await hold(BOX_VIP, vipPort));
     expect(held.map((h) => h.first).sort()).toEqual(['web1', 'web1', 'web2', 'web2']);
     let s!: JsonState;
     await expect.poll(async () => {
@@ -165,5 +173,29 @@ describe.skipIf(skipBecause(noSshd, 'lbdesk daemon runtime'))('lbdesk state / dr
       return `${w.admin} ${w.health}`;
     }, { timeout: 30_000, interval: 300 }).toBe('ready up');
     expect((await fresh(4)).sort()).toEqual(['web1', 'web1', 'web2', 'web2']);
+  });
+
+  it('state --lab: the verdict of the lab that runs the same workspace beside the box\'s, flagged where they disagree (the view\'s rule)', async () => {
+    const labSock = join(dir, 'lab.sock');
+    let said = '';
+    lab = startCli(['serve', file, '--events', '--control', labSock]);
+    lab.stdout!.on('data', (d) => (said += d));
+    lab.stderr!.on('data', (d) => (said += d));
+    if (!(await waitFor(() => said.includes(`control channel on ${labSock}`), 30_000))) throw new Error(`the lab did not start: ${said}`);
+    const both = async () => {
+      const s = (await state(['--lab', labSock])).json;
+      return ['web1', 'web2'].map((n) => `${n} ${web(s, n).health} ${web(s, n).lab} ${web(s, n).disagree ?? '-'}`).join(', ');
+    };
+    await expect.poll(both, { timeout: 30_000, interval: 300 }).toBe('web1 up available -, web2 up available -');
+    // The lab's path to web2 refuses (the real server is untouched): the box still has it up.
+    lab.stdin!.write(`fault web/web2:${webPort} refuse\n`);
+    await expect.poll(both, { timeout: 30_000, interval: 300 }).toMatch(/^web1 up available -, web2 up unavailable the box has it up, the lab unavailable \(/);
+    const text = await cli(['state', file, '--appliance', 'box', '--lab', labSock, ...ssh()]);
+    expect(text.stdout).toMatch(new RegExp(`web/web2:${webPort}  ready  up .*  lab unavailable  DISAGREE: the box has it up, the lab unavailable`));
+    // Without --lab, no verdict; a lab that runs another file is refused in one line.
+    expect('lab' in web((await state()).json, 'web2')).toBe(false);
+    const other = await cli(['state', file, '--appliance', 'box', '--lab', sock, ...ssh()]);
+    expect(other.code).toBe(2);
+    expect(other.stderr.trim()).toBe(`lbdesk: --lab ${sock}: that lab runs ${boxFile}, not ${file}: no verdict to compare`);
   });
 });
