@@ -2,7 +2,7 @@
 // member, and runtime changes on it at once (no reload, no config change; main/services/operate).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { disagreement } from '../../../shared/model/disagree';
+import { disagreement } from '../../../shared/api/disagree';
 import { formatDuration } from '../../../shared/model/duration';
 import { askControl } from '../../services/lab/control';
 import { syncDataDir } from '../../services/sync';

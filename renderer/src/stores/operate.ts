@@ -9,7 +9,7 @@ import { errorSentence, sentence } from '../lib/errors';
 import { clockTime } from '../lib/format';
 import { useLab } from './lab';
 import { useWorkspace } from './workspace';
-import { disagreement } from '../../../shared/model/disagree';
+import { disagreement } from '../../../shared/api/disagree';
 
 /** Between the end of one look and the next: the loop never overlaps itself. */
 export const REFRESH_MS = 1000;
