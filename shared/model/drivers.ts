@@ -56,7 +56,7 @@ const FACTS = {
     defaults: { configPath: '/etc/keepalived/keepalived.conf', validateCommand: 'keepalived -t -e -f {file}', reloadCommand: 'systemctl reload keepalived' },
   },
   lbdesk: {
-    sections: false, handWrittenUseGroups: false, commandDriven: false, template: false, importer: false, carriesVrrp: false, verifyVip: true, runtime: false, dsconfig: false,
+    sections: false, handWrittenUseGroups: false, commandDriven: false, template: false, importer: false, carriesVrrp: false, verifyVip: true, runtime: true, dsconfig: false,
     defaults: { configPath: '/etc/lbdesk/workspace.yaml', validateCommand: 'lbdesk validate {file}', reloadCommand: 'systemctl reload lbdesk' },
   },
   // No file and no shell commands: a vendor CLI is configured by the commands themselves.

@@ -299,7 +299,8 @@ export const applianceSchema = z.strictObject({
   /**
    * `driver: haproxy`: the box's admin stats socket (runtime API: lbdesk state, drain, maint,
    * ready). Rendered into `global` at `level admin` with manage: file; unset, the socket the
-   * box's own config declares is used.
+   * box's own config declares is used. `driver: lbdesk`: the daemon's control socket
+   * (`serve --control PATH`; default /run/lbdesk/control.sock).
    */
   statsSocket: appliancePath.refine((p) => p.startsWith('/') && !/\s/.test(p), { message: 'must be an absolute path without spaces' }).optional(),
   /** `driver: cli`: path of the template, relative to the workspace file. */

@@ -1,7 +1,10 @@
 // `lbdesk state | drain | maint | ready WS --appliance NAME …`: the live box's own view of each
 // member, and runtime changes on it at once (no reload, no config change; main/services/operate).
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { disagreement } from '../../../shared/api/disagree';
 import { formatDuration } from '../../../shared/model/duration';
+import { askControl } from '../../services/lab/control';
 import { syncDataDir } from '../../services/sync';
 import {
   connectRuntime, MemberError, resolveMembers, runtimeDriver, runtimeDrivers, servedMembers, setAdmin,
@@ -50,7 +53,32 @@ function row(m: MemberState): string {
   const words = [label(m), ...(m.admin ? [m.admin] : []), m.health, ...(m.sessions !== undefined ? [`${m.sessions} sessions`] : []), ...(m.weight !== undefined ? [`weight ${m.weight}`] : [])];
   if (m.check) words.push(m.check);
   if (m.on) words.push(`(${m.on.join(', ')})`);
+  const l = m as WithLab;
+  if (l.lab) words.push(`lab ${l.lab}`);
+  if (l.disagree) words.push(`DISAGREE: ${l.disagree}`);
   return words.join('  ');
+}
+
+type WithLab = MemberState & { lab?: string; disagree?: string };
+
+/**
+ * `--lab SOCKET`: the control channel of a lab on this machine (`lbdesk serve WS --control
+ * SOCKET`) that runs this same workspace file: each member gets its verdict and, where the box
+ * and the lab disagree (the Operate view's rule), why.
+ */
+async function withLab(file: string, socket: string, members: MemberState[]): Promise<WithLab[]> {
+  const a = await askControl(socket, { op: 'state' }).catch((err: Error) => {
+    throw new CliError(`--lab ${socket}: ${err.message}`, 2);
+  });
+  if (!a.ok) throw new CliError(`--lab ${socket}: the lab says: ${a.error}`, 2);
+  if (!('members' in a)) throw new CliError(`--lab ${socket}: not a state answer`, 2);
+  if (a.workspace !== resolve(file)) throw new CliError(`--lab ${socket}: that lab runs ${a.workspace ?? 'another workspace'}, not ${resolve(file)}: no verdict to compare`, 2);
+  return members.map((m) => {
+    const c = a.members.find((x) => x.group === m.group && x.server === m.server && x.port === m.port);
+    if (!c) return m;
+    const d = disagreement(m, { state: c.state, reason: c.reason });
+    return { ...m, lab: c.state, ...(d ? { disagree: d } : {}) };
+  });
 }
 
 // No admin state (a box without runtime switches) is in service.
@@ -63,12 +91,14 @@ function registerState(program: Command): void {
     .argument('<workspace>', 'workspace file');
   withSshOptions(cmd, false)
     .option('--json', 'print the state as JSON on stdout')
-    .action(async (file: string, o: SshCliOptions & { json?: boolean }) => {
+    .option('--lab <socket>', 'beside each member, the verdict of the lab that runs this workspace here (lbdesk serve WS --control SOCKET), and a flag where the box and the lab disagree')
+    .action(async (file: string, o: SshCliOptions & { json?: boolean; lab?: string }) => {
       const ctx = await context(file, o);
       const op = await connect(ctx, o);
       try {
         const askedAt = new Date().toISOString();
-        const members = await asked(ctx, () => op.runtime.state(servedMembers(ctx)));
+        const boxSays = await asked(ctx, () => op.runtime.state(servedMembers(ctx)));
+        const members = o.lab ? await withLab(file, o.lab, boxSays) : boxSays;
         const via = await op.runtime.via();
         if (o.json) {
           process.stdout.write(`${JSON.stringify({ appliance: ctx.appliance.name, driver: ctx.appliance.driver, askedAt, via, members }, null, 2)}\n`);

@@ -1,8 +1,9 @@
 // `lbdesk push WS --pair NAME`: the rolling push of an HA pair (docs/ha.md). Standby first, then
 // active; the first failure puts the pair back on its last good config. Exit 0 applied (or
 // unchanged, would apply), 1 refused with both boxes unchanged, 3 rolled back or failed.
+import { keptWords, loadKept, reloadKeeper } from '../../services/operate';
 import { syncDataDir } from '../../services/sync';
-import { pushPair, type PairReport } from '../../services/sync/pair';
+import { pushPair, type PairBox, type PairReport } from '../../services/sync/pair';
 import { failoverVerify, pairBox, pairOrder } from '../../services/sync/pair-workspace';
 import { CliError, unprefixed } from '../errors';
 import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
@@ -16,7 +17,21 @@ export async function pushPairCli(file: string, o: PushCliOptions, extra: { conf
   const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(workspace, pair, active) } : undefined;
   if (failover && failover.verify.length === 0) throw new CliError(`--failover-test: ${active} is master of no TCP address to check on ${standby}`, 2);
   if (!o.quiet && !o.json) process.stderr.write(`lbdesk: pair ${pair.name}: ${standby} (standby) first, then ${active} (active)\n`);
-  const report: PairReport = await pushPair(pair.name, pairBox(workspace, pair, standby, path), pairBox(workspace, pair, active, path), {
+  // Members drained or in maintenance on a box stay so through its reload: named first, set again after.
+  const keeping = async (box: PairBox): Promise<PairBox> => ({
+    ...box,
+    items: await Promise.all(box.items.map(async (item) => {
+      const p = prepared.find((x) => x.appliance.name === item.target.appliance);
+      if (!p) return item;
+      const ctx = { workspace, appliance: p.appliance, target: p.target };
+      for (const k of await loadKept(syncDataDir(), p.appliance.name)) {
+        if (!o.quiet && !o.json) process.stderr.write(`lbdesk: ${p.appliance.name}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
+      }
+      const keep = o.dryRun ? undefined : await reloadKeeper(ctx, syncDataDir());
+      return keep ? { ...item, keep } : item;
+    })),
+  });
+  const report: PairReport = await pushPair(pair.name, await keeping(pairBox(workspace, pair, standby, path)), await keeping(pairBox(workspace, pair, active, path)), {
     ...sshOptionsFrom(o),
     dataDir: syncDataDir(),
     dryRun: o.dryRun,
@@ -32,7 +47,10 @@ export async function pushPairCli(file: string, o: PushCliOptions, extra: { conf
   });
   if (o.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    for (const r of report.reports) process.stdout.write(`${r.appliance}: ${r.outcome}: ${unprefixed(r.appliance, r.reason)}\n`);
+    for (const r of report.reports) {
+      process.stdout.write(`${r.appliance}: ${r.outcome}: ${unprefixed(r.appliance, r.reason)}\n`);
+      for (const n of r.notes.filter((x) => /^(kept |runtime states |the box's process did not change)/.test(x))) process.stdout.write(`${r.appliance}: note: ${n}\n`);
+    }
     if (report.failover) process.stdout.write(`failover test: ${report.failover.ok ? 'ok' : 'FAILED'}: ${report.failover.reason}\n`);
     process.stdout.write(`pair ${pair.name}: ${report.outcome}: ${report.reason}\n`);
     for (const b of report.order) process.stdout.write(`${b} (${b === standby ? 'standby' : 'active'}) runs ${report.holds[b]}\n`);

@@ -1,7 +1,8 @@
 // `lbdesk serve WS [--events] [--stats N] [--ui [--ui-port P]]`: the health checker and the
 // forwarding engine on the workspace's services and target sets until SIGINT/SIGTERM (exit 0). SIGHUP
 // re-reads WS and applies it without dropping established connections; an invalid file keeps
-// the running config (a `reload` event with ok false says why).
+// the running config (a `reload` event with ok false says why). `--control PATH`: the control
+// channel (services/lab/control.ts) for `lbdesk state|drain|maint|ready` on this box.
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,6 +13,7 @@ import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
 import { Lab } from '../../services/lab';
+import { listenControl } from '../../services/lab/control';
 import type { FaultLine } from '../../services/lab/faults';
 import { parseScenario, runFaultLine, runScenario, type ScenarioStep } from '../../services/lab/scenario';
 import { MemorySecretStore } from '../../services/secrets/memory';
@@ -29,6 +31,7 @@ interface ServeOptions {
   io?: 'native' | 'uv' | 'net';
   threads?: number;
   scenario?: string;
+  control?: string;
 }
 
 /** What serve drives: its own lab, or the one behind the browser UI. */
@@ -41,6 +44,8 @@ interface Runner {
   /** A fault on the lab's path to a member, or its clear (docs/cli.md, "Lab faults"). */
   fault(line: FaultLine): Promise<void>;
   members(): MemberStatus[];
+  /** The lab itself, for the control channel. */
+  lab: Lab;
 }
 
 export function register(program: Command): void {
@@ -52,6 +57,7 @@ export function register(program: Command): void {
     .option('--stats <seconds>', 'print per-service stats every so many seconds', (v) => positive(v, '--stats'))
     .option('--ui', 'also serve the browser UI on loopback and print its URL')
     .option('--ui-port <port>', 'port for the browser UI on 127.0.0.1 (default: a free port)', parsePort)
+    .option('--control <path>', 'serve the control channel on this UNIX socket (mode 0600): lbdesk state, drain, maint and ready reach the daemon through it; drained and maintenance members stay so through SIGHUP until set ready')
     .option('--scenario <file>', 'run a scenario file (faults, clears, box stops at given times, expected transitions) start to finish, print a PASS/FAIL line per expectation, then stop: exit 0 when all passed, 1 when some failed')
     .option('--io <layer>', 'data path of the forwarding engine: native (C addon, default), or JavaScript on uv (libuv handles) or net (node:net)', (v) => {
       if (v !== 'native' && v !== 'uv' && v !== 'net') throw new CliError(`--io must be native, uv or net, not "${v}"`, 2);
@@ -83,6 +89,16 @@ export function register(program: Command): void {
         session.detach();
         await runner.stop();
         throw new CliError(`cannot serve ${file}: ${first.reason ?? 'refused'}`, 1);
+      }
+      if (opts.control) {
+        const path = opts.control;
+        const control = await listenControl(path, { lab: runner.lab, run: session.run }).catch(async (err: Error) => {
+          session.detach();
+          await runner.stop();
+          throw new CliError(err.message.startsWith('--control') ? err.message : `--control ${path}: ${err.message}`, 2);
+        });
+        print({ ts: new Date().toISOString(), type: 'notice', message: `control channel on ${path}` });
+        void session.stopped.then(() => control.close());
       }
       sayIfIdle(workspace, file, print);
       if (scenario) void playScenario(scenario, opts.scenario!, runner, session, print);
@@ -166,6 +182,7 @@ function runner(lab: Lab, secrets: MemorySecretStore, path: string, stop: () => 
     pairBox: async (pair, box, action) => void (await lab.pairBox(pair, box, action)),
     fault: async (line) => void (await (line.op === 'fault' ? lab.fault(line.member, line.fault) : lab.clearFault(line.member))),
     members: () => lab.status().members,
+    lab,
     stop,
   };
 }

@@ -89,6 +89,8 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
   /** The last applied config before `route` (what `reroute` routes again). */
   private base: EngineConfig | undefined;
   private applied = 0;
+  /** Members drained at run time (the daemon's control channel): no new connections, open ones go on. */
+  private held = new Set<string>();
   private latest: EngineStats = emptyStats();
   private readonly unsubscribe: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -177,14 +179,25 @@ export class ForwardingEngine extends Emitter<{ event: EngineEvent }> {
     if (r?.ok) this.config = config;
   }
 
+  /**
+   * Takes these members out of new connections (as `enabled: false` does, their open connections
+   * go on) and puts back the others; kept through later applies. No `reload` event.
+   */
+  async hold(keys: ReadonlySet<string>): Promise<void> {
+    this.held = new Set(keys);
+    await this.reroute();
+  }
+
   private routed(config: EngineConfig): EngineConfig {
     const route = this.opts.route;
-    if (!route) return config;
+    const held = this.held;
+    if (!route && held.size === 0) return config;
     const pools = config.pools.map((p) => {
-      if (!p.members.some((m) => route(m.key) !== undefined)) return p;
+      if (!p.members.some((m) => route?.(m.key) !== undefined || held.has(m.key))) return p;
       return { ...p, members: p.members.map((m) => {
-        const address = route(m.key);
-        return address === undefined ? m : { ...m, address, ...(m.secondaryAddress !== undefined ? { secondaryAddress: address } : {}) };
+        const address = route?.(m.key);
+        const out = held.has(m.key) ? { ...m, enabled: false } : m;
+        return address === undefined ? out : { ...out, address, ...(m.secondaryAddress !== undefined ? { secondaryAddress: address } : {}) };
       }) };
     });
     return { ...config, pools };

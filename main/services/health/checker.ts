@@ -164,9 +164,9 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   // ---- lifecycle --------------------------------------------------------------------------
 
   /** Adds, removes and updates members by diffing; unchanged members keep state and schedule. */
-  apply(workspace: Workspace): void {
+  apply(workspace: Workspace, held?: (key: MemberKey) => string | undefined): void {
     const seen = new Set<MemberKey>();
-    for (const spec of membersOf(workspace)) {
+    for (const spec of membersOf(workspace, held)) {
       seen.add(spec.key);
       const m = this.members.get(spec.key);
       if (!m) this.add(spec);

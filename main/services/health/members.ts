@@ -71,7 +71,8 @@ export function targetOf(spec: MemberSpec): string {
   return `${spec.address}#${spec.port ?? DEFAULT_PORTS[spec.check.type as ProbeType] ?? ''}`;
 }
 
-export function membersOf(workspace: Workspace): MemberSpec[] {
+/** `held`: members taken out of checks at run time (`maint` on the daemon's control channel), with the reason shown. */
+export function membersOf(workspace: Workspace, held?: (key: string) => string | undefined): MemberSpec[] {
   const out: MemberSpec[] = [];
   const servers = new Map(workspace.servers.map((s) => [s.name, s]));
   for (const g of workspace.groups) {
@@ -80,8 +81,10 @@ export function membersOf(workspace: Workspace): MemberSpec[] {
       const s = servers.get(m.server);
       const check = resolveCheck(g.healthCheck, m.port, transport);
       const timers = resolveTimers({ server: s?.healthTimers, group: g.healthTimers, global: workspace.healthTimers });
+      const key = memberKey({ group: g.name, server: m.server, port: m.port });
+      const off = s && !s.enabled ? 'disabled' : held?.(key);
       out.push(finish({
-        key: memberKey({ group: g.name, server: m.server, port: m.port }),
+        key,
         group: g.name,
         server: m.server,
         address: s?.address ?? '',
@@ -89,7 +92,7 @@ export function membersOf(workspace: Workspace): MemberSpec[] {
         check,
         settings: g.healthCheck,
         timers,
-        ...(s && !s.enabled ? { disabled: 'disabled' } : {}),
+        ...(off ? { disabled: off } : {}),
         ...(!s ? { problem: `server "${m.server}" is not defined` } : {}),
       }));
     }

@@ -2,6 +2,7 @@
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
 import type { EventSink, LabSession, LabStatus, UnboundListener } from '../../../shared/api/contract';
+import type { AdminState } from '../../../shared/api/operate';
 import { memberKey, type StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
@@ -58,6 +59,10 @@ export class Lab {
   private scenarioRun: AbortController | undefined;
   /** The workspace as given to the last start (a scenario's members are read against it). */
   private applied: Workspace | undefined;
+  /** Members drained or in maintenance at run time (the control channel): kept through reloads until ready. */
+  private admin = new Map<string, Exclude<AdminState, 'ready'>>();
+  /** Workspaces applied since the lab started: a reload shows as a new number. */
+  private applies = 0;
 
   constructor(private readonly deps: LabOptions) {}
 
@@ -110,6 +115,7 @@ export class Lab {
         }),
       ];
     }
+    if (fresh) await this.engine!.hold(this.heldKeys());
     // A lab that starts leaves out a service whose address another program holds (said, with the
     // holder) rather than leaving every member unknown; a running lab changes nothing on refusal.
     let served = workspace;
@@ -134,7 +140,7 @@ export class Lab {
     this.unbound = unbound;
     // The engine said "cannot start" for each address left out: the unbound list says it in words.
     if (unbound.length) this.notes = this.notes.filter((n) => !unbound.some((u) => n.includes(`${u.address}:${u.port}`)));
-    this.health!.apply(workspace);
+    this.health!.apply(workspace, this.maintOf);
     await this.faults!.setWorkspace(workspace);
     if (fresh) {
       this.health!.start();
@@ -149,7 +155,13 @@ export class Lab {
     // the whole list with each apply, so one from a workspace no longer applied goes away.
     this.notices = result.notices ?? [];
     this.path = path;
+    this.applies += 1;
     return this.status();
+  }
+
+  /** How many workspaces this lab has applied (start and each reload). */
+  get generation(): number {
+    return this.applies;
   }
 
   async stop(): Promise<LabStatus> {
@@ -168,6 +180,7 @@ export class Lab {
     this.offs.forEach((off) => off());
     this.offs = [];
     this.listening.clear();
+    this.admin.clear();
     this.notes = [];
     this.notices = [];
     this.scopeNotes = [];
@@ -257,6 +270,32 @@ export class Lab {
       this.scenarioRun = undefined;
     }
   }
+
+  /** A member's admin state at run time (by member key): ready unless drained or in maintenance. */
+  adminOf(key: string): AdminState {
+    return this.admin.get(key) ?? 'ready';
+  }
+
+  /**
+   * Drain (no new connections, open ones go on), maintenance (also out of health checks) or
+   * ready, at once and without a reload; kept through later reloads of the workspace.
+   */
+  async setAdmin(keys: string[], admin: AdminState): Promise<void> {
+    if (!this.engine || !this.health || !this.applied) throw new Error('the lab is not running');
+    for (const k of keys) {
+      if (admin === 'ready') this.admin.delete(k);
+      else this.admin.set(k, admin);
+    }
+    await this.engine.hold(this.heldKeys());
+    const workspace = this.deps.bind === 'any' ? this.applied : labScope(this.applied).workspace;
+    this.health.apply(workspace, this.maintOf);
+  }
+
+  private heldKeys(): Set<string> {
+    return new Set(this.admin.keys());
+  }
+
+  private readonly maintOf = (key: string) => (this.admin.get(key) === 'maint' ? 'maintenance (set on the control channel)' : undefined);
 
   /** The workspace the lab runs, whole (before the loopback scope). */
   get workspace(): Workspace | undefined {

@@ -14,6 +14,7 @@ import { pingdirectoryRuntime } from './pingdirectory';
 import { vendorRuntime } from './vendor';
 import { ipvsRuntime } from './ipvs';
 import { runtimeRemote } from './remote';
+import { lbdeskRuntime } from './lbdesk';
 import { keepChange, loadKept, type KeptMember } from './kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
@@ -25,7 +26,7 @@ export { runtimeRemote } from './remote';
 export { loadKept, outForWords } from './kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime, lbdesk: lbdeskRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {

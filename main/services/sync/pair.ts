@@ -15,7 +15,8 @@ import type { SyncTarget, VerifyTarget } from './target';
 /** One box: the configs pushed to it, in order (an HAProxy box: haproxy.cfg, then its keepalived.conf). */
 export interface PairBox {
   name: string;
-  items: { target: SyncTarget; text: string | Buffer }[];
+  /** `keep`: the runtime states lbdesk keeps on that appliance, set again after its reload. */
+  items: { target: SyncTarget; text: string | Buffer; keep?: PushOptions['keep'] }[];
   /** Why it cannot be pushed (render errors): nothing is pushed to the pair. */
   refused?: string;
 }
@@ -67,7 +68,7 @@ export async function pushPair(pair: string, standby: PairBox, active: PairBox, 
   /** Pushes one box; undefined when all went well, else the pair report of the stop. */
   const pushBox = async (box: PairBox, role: 'standby' | 'active'): Promise<PairReport | undefined> => {
     for (const item of box.items) {
-      const r = await pushConfig(item.target, item.text, opts);
+      const r = await pushConfig(item.target, item.text, item.keep ? { ...opts, keep: item.keep } : opts);
       reports.push(r);
       if (GOOD.has(r.outcome)) {
         done.push({ box: box.name, target: item.target, report: r });

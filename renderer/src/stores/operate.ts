@@ -9,6 +9,7 @@ import { errorSentence, sentence } from '../lib/errors';
 import { clockTime } from '../lib/format';
 import { useLab } from './lab';
 import { useWorkspace } from './workspace';
+import { disagreement } from '../../../shared/api/disagree';
 
 /** Between the end of one look and the next: the loop never overlaps itself. */
 export const REFRESH_MS = 1000;
@@ -25,13 +26,8 @@ export interface OperateRow extends LiveMember {
 export type RollingStep = 'drain' | 'wait-drained' | 'patch' | 'ready' | 'wait-up' | 'done' | 'stopped' | 'failed';
 export interface Rolling { members: string[]; index: number; step: RollingStep; since: number }
 
-/** The box and the lab disagree where one has it serving and the other not (checks only). */
-export function disagreement(m: LiveMember, lab?: MemberStatus): string | undefined {
-  if (!lab || m.health === 'unknown' || m.health === 'no-check' || m.admin === 'maint' || lab.state === 'disabled') return undefined;
-  if (m.health === 'up' && lab.state === 'unavailable') return `the box has it up, the lab unavailable (${lab.reason})`;
-  if (m.health === 'down' && (lab.state === 'available' || lab.state === 'degraded')) return `the box has it down${m.check ? ` (${m.check})` : ''}, the lab ${lab.state}`;
-  return undefined;
-}
+/** The box and the lab disagree where one has it serving and the other not: the rule `lbdesk state --lab` uses too. */
+export { disagreement };
 
 export const useOperate = defineStore('operate', () => {
   const api = useApi();

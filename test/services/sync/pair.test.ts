@@ -59,7 +59,7 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
   function workspaceInput(server: 'a' | 'b', opts: { strict?: boolean } = {}) {
     const box = (b: Box) => ({
       name: b, host: sshd[b].host, port: sshd[b].port, user: 'root', auth: 'key', keyFile: sshd[b].userKey.path, driver: 'haproxy',
-      configPath: cfg(b),
+      configPath: cfg(b), statsSocket: join(dir, b, 'admin.sock'),
       validateCommand: b === 'h2' && opts.strict ? `${HAPROXY} -c -q -f {file} -f ${join(dir, 'missing.cfg')}` : `${HAPROXY} -c -q -f {file}`,
       // A reload fails once when asked to (the flag file), without reloading; the rollback's reload works.
       reloadCommand: `if [ -e ${flag(b)} ]; then rm -f ${flag(b)}; echo 'reload refused (simulated)' >&2; exit 1; fi; kill -USR2 $(cat ${pid(b)})`,
@@ -217,5 +217,27 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toMatch(/^h1: confirmed.*\nh2: confirmed/);
     expect(await answer('h1')).toBe('backend A');
+  }, 90_000);
+
+  it('lbdesk push --pair keeps a drain: named before, set again on the new worker after that box\'s reload', async () => {
+    const file = join(dir, 'site.yaml');
+    const common = ['--known-hosts', join(dir, 'known_hosts'), '--ssh-config', join(dir, 'ssh_config')];
+    const env = { LBDESK_DATA_DIR: join(dir, 'data') };
+    const member = `web/a:${backendPort}`;
+    const d = await runCli(['drain', file, '--appliance', 'h1', member, ...common], { env });
+    expect(d.code, d.stderr).toBe(0);
+    const input = workspaceInput('a');
+    (input.services[0] as { idleTimeout?: string }).idleTimeout = '5m';
+    writeFileSync(file, stringify(input));
+    const r = await runCli(['push', file, '--pair', 'edge', ...common], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`lbdesk: h1: keeps drain on ${member} \\(since \\S+, by \\S+\\)`));
+    expect(r.stdout).toMatch(new RegExp(`h1: note: kept drain on ${member} \\(since .*\\): set again after the reload`));
+    expect(r.stdout).not.toMatch(/h2: note: kept/);
+    expect(live('h1')).toContain('timeout client 5m');
+    const s = await runCli(['state', file, '--appliance', 'h1', '--json', ...common], { env });
+    expect(JSON.parse(s.stdout).members[0]).toMatchObject({ admin: 'drain' });
+    const h2 = await runCli(['state', file, '--appliance', 'h2', '--json', ...common], { env });
+    expect(JSON.parse(h2.stdout).members[0]).toMatchObject({ admin: 'ready' });
   }, 90_000);
 });
