@@ -55,7 +55,10 @@ describe('import over the contract', () => {
 
   it('lists the drivers with an importer, and imports a vendor running config with one of them', async () => {
     const { drivers } = await callDirect(svc.handlers, 'import.drivers', {});
-    expect(drivers).toEqual(['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory']);
+    expect(drivers.map((d) => d.name)).toEqual(['haproxy', 'keepalived', 'adx', 'a10', 'netscaler', 'f5', 'pingdirectory']);
+    // import.box pulls a config file: only the drivers lbdesk's file importer reads.
+    expect(drivers.filter((d) => d.fromBox).map((d) => d.name)).toEqual(['haproxy', 'keepalived']);
+    expect(drivers[1]).toMatchObject({ configPath: '/etc/keepalived/keepalived.conf', validateCommand: 'keepalived -t -e -f {file}' });
     const out = join(dir, 'adx.yaml');
     const r = await callDirect(svc.handlers, 'import.file', { config: join(CORPUS, 'adx/brocade-vtm-translator.cfg'), driver: 'adx', out, appliance: 'adx1' });
     expect(r.summary).toBe('2 servers, 1 group, 1 service; 3 imported, 1 approximated, 13 kept on the appliance');
