@@ -3,7 +3,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LbdeskPage } from './pages/lbdesk';
 import { startPushSite, type PushSite } from './pages/push-site';
-import { haveSshd } from '../helpers/sshd';
+import { haveSshd, noSshd } from '../helpers/sshd';
 
 /** Presses `key` until `target` has the focus; how many presses it took (fails past `max`). */
 async function pressUntil(page: Page, key: string, target: Locator, max: number): Promise<number> {
@@ -61,7 +61,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }])
     });
 
     test('Push: Tab ×3, Enter shows the diff, and Push is a few keys on', async ({ page }) => {
-      test.skip(!haveSshd, 'no sshd');
+      test.skip(!haveSshd, noSshd);
       let site: PushSite | undefined;
       try {
         site = await startPushSite(`tabs-${size.width}`, '127.0.8.96', '127.0.8.97');

@@ -25,7 +25,7 @@ describe('ADX show server real', () => {
       'State(St) - ACT:active, ENB:enabled, FAL:failed, TST:test, DIS:disabled,',
       '            UNK:unknown, UNB:unbind, AWU:await-unbind, AWD: await-shutdown',
       '',
-      'Name: rs1                            IP:10.1.1.1       : 1 : St: Active    Wt: 5 : 0  Max-conn: 1000000',
+      'Name: rs1                            IP:192.0.2.1      : 1 : St: Active    Wt: 5 : 0  Max-conn: 1000000',
       '       Port    St  Ms CurConn TotConn Rx-pkts  Tx-pkts  Rx-octet  Tx-octet  Reas',
       '       ----    --  -- ------- ------- -------  -------  --------  --------  ----',
       '       default DIS 0  0       0       0        0        0         0         0',
@@ -33,7 +33,7 @@ describe('ADX show server real', () => {
       '       ssl     DIS 0  2       7       0        0        0         0         0',
       '       8080    FAL 0  0       0       0        0        0         0         0',
       '       Server  Total  14      347     0        0        0         0         0',
-      'Name: rs2                            IP:10.1.1.2       : 1 : St: Disabled  Wt: 1 : 0  Max-conn: 1000000',
+      'Name: rs2                            IP:192.0.2.2      : 1 : St: Disabled  Wt: 1 : 0  Max-conn: 1000000',
       '       http    DIS 0  0       0       0        0        0         0         0',
     ].join('\n');
     expect(parseShowServerReal(text).map((m) => [m.object, m.port, m.admin, m.health, m.sessions, m.weight])).toEqual([

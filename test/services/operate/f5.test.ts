@@ -24,15 +24,15 @@ interface JsonState { members: { server: string; admin?: string; health: string;
 describe('tmsh show ltm pool members', () => {
   it('reads members with and without the | margin, the pool named in the header or on the member line', () => {
     const text = [
-      'Ltm::Pool: pool_web_443', 'Ltm::Pool Member: 10.2.2.11:443', 'Status', '    Availability : available', '    State        : enabled',
-      '    Reason       : Pool member is available', 'Ltm::Pool Member: 10.2.2.12:443', 'Status', '    Availability : offline',
+      'Ltm::Pool: pool_web_443', 'Ltm::Pool Member: 198.51.100.11:443', 'Status', '    Availability : available', '    State        : enabled',
+      '    Reason       : Pool member is available', 'Ltm::Pool Member: 198.51.100.12:443', 'Status', '    Availability : offline',
       '    State        : disabled', '    Reason       : Manually forced offline',
-      '  | Ltm::Pool Member: http-pool  10.10.40.40:80', '  |   Availability   : available', '  |   Current Connections   7        -',
+      '  | Ltm::Pool Member: http-pool  203.0.113.40:80', '  |   Availability   : available', '  |   Current Connections   7        -',
     ].join('\n');
     expect(parseShowPoolMembers(text).map((m) => [m.pool, m.member, m.fields.get('Availability'), m.fields.get('State'), m.connections])).toEqual([
-      ['pool_web_443', '10.2.2.11:443', 'available', 'enabled', undefined],
-      ['pool_web_443', '10.2.2.12:443', 'offline', 'disabled', undefined],
-      ['http-pool', '10.10.40.40:80', 'available', undefined, 7],
+      ['pool_web_443', '198.51.100.11:443', 'available', 'enabled', undefined],
+      ['pool_web_443', '198.51.100.12:443', 'offline', 'disabled', undefined],
+      ['http-pool', '203.0.113.40:80', 'available', undefined, 7],
     ]);
   });
 });

@@ -22,6 +22,7 @@ import { openAppliance } from '../../../main/services/sync/appliance';
 import { memberStates, parseMonitor, NO_RUNTIME_SWITCH } from '../../../main/services/drivers/pingdirectory/monitor';
 import { ADMIN_DN, slapdMissing, startSlapd, type Slapd } from '../../helpers/slapd';
 import { noSshd } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 import { runCli } from '../../helpers/cli';
 import { startPingDirectoryHost, type PingDirectoryHost } from '../vendor/pingdirectory-host';
 
@@ -77,7 +78,7 @@ describe('pingdirectory cn=monitor entries -> member states (pure)', () => {
   });
 });
 
-describe.skipIf(noSshd || slapdMissing)('lbdesk state on a pingdirectory appliance: the proxy\'s cn=monitor over LDAP', () => {
+describe.skipIf(skipBecause(noSshd || slapdMissing, 'pingdirectory state over cn=monitor'))('lbdesk state on a pingdirectory appliance: the proxy\'s cn=monitor over LDAP', () => {
   let slapd: Slapd;
   let host: PingDirectoryHost;
   let dir: string;

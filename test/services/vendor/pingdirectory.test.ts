@@ -21,6 +21,7 @@ import { renderPingDirectory } from '../../../main/services/drivers/pingdirector
 import { objectsOf, parseBatch } from '../../../main/services/drivers/pingdirectory/batch';
 import { parseDsconfigOutput } from '../../../main/services/drivers/pingdirectory/remote';
 import { noSshd } from '../../helpers/sshd';
+import { skipBecause } from '../../helpers/skip';
 import { runCli } from '../../helpers/cli';
 import { startPingDirectoryHost, type PingDirectoryHost } from './pingdirectory-host';
 
@@ -63,7 +64,7 @@ describe('dsconfig batch output, read line by line', () => {
   });
 });
 
-describe.skipIf(noSshd)('the test proxy host\'s dsconfig is strict, as the product is', () => {
+describe.skipIf(skipBecause(noSshd, 'the test proxy host\'s dsconfig'))('the test proxy host\'s dsconfig is strict, as the product is', () => {
   let host: PingDirectoryHost;
   beforeAll(async () => { host = await startPingDirectoryHost(); }, 60_000);
   afterAll(async () => { await host?.stop(); });
@@ -87,7 +88,7 @@ describe.skipIf(noSshd)('the test proxy host\'s dsconfig is strict, as the produ
   });
 });
 
-describe.skipIf(noSshd)('driver pingdirectory: push to the test proxy host over SSH', () => {
+describe.skipIf(skipBecause(noSshd, 'pingdirectory push'))('driver pingdirectory: push to the test proxy host over SSH', () => {
   let host: PingDirectoryHost;
   let dir: string;
   let original: string;

@@ -119,6 +119,15 @@ describe('the text rule table, field by field, through validate', () => {
 });
 
 describe('per-field rules beyond one line', () => {
+  it('dsconfig.hostname (dsconfig --hostname on the box) is an address or a host name: no control character, quote or long value', () => {
+    const at = (h: string) => problemsAt('appliances[].dsconfig.hostname', h).found.map((p) => p.message);
+    expect(at('ldap.example.test')).toEqual([]);
+    expect(at('192.0.2.7')).toEqual([]);
+    for (const bad of ['ldap\nwrite erase', 'ldap\r', 'ldap\0', 'ldap"x', `${'a'.repeat(100_000)}.test`]) {
+      expect(at(bad), JSON.stringify(bad.slice(0, 20))).toEqual(['must be an IP address or a host name']);
+    }
+  });
+
   it('a DNS query: labels of at most 63 bytes, 253 in all, none empty', () => {
     const at = (q: string) => problemsAt('groups[].healthCheck.dns.query', q).found.map((p) => p.message);
     expect(at(`${'a'.repeat(63)}.test`)).toEqual([]);

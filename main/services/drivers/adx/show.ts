@@ -14,7 +14,7 @@ const PORT_STATES: Record<string, string> = {
   UNB: 'unbind', AWU: 'await-unbind', AWD: 'await-shutdown',
 };
 
-// `Name: rs2    IP:10.27.13.11    : 1 : St: Active    Wt: 1 : 0  Max-conn: 1000000`
+// `Name: rs2    IP:192.0.2.11     : 1 : St: Active    Wt: 1 : 0  Max-conn: 1000000`
 const HEAD = /^Name:\s*(\S+)\s+IP:\s*(\S+)\s*:.*?St:\s*([A-Za-z-]+)\s+Wt:\s*(\d+)/;
 // `       http    ACT 0  3       10      0        0        0         0         0`
 const PORT = /^\s+(\S+)\s+([A-Z]{3})\s+\d+\s+(\d+)\s+\d+/;
