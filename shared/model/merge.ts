@@ -13,9 +13,9 @@ export type MergeChunk =
   /** Lines neither side changed. */
   | { kind: 'same'; lines: string[] }
   /** Changed on one side only, or the same way on both ('both'): taken as is. */
-  | { kind: 'mine' | 'theirs' | 'both'; base: string[]; mine: string[]; theirs: string[]; baseLine: number; mineLine: number }
+  | { kind: 'mine' | 'theirs' | 'both'; base: string[]; mine: string[]; theirs: string[]; baseLine: number; mineLine: number; theirsLine: number }
   /** Both sides changed these lines differently: the user chooses. */
-  | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[]; baseLine: number; mineLine: number; why?: string };
+  | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[]; baseLine: number; mineLine: number; theirsLine: number; why?: string };
 
 export type ChangeChunk = Exclude<MergeChunk, { kind: 'same' }>;
 export type Side = 'mine' | 'theirs';
@@ -83,8 +83,9 @@ export function merge3(baseText: string, mineText: string, theirsText: string): 
   const all = [...mine, ...theirs].sort((a, b) => a.start - b.start || a.end - b.end || (a.side === 'mine' ? -1 : 1));
   const chunks: MergeChunk[] = [];
   let at = 0;
-  /** Line numbers (1-based) in base and in mine where the next chunk starts. */
+  /** Line numbers (1-based) in mine and in theirs where the next chunk starts. */
   let mineLine = 1;
+  let theirsLine = 1;
   let conflicts = 0;
   let theirsChanges = 0;
   for (let k = 0; k < all.length; ) {
@@ -100,6 +101,7 @@ export function merge3(baseText: string, mineText: string, theirsText: string): 
       const lines = base.slice(at, start);
       chunks.push({ kind: 'same', lines });
       mineLine += lines.length;
+      theirsLine += lines.length;
     }
     const m = cluster.filter((h) => h.side === 'mine');
     const t = cluster.filter((h) => h.side === 'theirs');
@@ -107,10 +109,11 @@ export function merge3(baseText: string, mineText: string, theirsText: string): 
     const mineLines = sideText(base, m, start, end);
     const theirsLines = sideText(base, t, start, end);
     const kind = !t.length ? 'mine' : !m.length ? 'theirs' : same(mineLines, theirsLines) ? 'both' : 'conflict';
-    chunks.push({ kind, base: b, mine: mineLines, theirs: theirsLines, baseLine: start + 1, mineLine });
+    chunks.push({ kind, base: b, mine: mineLines, theirs: theirsLines, baseLine: start + 1, mineLine, theirsLine });
     if (kind === 'conflict') conflicts++;
     if (kind === 'theirs' || kind === 'conflict') theirsChanges++;
     mineLine += mineLines.length;
+    theirsLine += theirsLines.length;
     at = end;
   }
   if (at < base.length) chunks.push({ kind: 'same', lines: base.slice(at) });
@@ -173,22 +176,28 @@ export function overwriteLoss(m: Merge): { dropped: string[]; restored: number }
 }
 
 /**
- * The field or item at a line (1-based) of a workspace's text: `['servers', 1, 'weight']`, or the
- * deepest part that holds the line; [] when the text does not parse or the line is outside.
+ * The field or item at each line (1-based) of a workspace's text: `['servers', 1, 'weight']`, or
+ * the deepest part that holds the line; [] when the text does not parse or the line is outside.
  */
-export function pathAtLine(text: string, line: number): PathSegment[] {
+export function pathsAtLines(text: string, lines: readonly number[]): PathSegment[][] {
   const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length) return [];
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const nl = text.indexOf('\n', offset);
-    if (nl < 0) return [];
-    offset = nl + 1;
-  }
-  // The first character of the line that is not blank or a list dash: the thing the line is about.
-  while (offset < text.length && /[ \t-]/.test(text[offset]!)) offset++;
+  if (doc.errors.length) return lines.map(() => []);
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return lines.map((line) => {
+    let offset = starts[line - 1];
+    if (offset === undefined) return [];
+    // The first character of the line that is not blank or a list dash: the thing the line is about.
+    while (offset < text.length && /[ \t-]/.test(text[offset]!)) offset++;
+    return pathAt(doc.contents as Node | null, offset);
+  });
+}
+
+export const pathAtLine = (text: string, line: number): PathSegment[] => pathsAtLines(text, [line])[0]!;
+
+function pathAt(root: Node | null, offset: number): PathSegment[] {
   const path: PathSegment[] = [];
-  let node = doc.contents as Node | null;
+  let node = root;
   const within = (n: { range?: [number, number, number] | null } | null | undefined) => !!n?.range && n.range[0] <= offset && offset < n.range[2];
   for (;;) {
     if (isMap(node)) {

@@ -146,6 +146,19 @@ export class WorkspaceDocument {
     return this.state(false);
   }
 
+  /** The text after a merge with the file on disk (now `savedText`): undoable like an edit. */
+  replace(text: string, savedText: string, label: string): DocumentState {
+    if (text !== this.text) {
+      this.done.push({ text: this.text, label, at: Date.now() });
+      if (this.done.length > UNDO_LIMIT) this.done.shift();
+      this.undone = [];
+    }
+    this.savedText = savedText;
+    this.openKey = undefined;
+    this.setText(text, true);
+    return this.state(true);
+  }
+
   // ------------------------------------------------------------------------------------------
 
   private broken(): boolean {

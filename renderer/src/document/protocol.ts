@@ -43,6 +43,8 @@ export type Request =
   | { id: number; kind: 'normalise' }
   | { id: number; kind: 'text' }
   | { id: number; kind: 'saved'; text: string; file: string }
+  /** A merge with the file on disk: `text` becomes the document (one undo step), `savedText` what is on disk. */
+  | { id: number; kind: 'replace'; text: string; savedText: string; label: string }
   | { id: number; kind: 'warm' }
   | { id: number; kind: 'ping' };
 

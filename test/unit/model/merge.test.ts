@@ -83,7 +83,7 @@ describe('three-way merge of a workspace', () => {
     const m = mergeWorkspace(BASE, mine, theirs);
     expect(m.conflicts).toBe(1);
     const [c] = conflictsOf(m);
-    expect(c).toMatchObject({ base: ['    address: 192.0.2.12'], mine: ['    address: 192.0.2.42'], theirs: ['    address: 192.0.2.52   # theirs'], baseLine: 10, mineLine: 10 });
+    expect(c).toMatchObject({ base: ['    address: 192.0.2.12'], mine: ['    address: 192.0.2.42'], theirs: ['    address: 192.0.2.52   # theirs'], baseLine: 10, mineLine: 10, theirsLine: 10 });
     expect(pathAtLine(mine, c!.mineLine)).toEqual(['servers', 1, 'address']);
     expect(mergedText(m, ['theirs'])).toBe(theirs);
     expect(mergedText(m, ['mine'])).toBe(mine);
