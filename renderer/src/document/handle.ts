@@ -8,7 +8,7 @@ export function handle(doc: WorkspaceDocument, req: Request): Response {
       case 'load':
         return { id: req.id, state: doc.load(req.text, req.file, req.savedText) };
       case 'edit':
-        return { id: req.id, state: doc.edit(req.batches) };
+        return { id: req.id, state: doc.edit(req.batches, req.renames) };
       case 'undo':
         return { id: req.id, state: doc.undo() };
       case 'redo':

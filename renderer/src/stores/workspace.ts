@@ -17,7 +17,7 @@ import type { Problem } from '../model';
 import { createDocumentClient, type DocumentClient } from '../document/client';
 import { quickCheck } from '../lib/quickCheck';
 import { describeAt, itemNoun } from '../lib/labels';
-import type { Batch, EditOp, DocumentState } from '../document/protocol';
+import type { Batch, EditOp, DocumentState, Rename } from '../document/protocol';
 
 export interface KeyedProblem extends Problem { key: string; itemKey: string }
 /** The file changed on disk while edits were unsaved, and both changed the same lines: the user chooses. */
@@ -137,8 +137,11 @@ export const useWorkspace = defineStore('workspace', () => {
 
   // --- the document worker ----------------------------------------------------------------------------
   let pending: Batch[] = [];
-  /** The rename being typed, if any (see rename()). */
-  let renaming: { key: string; session: RenameSession } | undefined;
+  /** The rename being typed, if any (see rename()), and the name the item had when it began. */
+  let renaming: { key: string; session: RenameSession; from: string } | undefined;
+  /** Every rename since the file was opened: a reference left on an old name is pointed at the new one. */
+  let renames: Rename[] = [];
+  let renamesChanged = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   // A push refused before it connects (HAProxy has no IPFE least-load, a relative configPath)
@@ -200,7 +203,9 @@ export const useWorkspace = defineStore('workspace', () => {
     inFlight.value++;
     try {
       const e = await getDocument();
-      const r = await tracked(e.send({ kind: 'edit', batches }));
+      const sent = renamesChanged ? renames.map((x) => ({ ...x })) : undefined;
+      renamesChanged = false;
+      const r = await tracked(e.send({ kind: 'edit', batches, renames: sent }));
       if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
       take(r.state);
       // Appends (a paste) skip the editable Document; build it now, before the next keystroke.
@@ -266,6 +271,8 @@ export const useWorkspace = defineStore('workspace', () => {
     const e = await getDocument();
     pending = [];
     renaming = undefined;
+    renames = [];
+    renamesChanged = false;
     pendingCount.value = 0;
     quick.value = new Map();
     const r = await e.send({ kind: 'load', text: file.text, file: file.path });
@@ -555,10 +562,29 @@ export const useWorkspace = defineStore('workspace', () => {
   function rename(kind: RenameKind, index: number, to: string): void {
     const key = `rename:${kind}:${index}`;
     let s = renaming?.key === key && getIn(raw.value, [LISTS[kind], index, 'name']) === renaming.session.name ? renaming.session : undefined;
+    const from = s && renaming ? renaming.from : (getIn(raw.value, [LISTS[kind], index, 'name']) as string | undefined) ?? '';
     s ??= beginRename(raw.value, kind, index);
     const before = raw.value;
+    const prev = getIn(before, [LISTS[kind], index, 'name']);
     const ops = renameOps(before, s, to).map(([p, v]): EditOp => ({ op: 'set', path: p, value: v }));
-    if (edit(`rename ${kind} ${s.name || '(unnamed)'}`, ops, key)) renaming = { key, session: advanceRename(before, s, to) };
+    if (edit(`rename ${kind} ${s.name || '(unnamed)'}`, ops, key)) {
+      renaming = { key, session: advanceRename(before, s, to), from };
+      noteRename(LISTS[kind] as Rename['list'], index, from, typeof prev === 'string' ? prev : '', to);
+    }
+  }
+  /**
+   * `from` (the name when the rename began) is now `to`, and so is every name that had become
+   * `prev` (the name before this keystroke); a name another item still has is that item's, not a
+   * former name.
+   */
+  function noteRename(list: Rename['list'], index: number, from: string, prev: string, to: string): void {
+    if (!from) return;
+    const items = raw.value[list];
+    const shared = Array.isArray(items) && items.some((x, i) => i !== index && (x as { name?: unknown } | null)?.name === from);
+    const next = renames.filter((r) => !(r.list === list && r.from === from)).map((r) => (r.list === list && r.to === prev ? { ...r, to } : r));
+    if (!shared) next.push({ list, from, to });
+    renames = next.filter((r) => r.from !== r.to && r.to);
+    renamesChanged = true;
   }
   /** The name field lost the focus: the next rename of the item starts from what names it then. */
   function endRename(): void {
