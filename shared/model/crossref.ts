@@ -35,6 +35,12 @@ export const isNamedList = (list: string): list is Kind => list in NOUN;
 export function duplicateName(kind: Kind, name: string, other: number, which: 'first' | 'also'): string {
   return `duplicate ${NOUN[kind]} name "${name}" (${which} defined at ${kind}[${other}])`;
 }
+/**
+ * Names renamed since the file was opened, per list (old name → new name): a reference still on
+ * an old name is pointed at the item's new name, not at whatever name is spelt most like the old.
+ */
+export type Renamed = Partial<Record<Kind, ReadonlyMap<string, string>>>;
+
 /** Suggestions cost a scan of every name; a file full of typos gets the first ones only. */
 const SUGGESTION_BUDGET = 200;
 
@@ -55,7 +61,7 @@ const STOP = Symbol('enough problems');
  * Cross-object issues; stops (stopped: true) once more than `limit` are found, an error among them:
  * the workspace is refused either way, and a list past the cap is not shown.
  */
-export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infinity): { issues: Issue[]; stopped: boolean } {
+export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infinity, renamed: Renamed = {}): { issues: Issue[]; stopped: boolean } {
   const issues: Issue[] = [];
   let errors = 0;
   const add = (found: readonly Issue[]) => {
@@ -66,7 +72,7 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infi
     if (issues.length > limit && errors > 0) throw STOP;
   };
   try {
-    every(workspace, raw, add);
+    every(workspace, raw, add, renamed);
   } catch (e) {
     if (e !== STOP) throw e;
     return { issues, stopped: true };
@@ -74,12 +80,16 @@ export function crossCheck(workspace: LooseWorkspace, raw: unknown, limit = Infi
   return { issues, stopped: false };
 }
 
-function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Issue[]) => void): void {
+function every(workspace: LooseWorkspace, raw: unknown, add: (found: readonly Issue[]) => void, renamed: Renamed): void {
   const err = (path: PathSegment[], message: string) => add([{ severity: 'error', path, message }]);
   const warn = (path: PathSegment[], message: string) => add([{ severity: 'warning', path, message }]);
   let budget = SUGGESTION_BUDGET;
   const hint = (word: string, names: () => Iterable<string>) => {
     if (budget-- <= 0) return '';
+    for (const map of Object.values(renamed)) {
+      const to = map?.get(word);
+      if (to !== undefined && [...names()].includes(to)) return ` (did you mean "${to}"? "${word}" was renamed to "${to}")`;
+    }
     const c = closest(word, names());
     return c === undefined ? '' : ` (did you mean "${c}"?)`;
   };

@@ -7,7 +7,7 @@ import {
 } from './schema';
 import { formatPath, hasErrors, sortProblems, ROOT_PATH, SYNTAX_PATH, type PathSegment, type Problem } from './problem';
 import { zodIssues, type Issue } from './issues';
-import { crossCheck, type LooseWorkspace } from './crossref';
+import { crossCheck, type LooseWorkspace, type Renamed } from './crossref';
 import { locate, pathAt, positionOf } from './locate';
 import { createDocument, documentLines, documentToText } from './document';
 import { fastLoad } from './fastload';
@@ -37,16 +37,18 @@ export interface ParseResult {
 export interface ParseOptions {
   /** The migration steps (the real ones by default; tests pass their own). */
   migrations?: readonly Migration[];
+  /** Items renamed in the editor since the file was opened (for the suggestions of references left behind). */
+  renamed?: Renamed;
 }
 
 /**
  * Structural (zod) and cross-reference issues of plain data. Counting stops (stopped: true) once
  * more than `limit` issues are found with an error among them: the rest would not be shown.
  */
-export function checkData(data: unknown, limit = Infinity): { workspace?: Workspace; issues: Issue[]; stopped?: boolean } {
+export function checkData(data: unknown, limit = Infinity, renamed?: Renamed): { workspace?: Workspace; issues: Issue[]; stopped?: boolean } {
   const r = workspaceSchema.safeParse(data);
   if (r.success) {
-    const { issues, stopped } = crossCheck(r.data, data, limit);
+    const { issues, stopped } = crossCheck(r.data, data, limit, renamed);
     return { workspace: stopped || issues.some((i) => i.severity === 'error') ? undefined : r.data, issues, stopped };
   }
   // One past the limit: exactly `limit` problems is not "more".
@@ -56,7 +58,7 @@ export function checkData(data: unknown, limit = Infinity): { workspace?: Worksp
   // aside to get an entry through is already reported, so nothing more is said about it.
   const set = new Set<string>();
   const under = (p: PathSegment[]) => p.some((_, n) => set.has(JSON.stringify(p.slice(0, n + 1))));
-  const cross = crossCheck(loose(data, set), data, limit - issues.length);
+  const cross = crossCheck(loose(data, set), data, limit - issues.length, renamed);
   issues.push(...cross.issues.filter((i) => !under(i.path)));
   return { issues, stopped: cross.stopped };
 }
@@ -294,7 +296,7 @@ export function validateDocument(doc: Document, file: string, opts: ParseOptions
     add('error', { line: 1, col: 1 }, ROOT_PATH, (e as Error).message);
     return { problems: finish(file, problems) };
   }
-  const checked = checkData(data, MAX_PROBLEMS);
+  const checked = checkData(data, MAX_PROBLEMS, opts.renamed);
   const lines = documentLines(doc);
   for (const issue of checked.issues) {
     const pos = locate(doc, lines, issue.path, issue.at === 'key' ? 'key' : 'value');
@@ -340,7 +342,7 @@ export function parseWorkspace(text: string, file: string, opts: ParseOptions = 
   if (fast.ok) {
     const data = fast.data as Record<string, unknown> | null;
     if (data && typeof data === 'object' && data.lbdesk === FORMAT_VERSION) {
-      const checked = checkData(data, MAX_PROBLEMS);
+      const checked = checkData(data, MAX_PROBLEMS, opts.renamed);
       // Problems are placed from js-yaml's parse events when they can be (big files stay fast).
       const locator = checked.issues.length === 0 ? undefined : fastLocator(text);
       if (checked.issues.length === 0 || locator) {

@@ -173,7 +173,7 @@ describe('workspace store', () => {
     expect(await readFile(workspaceStore.path, 'utf8')).toContain('description: mine');
   });
 
-  it('follows a file changed on disk when nothing is unsaved, and asks when something is', async () => {
+  it('follows a file changed on disk when nothing is unsaved, and merges with what is', async () => {
     const workspaceStore = useWorkspace();
     await workspaceStore.openDemo();
     const write = async (text: string) => {
@@ -191,8 +191,10 @@ describe('workspace store', () => {
     workspaceStore.set(['description'], 'unsaved edit');
     await new Promise((r) => setTimeout(r, 20));
     await write(text);
-    await vi.waitFor(() => expect(workspaceStore.externalChange).toBeDefined(), { timeout: 2000, interval: 10 });
+    // Another line than the edit: merged with it, the edit kept and still unsaved.
+    await vi.waitFor(() => expect(workspaceStore.name).toBe('lab-site-a'), { timeout: 2000, interval: 10 });
     expect(workspaceStore.get(['description'])).toBe('unsaved edit');
+    expect(workspaceStore.dirty).toBe(true);
   });
 
   it('shows a file with YAML errors read-only, with the problem at its line', async () => {

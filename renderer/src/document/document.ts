@@ -4,7 +4,8 @@ import type { Document } from 'yaml';
 import { addItem, addItems, appendSplice, createDocument, deleteField, documentToText, normaliseFactors, parseWorkspace, removeItem, setField, validateDocument, type Problem } from '../../../shared/model';
 import { fastLoad } from '../../../shared/model/fastload';
 import { documentData } from '../../../shared/model/aliases';
-import type { Batch, EditOp, DocumentState } from './protocol';
+import type { Batch, EditOp, DocumentState, Rename } from './protocol';
+import type { Renamed } from '../../../shared/model/crossref';
 import { sameData, updateIn } from '../lib/tree';
 
 interface Step { text: string; label: string; key?: string; at: number }
@@ -26,10 +27,12 @@ export class WorkspaceDocument {
   private openKey: string | undefined;
   private openAt = 0;
   private migratedFrom: number | undefined;
+  private renamed: Renamed = {};
 
   load(text: string, file: string, savedText = text): DocumentState {
     this.file = file;
     this.savedText = savedText;
+    this.renamed = {};
     this.done = [];
     this.undone = [];
     this.openKey = undefined;
@@ -37,7 +40,8 @@ export class WorkspaceDocument {
     return this.state(true);
   }
 
-  edit(batches: Batch[]): DocumentState {
+  edit(batches: Batch[], renames?: Rename[]): DocumentState {
+    if (renames) this.renamed = renamedOf(renames);
     let error: string | undefined;
     /** Whether the text changed since it was last validated. */
     let stale = false;
@@ -146,6 +150,19 @@ export class WorkspaceDocument {
     return this.state(false);
   }
 
+  /** The text after a merge with the file on disk (now `savedText`): undoable like an edit. */
+  replace(text: string, savedText: string, label: string): DocumentState {
+    if (text !== this.text) {
+      this.done.push({ text: this.text, label, at: Date.now() });
+      if (this.done.length > UNDO_LIMIT) this.done.shift();
+      this.undone = [];
+    }
+    this.savedText = savedText;
+    this.openKey = undefined;
+    this.setText(text, true);
+    return this.state(true);
+  }
+
   // ------------------------------------------------------------------------------------------
 
   private broken(): boolean {
@@ -160,7 +177,7 @@ export class WorkspaceDocument {
 
   /** Replaces the text: parse (fast path when possible), validate, and build the Document lazily. */
   private setText(text: string, validate: boolean): void {
-    const r = parseWorkspace(text, this.file);
+    const r = parseWorkspace(text, this.file, { renamed: this.renamed });
     this.docRef = undefined;
     this.lazyDoc = () => r.doc;
     this.migratedFrom = r.migratedFrom;
@@ -170,7 +187,7 @@ export class WorkspaceDocument {
   }
 
   private validate(): void {
-    this.problems = validateDocument(this.doc(), this.file).problems;
+    this.problems = validateDocument(this.doc(), this.file, { renamed: this.renamed }).problems;
   }
 
   private raw(): Record<string, unknown> {
@@ -217,6 +234,12 @@ function apply(doc: Document, op: EditOp): void {
     case 'remove':
       return removeItem(doc, op.list, op.index);
   }
+}
+
+function renamedOf(list: Rename[]): Renamed {
+  const out: Record<string, Map<string, string>> = {};
+  for (const r of list) (out[r.list] ??= new Map()).set(r.from, r.to);
+  return out as Renamed;
 }
 
 function asObject(v: unknown): Record<string, unknown> {

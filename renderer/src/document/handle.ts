@@ -8,7 +8,7 @@ export function handle(doc: WorkspaceDocument, req: Request): Response {
       case 'load':
         return { id: req.id, state: doc.load(req.text, req.file, req.savedText) };
       case 'edit':
-        return { id: req.id, state: doc.edit(req.batches) };
+        return { id: req.id, state: doc.edit(req.batches, req.renames) };
       case 'undo':
         return { id: req.id, state: doc.undo() };
       case 'redo':
@@ -21,6 +21,8 @@ export function handle(doc: WorkspaceDocument, req: Request): Response {
         return { id: req.id, text: doc.currentText() };
       case 'saved':
         return { id: req.id, state: doc.saved(req.text, req.file) };
+      case 'replace':
+        return { id: req.id, state: doc.replace(req.text, req.savedText, req.label) };
       case 'warm':
         doc.warm();
         return { id: req.id };

@@ -14,6 +14,9 @@ export type EditOp =
 
 export interface Batch { ops: EditOp[]; label: string; mergeKey?: string; at: number }
 
+/** Items renamed in the editor since the file was opened (old name → new), for the suggestions of references left behind. */
+export interface Rename { list: 'servers' | 'groups' | 'services' | 'appliances'; from: string; to: string }
+
 export interface DocumentState {
   problems: Problem[];
   /** No errors (warnings allowed). */
@@ -37,12 +40,14 @@ export interface DocumentState {
 
 export type Request =
   | { id: number; kind: 'load'; text: string; file: string; savedText?: string }
-  | { id: number; kind: 'edit'; batches: Batch[] }
+  | { id: number; kind: 'edit'; batches: Batch[]; renames?: Rename[] }
   | { id: number; kind: 'undo' }
   | { id: number; kind: 'redo' }
   | { id: number; kind: 'normalise' }
   | { id: number; kind: 'text' }
   | { id: number; kind: 'saved'; text: string; file: string }
+  /** A merge with the file on disk: `text` becomes the document (one undo step), `savedText` what is on disk. */
+  | { id: number; kind: 'replace'; text: string; savedText: string; label: string }
   | { id: number; kind: 'warm' }
   | { id: number; kind: 'ping' };
 

@@ -8,6 +8,8 @@ import { ApiError } from '../../../shared/api/contract';
 import { useApi } from '../api/inject';
 import { errorSentence } from '../lib/errors';
 import { compareTexts } from '../lib/textdiff';
+import { conflictsOf, mergedText, mergeWorkspace, overwriteLoss, pathsAtLines, type Merge, type Side } from '../../../shared/model/merge';
+import { fastLoad } from '../../../shared/model/fastload';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
@@ -15,9 +17,13 @@ import type { Problem } from '../model';
 import { createDocumentClient, type DocumentClient } from '../document/client';
 import { quickCheck } from '../lib/quickCheck';
 import { describeAt, itemNoun } from '../lib/labels';
-import type { Batch, EditOp, DocumentState } from '../document/protocol';
+import type { Batch, EditOp, DocumentState, Rename } from '../document/protocol';
 
 export interface KeyedProblem extends Problem { key: string; itemKey: string }
+/** The file changed on disk while edits were unsaved, and both changed the same lines: the user chooses. */
+export interface PendingMerge { theirs: string; mtimeMs: number; result: Merge; where: string[]; choices: (Side | undefined)[]; lost: { dropped: string[]; restored: number } }
+/** A merge with the file on disk that needed no question: what it did, and each change's place. */
+export interface DoneMerge { result: Merge; where: string[]; said: string }
 export type { Raw } from './mirror';
 
 const EMPTY: DocumentState = { problems: [], valid: true, dirty: false, broken: false, canUndo: false, canRedo: false, size: 0 };
@@ -82,6 +88,14 @@ export const useWorkspace = defineStore('workspace', () => {
   const conflict = ref('');
   /** After a conflict: the lines only the file on disk has, which "Overwrite with mine" drops. */
   const dropped = ref<string[]>([]);
+  /** …and how many lines the file on disk removed that "Overwrite with mine" puts back. */
+  const restored = ref(0);
+  /** The file on disk and mine both changed the same lines: each conflict waits for a choice. */
+  const merge = shallowRef<PendingMerge>();
+  /** The last merge with the file on disk taken without a question (its changes, for "Show changes"). */
+  const lastMerge = shallowRef<DoneMerge>();
+  /** The text last read or written here: the base of a merge with the file on disk. */
+  let baseText = '';
   const recent = ref<string[]>([]);
 
   const name = computed(() => (typeof raw.value.name === 'string' ? raw.value.name : ''));
@@ -123,8 +137,11 @@ export const useWorkspace = defineStore('workspace', () => {
 
   // --- the document worker ----------------------------------------------------------------------------
   let pending: Batch[] = [];
-  /** The rename being typed, if any (see rename()). */
-  let renaming: { key: string; session: RenameSession } | undefined;
+  /** The rename being typed, if any (see rename()), and the name the item had when it began. */
+  let renaming: { key: string; session: RenameSession; from: string } | undefined;
+  /** Every rename since the file was opened: a reference left on an old name is pointed at the new one. */
+  let renames: Rename[] = [];
+  let renamesChanged = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   // A push refused before it connects (HAProxy has no IPFE least-load, a relative configPath)
@@ -186,7 +203,9 @@ export const useWorkspace = defineStore('workspace', () => {
     inFlight.value++;
     try {
       const e = await getDocument();
-      const r = await tracked(e.send({ kind: 'edit', batches }));
+      const sent = renamesChanged ? renames.map((x) => ({ ...x })) : undefined;
+      renamesChanged = false;
+      const r = await tracked(e.send({ kind: 'edit', batches, renames: sent }));
       if (r.fatal) message.value = errorSentence(new Error(r.fatal), 'apply the edit');
       take(r.state);
       // Appends (a paste) skip the editable Document; build it now, before the next keystroke.
@@ -252,6 +271,8 @@ export const useWorkspace = defineStore('workspace', () => {
     const e = await getDocument();
     pending = [];
     renaming = undefined;
+    renames = [];
+    renamesChanged = false;
     pendingCount.value = 0;
     quick.value = new Map();
     const r = await e.send({ kind: 'load', text: file.text, file: file.path });
@@ -262,6 +283,10 @@ export const useWorkspace = defineStore('workspace', () => {
     externalChange.value = undefined;
     conflict.value = '';
     dropped.value = [];
+    restored.value = 0;
+    merge.value = undefined;
+    lastMerge.value = undefined;
+    baseText = file.text;
     message.value = '';
     // What was said about the file before (normalised on save, saved N s ago) is not about this one.
     notice.value = '';
@@ -321,13 +346,13 @@ export const useWorkspace = defineStore('workspace', () => {
     if (!target) return false;
     saving.value = true;
     changedWhileSaving = undefined;
+    const sameFile = target === path.value;
     try {
       await flush();
       const e = await getDocument();
       const n = await e.send({ kind: 'normalise' });
       take(n.state);
       const body = await text();
-      const sameFile = target === path.value;
       const saved = await api.call('workspace.write', { path: target, text: body, expectedMtimeMs: sameFile ? mtimeMs.value : undefined });
       take((await e.send({ kind: 'saved', text: body, file: saved.path })).state);
       savedRaw.value = raw.value;
@@ -337,6 +362,10 @@ export const useWorkspace = defineStore('workspace', () => {
       externalChange.value = undefined;
       conflict.value = '';
       dropped.value = [];
+      restored.value = 0;
+      merge.value = undefined;
+      lastMerge.value = undefined;
+      baseText = body;
       message.value = '';
       const errs = errors.value.length;
       const norm = n.changes?.length ? `Fm + Fc normalised to 100 in ${n.changes.length} target ${n.changes.length === 1 ? 'set' : 'sets'}. ` : '';
@@ -346,7 +375,9 @@ export const useWorkspace = defineStore('workspace', () => {
     } catch (e) {
       if (e instanceof ApiError && e.code === 'conflict') {
         conflict.value = errorSentence(e);
-        dropped.value = await theirsOnly(target, await text());
+        const loss = await theirsOnly(target, await text(), sameFile);
+        dropped.value = loss.dropped;
+        restored.value = loss.restored;
       }
       else message.value = errorSentence(e, `save ${target}`);
       return false;
@@ -358,11 +389,14 @@ export const useWorkspace = defineStore('workspace', () => {
     }
   }
 
-  /** The lines of the file on disk that `mine` does not have (what overwriting it loses). */
-  async function theirsOnly(file: string, mine: string): Promise<string[]> {
+  /**
+   * What overwriting the file on disk with `mine` loses: the lines its changes since the base
+   * brought (for another file than the open one, every line of it mine does not have).
+   */
+  async function theirsOnly(file: string, mine: string, sameFile: boolean): Promise<{ dropped: string[]; restored: number }> {
     const disk = await api.call('workspace.read', { path: file }).catch(() => undefined);
-    if (!disk) return [];
-    return compareTexts(disk.text, mine).sections.flatMap((s) => s.rows.filter((r) => r.kind === 'del').map((r) => r.text ?? ''));
+    if (!disk) return { dropped: [], restored: 0 };
+    return overwriteLoss(mergeWorkspace(sameFile ? baseText : '', mine, disk.text));
   }
   /** After a conflict: the user chose their version over the one on disk. */
   async function overwrite(): Promise<boolean> {
@@ -387,9 +421,109 @@ export const useWorkspace = defineStore('workspace', () => {
         const d = compareTexts(before, await text());
         notice.value = `The file changed on disk and was reloaded: +${d.added} −${d.removed} lines.`;
       })();
-    } else externalChange.value = { mtimeMs: ev.mtimeMs };
+    } else {
+      externalChange.value = { mtimeMs: ev.mtimeMs };
+      void mergeDisk(ev.path);
+    }
   }
   api.on('workspace.changed', onChanged);
+
+  // --- merging with the file on disk ---------------------------------------------------------
+  /**
+   * The file changed on disk under unsaved edits: what only one side changed is merged at once
+   * (comments and untouched lines exact); lines both changed wait in `merge` for the user.
+   */
+  async function mergeDisk(file: string): Promise<void> {
+    const disk = await api.call('workspace.read', { path: file }).catch((e: unknown) => {
+      message.value = errorSentence(e, `read ${file} to merge it`);
+      return undefined;
+    });
+    if (!disk || disk.path !== path.value || saving.value) return;
+    if (disk.text === baseText) {
+      // Touched, not changed: nothing to merge.
+      mtimeMs.value = disk.mtimeMs;
+      externalChange.value = undefined;
+      return;
+    }
+    const mine = await text();
+    const m = mergeWorkspace(baseText, mine, disk.text);
+    const where = places(m, mine, disk.text);
+    if (m.conflicts) {
+      merge.value = { theirs: disk.text, mtimeMs: disk.mtimeMs, result: m, where, choices: [], lost: overwriteLoss(m) };
+      return;
+    }
+    await adopt(mergedText(m, []), disk);
+    const n = m.theirsChanges;
+    lastMerge.value = { result: m, where, said: `The file changed on disk: ${n} ${n === 1 ? 'change' : 'changes'} from there merged with your unsaved edits, no conflicts. Save to write both.` };
+  }
+
+  /** Each change's place in words (`server web2 address`), from the side that has its lines. */
+  function places(m: Merge, mine: string, theirs: string): string[] {
+    const changed = m.chunks.flatMap((c) => (c.kind === 'same' ? [] : [c]));
+    const inMine = pathsAtLines(mine, changed.map((c) => c.mineLine));
+    const inTheirs = pathsAtLines(theirs, changed.map((c) => c.theirsLine));
+    const theirsRaw = fastLoad(theirs);
+    const theirsData = theirsRaw.ok ? theirsRaw.data : {};
+    let k = 0;
+    return m.chunks.map((c) => {
+      if (c.kind === 'same') return '';
+      const i = k++;
+      const mineSide = c.mine.some((l) => l.trim()) || !c.theirs.some((l) => l.trim());
+      const p = mineSide ? inMine[i]! : inTheirs[i]!;
+      return p.length ? describeAt(mineSide ? raw.value : theirsData, p) : `line ${c.baseLine}`;
+    });
+  }
+
+  /** The merged text becomes the document; the file on disk is its new base. */
+  async function adopt(merged: string, disk: { text: string; mtimeMs: number }): Promise<void> {
+    const e = await getDocument();
+    const r = await tracked(e.send({ kind: 'replace', text: merged, savedText: disk.text, label: 'merge the file on disk' }));
+    if (r.fatal) throw new Error(r.fatal);
+    baseText = disk.text;
+    mtimeMs.value = disk.mtimeMs;
+    const fast = fastLoad(disk.text);
+    if (fast.ok && fast.data && typeof fast.data === 'object') savedRaw.value = fast.data as Raw;
+    externalChange.value = undefined;
+    merge.value = undefined;
+    conflict.value = '';
+    dropped.value = [];
+    restored.value = 0;
+    take(r.state);
+  }
+
+  /** Keeps mine or takes theirs for the i-th conflict. */
+  function choose(i: number, side: Side): void {
+    const cur = merge.value;
+    if (!cur) return;
+    const choices = [...cur.choices];
+    choices[i] = side;
+    merge.value = { ...cur, choices };
+  }
+
+  /** Every conflict chosen: merges (edits typed meanwhile included; if they moved a conflict, asks again). */
+  async function applyMerge(): Promise<boolean> {
+    const cur = merge.value;
+    if (!cur || cur.result.chunks.length === 0) return false;
+    const mine = await text();
+    const m = mergeWorkspace(baseText, mine, cur.theirs);
+    if (JSON.stringify(conflictsOf(m).map((c) => [c.mine, c.theirs])) !== JSON.stringify(conflictsOf(cur.result).map((c) => [c.mine, c.theirs]))) {
+      merge.value = { ...cur, result: m, where: places(m, mine, cur.theirs), choices: [], lost: overwriteLoss(m) };
+      message.value = 'Your edits since changed the lines in conflict: choose again.';
+      return false;
+    }
+    const missing = conflictsOf(m).findIndex((_, i) => !cur.choices[i]);
+    if (missing >= 0) {
+      message.value = `Choose yours or theirs for conflict ${missing + 1} of ${m.conflicts} first.`;
+      return false;
+    }
+    const taken = cur.choices.filter((c) => c === 'theirs').length;
+    const where = places(m, mine, cur.theirs);
+    await adopt(mergedText(m, cur.choices), { text: cur.theirs, mtimeMs: cur.mtimeMs });
+    message.value = '';
+    const kept = m.conflicts - taken;
+    lastMerge.value = { result: m, where, said: `Merged with the file on disk: ${m.theirsChanges - kept} of its changes taken, ${kept} of your conflicting ${kept === 1 ? 'edit' : 'edits'} kept over theirs. Save to write it.` };
+    return true;
+  }
 
   // --- editing -------------------------------------------------------------------------------
   const get = (p: Path): unknown => getIn(raw.value, p);
@@ -428,10 +562,29 @@ export const useWorkspace = defineStore('workspace', () => {
   function rename(kind: RenameKind, index: number, to: string): void {
     const key = `rename:${kind}:${index}`;
     let s = renaming?.key === key && getIn(raw.value, [LISTS[kind], index, 'name']) === renaming.session.name ? renaming.session : undefined;
+    const from = s && renaming ? renaming.from : (getIn(raw.value, [LISTS[kind], index, 'name']) as string | undefined) ?? '';
     s ??= beginRename(raw.value, kind, index);
     const before = raw.value;
+    const prev = getIn(before, [LISTS[kind], index, 'name']);
     const ops = renameOps(before, s, to).map(([p, v]): EditOp => ({ op: 'set', path: p, value: v }));
-    if (edit(`rename ${kind} ${s.name || '(unnamed)'}`, ops, key)) renaming = { key, session: advanceRename(before, s, to) };
+    if (edit(`rename ${kind} ${s.name || '(unnamed)'}`, ops, key)) {
+      renaming = { key, session: advanceRename(before, s, to), from };
+      noteRename(LISTS[kind] as Rename['list'], index, from, typeof prev === 'string' ? prev : '', to);
+    }
+  }
+  /**
+   * `from` (the name when the rename began) is now `to`, and so is every name that had become
+   * `prev` (the name before this keystroke); a name another item still has is that item's, not a
+   * former name.
+   */
+  function noteRename(list: Rename['list'], index: number, from: string, prev: string, to: string): void {
+    if (!from) return;
+    const items = raw.value[list];
+    const shared = Array.isArray(items) && items.some((x, i) => i !== index && (x as { name?: unknown } | null)?.name === from);
+    const next = renames.filter((r) => !(r.list === list && r.from === from)).map((r) => (r.list === list && r.to === prev ? { ...r, to } : r));
+    if (!shared) next.push({ list, from, to });
+    renames = next.filter((r) => r.from !== r.to && r.to);
+    renamesChanged = true;
   }
   /** The name field lost the focus: the next rename of the item starts from what names it then. */
   function endRename(): void {
@@ -464,8 +617,8 @@ export const useWorkspace = defineStore('workspace', () => {
 
   return {
     path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
-    conflict, dropped, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
-    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
+    conflict, dropped, restored, merge, lastMerge, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
+    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, choose, applyMerge, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
   };
 });

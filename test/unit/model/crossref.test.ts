@@ -159,3 +159,20 @@ describe('one mistake does not hide the others', () => {
     expect(errorsOf(problemsOf(workspace)).map((p) => p.path)).toEqual(['servers[0].address']);
   });
 });
+
+describe('suggestions after a rename', () => {
+  const data = {
+    lbdesk: 1,
+    name: 's',
+    servers: [{ name: 'app-1', address: '192.0.2.11' }, { name: 'web-b', address: '192.0.2.12' }],
+    groups: [{ name: 'web', members: [{ server: 'web-a', port: 80 }] }],
+  };
+  it('a reference on an old name is pointed at the new name, not at the name spelt most like the old one', async () => {
+    const { checkData } = await import('../../../shared/model/validate');
+    const msg = (renamed?: Parameters<typeof checkData>[2]) => checkData(data, Infinity, renamed).issues.map((i) => i.message);
+    expect(msg()).toEqual(['unknown server "web-a" (did you mean "web-b"?)']);
+    expect(msg({ servers: new Map([['web-a', 'app-1']]) })).toEqual(['unknown server "web-a" (did you mean "app-1"? "web-a" was renamed to "app-1")']);
+    // A rename to a name that is gone again says nothing of it.
+    expect(msg({ servers: new Map([['web-a', 'gone']]) })).toEqual(['unknown server "web-a" (did you mean "web-b"?)']);
+  });
+});
