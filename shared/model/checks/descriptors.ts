@@ -62,7 +62,7 @@ export const CHECKS = {
   rtsp: {
     label: 'RTSP', layer: 7, transport: 'tcp', port: 554, byPort: true, protocol: true, options: [],
     // RFC 2326: the request's lines, each ending CRLF; the sender adds the blank line that ends it.
-    dialogue: { request: 'OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n', reply: 'status', pass: { status: [200, 299] }, expects: '2xx status' },
+    dialogue: { request: 'OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n', reply: 'status', pass: { status: [200, 299] }, expects: '2xx' },
   },
   mms: { label: 'MMS', layer: 7, transport: 'tcp', port: 1755, byPort: true, protocol: true, options: [] },
   pnm: { label: 'PNM', layer: 7, transport: 'tcp', port: 7070, byPort: true, protocol: true, options: [] },
