@@ -4,6 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDriver, renderForAppliance } from '../../../main/services/drivers';
+import { haproxyCheck } from '../../../main/services/drivers/haproxy-checks';
+import { importCheck } from '../../../main/services/import/haproxy-check-import';
+import { CfgLine } from '../../../main/services/import/haproxy-parse';
 import { CHECK_TYPES, type DriverName, type WorkspaceInput } from '../../../shared/model/schema';
 import { GOLDEN_DIR, workspace } from './helpers';
 
@@ -62,5 +65,19 @@ describe('every check type through every driver', () => {
     if (UPDATE) writeFileSync(FILE, text);
     expect(existsSync(FILE), 'check-types.txt missing: run with UPDATE_GOLDEN=1').toBe(true);
     expect(text).toBe(readFileSync(FILE, 'utf8'));
+  });
+});
+
+describe('the HAProxy tcp-check dialogues', () => {
+  it('import back as the check type they were rendered from', () => {
+    const types = CHECK_TYPES.filter((t) => t !== 'auto');
+    const dialogues = types.filter((type) => {
+      const hc = site(type, 'haproxy').groups[0]!.healthCheck;
+      const lines = haproxyCheck('group g', hc, [{ name: 's1', check: { type }, timers: { interval: 30_000, retryInterval: 10_000, failAfter: 2, restoreAfter: 2, timeout: 5_000 } }] as never, 80).backendLines;
+      if (!lines.includes('option tcp-check')) return false;
+      expect(importCheck(lines.map((l, i) => new CfgLine(i, l)), { ssl: false, verify: false }, true).check, type).toEqual({ type });
+      return true;
+    });
+    expect(dialogues).toEqual(['ftp', 'pop3', 'imap4', 'nntp', 'rtsp']);
   });
 });
