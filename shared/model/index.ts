@@ -3,7 +3,7 @@
 export * from './schema';
 export * from './duration';
 export * from './resolve';
-export * from './ports';
+export { WELL_KNOWN_TCP, WELL_KNOWN_UDP, UDP_PROTOCOLS } from './checks/tables';
 export { familyOf, normalAddress, isWildcard, type Family } from './address';
 export { ipfeMate, normaliseFactorValues, INITIATOR_PORT_RANGE, targetSetIncludeName, parseTargetSetIncludeName } from './ipfe';
 export { formatProblem, formatPath, sortProblems, hasErrors, ROOT_PATH, SYNTAX_PATH, type Problem, type PathSegment } from './problem';

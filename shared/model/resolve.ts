@@ -1,6 +1,8 @@
 // Resolution rules in one place: timers precedence and the ADX `auto` check choice.
 import type { CheckType, HealthCheck, Workspace } from './schema';
-import { UDP_PROTOCOLS, WELL_KNOWN_TCP, WELL_KNOWN_UDP } from './ports';
+import { layerOf, UDP_PROTOCOLS, WELL_KNOWN_TCP, WELL_KNOWN_UDP } from './checks/tables';
+
+export { layerOf };
 
 export const DEFAULT_TIMERS = {
   interval: 30_000,
@@ -44,16 +46,6 @@ export interface ResolvedCheck {
   why: string;
 }
 
-const L7_OF: Record<string, Exclude<CheckType, 'auto'>> = {
-  ftp: 'ftp', http: 'http', https: 'https', imap4: 'imap4', ldap: 'ldap', mms: 'mms', nntp: 'nntp',
-  pnm: 'pnm', pop3: 'pop3', rtsp: 'rtsp', smtp: 'smtp', ssl: 'ssl', telnet: 'telnet', dns: 'dns', radius: 'radius',
-};
-
-/** Layer of an explicit check type. */
-export function layerOf(type: Exclude<CheckType, 'auto'>): 4 | 7 {
-  return type === 'tcp' || type === 'udp' || type === 'ping' || type === 'none' ? 4 : 7;
-}
-
 /**
  * The check a member gets (ADX seed 000): explicit types stand; `auto` picks L7 for well-known
  * TCP ports or a named `protocol`, `layer: 4` forces TCP L4, UDP 53/1812 (or protocol dns/radius)
@@ -64,15 +56,15 @@ export function resolveCheck(check: Pick<HealthCheck, 'type' | 'protocol' | 'lay
   if (port === undefined) return { type: 'ping', layer: 4, why: 'no port: ping' };
   if (transport === 'udp') {
     const proto = check.protocol && UDP_PROTOCOLS.has(check.protocol) ? check.protocol : WELL_KNOWN_UDP[port];
-    if (proto) return { type: L7_OF[proto]!, layer: 7, why: check.protocol ? `protocol ${proto}` : `UDP ${port} is ${proto.toUpperCase()}` };
+    if (proto) return { type: proto, layer: 7, why: check.protocol ? `protocol ${proto}` : `UDP ${port} is ${proto.toUpperCase()}` };
     return { type: 'udp', layer: 4, why: `UDP ${port} is not well known: Layer 4 UDP` };
   }
   if (check.layer === 4) return { type: 'tcp', layer: 4, why: 'layer 4 forced' };
   if (check.protocol && !UDP_PROTOCOLS.has(check.protocol)) {
-    return { type: L7_OF[check.protocol]!, layer: 7, why: `protocol ${check.protocol}` };
+    return { type: check.protocol, layer: 7, why: `protocol ${check.protocol}` };
   }
   const known = WELL_KNOWN_TCP[port];
-  if (known) return { type: L7_OF[known]!, layer: 7, why: `TCP ${port} is ${known.toUpperCase()}` };
+  if (known) return { type: known, layer: 7, why: `TCP ${port} is ${known.toUpperCase()}` };
   return { type: 'tcp', layer: 4, why: `TCP ${port} is not well known: Layer 4 TCP` };
 }
 

@@ -8,17 +8,12 @@ import { ruledText } from './text-rules';
 import { patternProblem } from './regex-safety';
 import { DRIVERS } from './drivers';
 
-export const CHECK_TYPES = [
-  'auto', 'none', 'ping', 'tcp', 'udp', 'http', 'https', 'ssl', 'ftp', 'smtp', 'pop3', 'imap4',
-  'nntp', 'telnet', 'ldap', 'dns', 'radius', 'rtsp', 'mms', 'pnm',
-] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-/** Checks a protocol name may select for `auto` (the ADX `protocol` command). */
-export const L7_PROTOCOLS = [
-  'ftp', 'http', 'https', 'imap4', 'ldap', 'mms', 'nntp', 'pnm', 'pop3', 'rtsp', 'smtp', 'ssl', 'telnet',
-  'dns', 'radius',
-] as const;
-export type L7Protocol = (typeof L7_PROTOCOLS)[number];
+// The check types and their facts: shared/model/checks/ (one descriptor per type).
+import { CHECK_TYPES, OPTION_BLOCKS } from './checks/descriptors';
+import { L7_PROTOCOLS } from './checks/tables';
+export { CHECK_TYPES, L7_PROTOCOLS };
+export type { CheckType } from './checks/descriptors';
+export type { L7Protocol } from './checks/tables';
 
 export const ALGORITHMS = [
   'round-robin', 'weighted-round-robin', 'least-connections', 'source-hash', 'health-weighted',
@@ -75,7 +70,7 @@ export const httpCheckSchema = z.strictObject({
 });
 export const tlsCheckSchema = z.strictObject({
   serverName: ruledText('tlsServerName').min(1).optional(),
-  verify: z.boolean().default(false),
+  verify: z.boolean().default(OPTION_BLOCKS.tls.fields.verify.default),
 });
 /**
  * A secret's name in the secret store, never the secret: a plain name, so a password typed
@@ -87,9 +82,9 @@ export const SECRET_NAME_MESSAGE = "must be the name of a secret in the secret s
 const secretRef = z.string().regex(SECRET_NAME, SECRET_NAME_MESSAGE);
 
 export const ldapCheckSchema = z.strictObject({
-  baseDn: ruledText('ldapText').default(''),
-  scope: z.enum(['base', 'one', 'sub']).default('base'),
-  filter: ruledText('ldapText').default('(objectClass=*)'),
+  baseDn: ruledText('ldapText').default(OPTION_BLOCKS.ldap.fields.baseDn.default),
+  scope: z.enum(OPTION_BLOCKS.ldap.fields.scope.choices).default(OPTION_BLOCKS.ldap.fields.scope.default),
+  filter: ruledText('ldapText').default(OPTION_BLOCKS.ldap.fields.filter.default),
   bindDn: ruledText('ldapText').optional(),
   /** Name of a secret in the secret store holding the bind password. */
   bindSecret: secretRef.optional(),
@@ -98,12 +93,12 @@ export const ldapCheckSchema = z.strictObject({
 });
 export const dnsCheckSchema = z.strictObject({
   query: ruledText('dnsQuery').min(1),
-  recordType: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT']).default('A'),
+  recordType: z.enum(OPTION_BLOCKS.dns.fields.recordType.choices).default(OPTION_BLOCKS.dns.fields.recordType.default),
 });
 export const radiusCheckSchema = z.strictObject({
   /** Name of a secret in the secret store holding the RADIUS shared secret. */
   secret: secretRef,
-  mode: z.enum(['status-server', 'access-request']).default('status-server'),
+  mode: z.enum(OPTION_BLOCKS.radius.fields.mode.choices).default(OPTION_BLOCKS.radius.fields.mode.default),
   username: ruledText('radiusUsername').optional(),
 });
 

@@ -5,7 +5,10 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { SECRET_NAME } from './schema';
 
-const SECRET_KEYS = new Set(['secret', 'bindSecret']);
+import { SECRET_FIELDS } from './checks/tables';
+
+/** The checks' secret fields, and dsconfig's bind secret (`appliances[].dsconfig.bindSecret`). */
+const SECRET_KEYS = new Set([...SECRET_FIELDS.map((f) => f.key), 'bindSecret']);
 
 /** The path of the first secret-name field holding something else (`groups[0].healthCheck.radius.secret`), if any. */
 export function plainSecretField(text: string): string | undefined {

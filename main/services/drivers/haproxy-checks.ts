@@ -1,5 +1,6 @@
 // Health checks in HAProxy terms: one check method per backend, timers per server line.
-import type { CheckType, HealthCheck } from '../../../shared/model/schema';
+import { CHECKS, type ResolvedType } from '../../../shared/model/checks';
+import type { HealthCheck } from '../../../shared/model/schema';
 import { cutText, shownText, UnwritableTextError } from '../../../shared/model/text-rules';
 import { haproxyTime, haproxyWord, httpTarget } from './format';
 import { degradedWarning, type PoolMember } from './pools';
@@ -14,19 +15,8 @@ export interface HaproxyCheck {
   warnings: DriverProblem[];
 }
 
-type Resolved = Exclude<CheckType, 'auto'>;
-
 /** HAProxy's passive health: one failed connection (or reset) is enough to check early. */
 export const PASSIVE = 'observe layer4 error-limit 1 on-error fastinter';
-
-/** Banner protocols: wait for the greeting, then say goodbye politely. */
-const BANNER_SEQUENCES: Partial<Record<Resolved, string[]>> = {
-  ftp: ['tcp-check expect rstring ^220', 'tcp-check send QUIT\\r\\n'],
-  pop3: ['tcp-check expect string +OK', 'tcp-check send QUIT\\r\\n'],
-  imap4: ['tcp-check expect string "* OK"', 'tcp-check send "a1 LOGOUT\\r\\n"'],
-  nntp: ['tcp-check expect rstring ^20[01]', 'tcp-check send QUIT\\r\\n'],
-  rtsp: ['tcp-check send "OPTIONS * RTSP/1.0\\r\\nCSeq: 1\\r\\n\\r\\n"', 'tcp-check expect rstring ^RTSP/1[.][01][[:space:]]200'],
-};
 
 /** What `observe layer4 … on-error fastinter` cannot mirror of lbdesk's passive → active. */
 export const PASSIVE_WARNING = 'passive detection: after a failed connection HAProxy checks the server within fastinter (the retry interval), lbdesk at once';
@@ -34,15 +24,85 @@ export const PASSIVE_WARNING = 'passive detection: after a failed connection HAP
 /** HAProxy schedules checks from the end of the previous one, the Px procedure from its start. */
 export const TIMING_WARNING = 'check timing: HAProxy starts each check inter/fastinter/downinter after the previous one ended, lbdesk after it started: while checks time out (a frozen or slow server) each retry comes up to the check timeout later';
 
-/** Checks HAProxy cannot run: a TCP connect to the same port stands in (weaker, never stricter). */
-const CONNECT_INSTEAD: Partial<Record<Resolved, string>> = {
-  ping: 'HAProxy has no ICMP check',
-  telnet: 'HAProxy has no Telnet check',
-  mms: 'HAProxy has no MMS check',
-  pnm: 'HAProxy has no PNM check',
-  dns: 'HAProxy has no DNS health check',
-  radius: 'HAProxy has no RADIUS health check',
+/** What one check type adds to a backend: lines, `check` arguments, warnings. */
+interface Parts {
+  subject: string;
+  hc: HealthCheck;
+  lines: string[];
+  serverExtra: string[];
+  warnings: DriverProblem[];
+  word: (what: string, text: string) => string;
+}
+
+/**
+ * What HAProxy does with each check type: `unchecked` (no check), `refuse` (the render fails,
+ * with why), `connectInstead` (a TCP connect to the same port stands in: weaker, never
+ * stricter, with why), or `render` (its lines).
+ */
+type HaproxyWay = { unchecked: true } | { refuse: string } | { connectInstead: string } | { render: (p: Parts) => void };
+
+/** A string for `tcp-check send`: CR and LF escaped, quoted when it holds a blank. */
+function sendText(text: string): string {
+  const escaped = text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return /\s|"/.test(text.replace(/[\r\n]/g, '')) ? `"${escaped}"` : escaped;
+}
+
+/** A banner protocol: wait for the greeting (HAProxy's words for the descriptor's pass), then say goodbye. */
+const banner = (type: 'ftp' | 'pop3' | 'imap4' | 'nntp', expect: string): HaproxyWay => ({
+  render: (p) => p.lines.push('option tcp-check', 'tcp-check connect', `tcp-check expect ${expect}`, `tcp-check send ${sendText(CHECKS[type].dialogue.quit.send)}`),
+});
+
+export const HAPROXY_CHECKS: Record<ResolvedType, HaproxyWay> = {
+  none: { unchecked: true },
+  ping: { connectInstead: 'HAProxy has no ICMP check' },
+  tcp: { render: () => {} },
+  udp: { refuse: 'HAProxy cannot run UDP health checks (check type udp)' },
+  http: { render: (p) => httpLines(p, false) },
+  https: { render: (p) => httpLines(p, true) },
+  ssl: { render: (p) => { p.serverExtra.push(tlsArgs(p.hc, undefined, p.word)); } },
+  ftp: banner('ftp', 'rstring ^220'),
+  smtp: { render: (p) => { p.lines.push('option smtpchk'); } },
+  pop3: banner('pop3', 'string +OK'),
+  imap4: banner('imap4', 'string "* OK"'),
+  nntp: banner('nntp', 'rstring ^20[01]'),
+  telnet: { connectInstead: 'HAProxy has no Telnet check' },
+  ldap: {
+    render: (p) => {
+      p.lines.push('option ldap-check');
+      const l = p.hc.ldap;
+      const search = `search base ${shownText(l?.baseDn ?? '')} scope ${l?.scope ?? 'base'} filter ${cutText(l?.filter ?? '(objectClass=*)')}`;
+      const extra = [search, l?.bindDn ? `bind as ${cutText(l.bindDn)}` : '', l?.expect ? 'expected attributes' : ''].filter(Boolean).join(', ');
+      p.warnings.push({ subject: p.subject, message: `LDAP check approximated by an anonymous bind (option ldap-check); not checked: ${extra}` });
+    },
+  },
+  dns: { connectInstead: 'HAProxy has no DNS health check' },
+  radius: { connectInstead: 'HAProxy has no RADIUS health check' },
+  rtsp: {
+    // The descriptor's OPTIONS request; HAProxy's expect takes 200 only (lbdesk's probe any 2xx).
+    render: (p) => p.lines.push('option tcp-check', 'tcp-check connect', `tcp-check send ${sendText(`${CHECKS.rtsp.dialogue.request}\r\n`)}`, 'tcp-check expect rstring ^RTSP/1[.][01][[:space:]]200'),
+  },
+  mms: { connectInstead: 'HAProxy has no MMS check' },
+  pnm: { connectInstead: 'HAProxy has no PNM check' },
 };
+
+function httpLines(p: Parts, secure: boolean): void {
+  const { hc, lines, word } = p;
+  const path = hc.http?.path;
+  lines.push(`option httpchk ${path ? `GET ${word('http.path', httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
+  if (hc.http?.host) lines.push(`http-check send hdr Host ${word('http.host', hc.http.host)}`);
+  // Px (and lbdesk's health checker): with an object, it must be returned (2xx) before any string
+  // is looked for; HAProxy alone would pass a 500 page or a redirect.
+  if (path) lines.push('http-check expect status 200-299');
+  if (hc.http?.expect) {
+    lines.push('# lbdesk looks for the string in the first 1000 bytes of the body; HAProxy searches all of the body it reads');
+    lines.push(`http-check expect string ${word('http.expect', hc.http.expect)}`);
+    p.warnings.push({ subject: p.subject, message: `HTTP check: HAProxy looks for ${shownText(hc.http.expect)} in the whole body read, not only its first 1000 bytes` });
+  } else if (!path) {
+    // Px: without an object, a HEAD / passes whatever the status.
+    lines.push('http-check expect rstatus ^[1-5][0-9][0-9]$');
+  }
+  if (secure) p.serverExtra.push(tlsArgs(hc, hc.http?.host, word));
+}
 
 /**
  * The backend's check. `servicePort` is where port-less members are reached (and checked);
@@ -62,49 +122,20 @@ export function haproxyCheck(subject: string, hc: HealthCheck, members: PoolMemb
     }
   };
   const types = [...new Set(members.map((m) => m.check.type))];
-  let type: Resolved = types[0] ?? 'none';
+  let type: ResolvedType = types[0] ?? 'none';
   if (types.length > 1) {
     const list = members.map((m) => `${m.name} ${m.check.type}`).join(', ');
     warnings.push({ subject, message: `members resolve to different checks (${list}); HAProxy runs one check per backend: TCP connect used for all` });
     type = 'tcp';
   }
-  if (type === 'none') return { backendLines: [], serverArgs: () => '', errors, warnings };
+  const way = HAPROXY_CHECKS[type];
+  if ('unchecked' in way) return { backendLines: [], serverArgs: () => '', errors, warnings };
 
   const lines: string[] = [];
   const serverExtra: string[] = [];
-  if (type === 'udp') {
-    errors.push({ subject, message: 'HAProxy cannot run UDP health checks (check type udp)' });
-  } else if (type === 'http' || type === 'https') {
-    const path = hc.http?.path;
-    lines.push(`option httpchk ${path ? `GET ${word('http.path', httpTarget(path))}` : 'HEAD /'} HTTP/1.0`);
-    if (hc.http?.host) lines.push(`http-check send hdr Host ${word('http.host', hc.http.host)}`);
-    // Px (and lbdesk's health checker): with an object, it must be returned (2xx) before any string
-    // is looked for; HAProxy alone would pass a 500 page or a redirect.
-    if (path) lines.push('http-check expect status 200-299');
-    if (hc.http?.expect) {
-      lines.push('# lbdesk looks for the string in the first 1000 bytes of the body; HAProxy searches all of the body it reads');
-      lines.push(`http-check expect string ${word('http.expect', hc.http.expect)}`);
-      warnings.push({ subject, message: `HTTP check: HAProxy looks for ${shownText(hc.http.expect)} in the whole body read, not only its first 1000 bytes` });
-    } else if (!path) {
-      // Px: without an object, a HEAD / passes whatever the status.
-      lines.push('http-check expect rstatus ^[1-5][0-9][0-9]$');
-    }
-    if (type === 'https') serverExtra.push(tlsArgs(hc, hc.http?.host, word));
-  } else if (type === 'ssl') {
-    serverExtra.push(tlsArgs(hc, undefined, word));
-  } else if (type === 'ldap') {
-    lines.push('option ldap-check');
-    const l = hc.ldap;
-    const search = `search base ${shownText(l?.baseDn ?? '')} scope ${l?.scope ?? 'base'} filter ${cutText(l?.filter ?? '(objectClass=*)')}`;
-    const extra = [search, l?.bindDn ? `bind as ${cutText(l.bindDn)}` : '', l?.expect ? 'expected attributes' : ''].filter(Boolean).join(', ');
-    warnings.push({ subject, message: `LDAP check approximated by an anonymous bind (option ldap-check); not checked: ${extra}` });
-  } else if (type === 'smtp') {
-    lines.push('option smtpchk');
-  } else if (BANNER_SEQUENCES[type]) {
-    lines.push('option tcp-check', 'tcp-check connect', ...BANNER_SEQUENCES[type]!);
-  } else if (CONNECT_INSTEAD[type]) {
-    warnings.push({ subject, message: `${CONNECT_INSTEAD[type]} (check ${type}): a TCP connect check to the member port is used instead` });
-  }
+  if ('refuse' in way) errors.push({ subject, message: way.refuse });
+  else if ('connectInstead' in way) warnings.push({ subject, message: `${way.connectInstead} (check ${type}): a TCP connect check to the member port is used instead` });
+  else way.render({ subject, hc, lines, serverExtra, warnings, word });
   warnings.push({ subject, message: PASSIVE_WARNING }, { subject, message: TIMING_WARNING });
   const degraded = degradedWarning(subject, hc, 'HAProxy');
   if (degraded) warnings.push(degraded);

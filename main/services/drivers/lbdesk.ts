@@ -1,6 +1,7 @@
 // lbdesk on the appliance: the served part of the workspace as a workspace of its own, run there
 // by `lbdesk serve` (reloaded with SIGHUP). No appliances section: hosts and keys stay home.
 import { stringify } from 'yaml';
+import { secretsNamed } from '../../../shared/model/checks';
 import { formatDuration } from '../../../shared/model/duration';
 import { targetSetSchema, type Appliance, type HealthCheck, type Service, type TargetSet, type Workspace } from '../../../shared/model/schema';
 import { withHeader } from './header';
@@ -43,10 +44,6 @@ function serviceFileForm(s: Service): Service | Omit<Service, 'persistence'> {
   return rest;
 }
 
-function secretNames(hc: HealthCheck | undefined): string[] {
-  return [hc?.ldap?.bindSecret, hc?.radius?.secret].filter((s): s is string => typeof s === 'string');
-}
-
 /** The part of the workspace an appliance serves, as a complete workspace. */
 export function servedWorkspace(full: Workspace, appliance: Appliance): { workspace: Workspace; errors: DriverProblem[]; warnings: DriverProblem[] } {
   const included = selectIncluded(full, appliance);
@@ -68,7 +65,7 @@ export function servedWorkspace(full: Workspace, appliance: Appliance): { worksp
     ...included.targetSets.map((t): [string, HealthCheck | undefined] => [`target set ${t.number}`, t.healthCheck]),
   ];
   for (const [subject, hc] of checks) {
-    for (const name of secretNames(hc)) {
+    for (const name of secretsNamed(hc)) {
       warnings.push({ subject, message: `the check needs secret "${name}" in the appliance's secret store (secrets are never pushed)` });
     }
   }

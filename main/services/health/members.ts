@@ -3,7 +3,7 @@
 import { memberKey, type MemberKey } from '../../../shared/api/types';
 import { groupTransport, resolveCheck, resolveTimers, type ResolvedCheck, type ResolvedTimers } from '../../../shared/model/resolve';
 import type { HealthCheck, Workspace } from '../../../shared/model/schema';
-import { DEFAULT_PORTS, type ProbeType } from './probes';
+import { DEFAULT_PORTS, secretsNamed, secretsSent } from '../../../shared/model/checks';
 import { secretName } from '../secrets/types';
 import { destination } from '../secrets/bound';
 
@@ -68,7 +68,7 @@ function finish(m: Omit<MemberSpec, 'probeId' | 'timerId'>): MemberSpec {
  * and port in two groups) take turns.
  */
 export function targetOf(spec: MemberSpec): string {
-  return `${spec.address}#${spec.port ?? DEFAULT_PORTS[spec.check.type as ProbeType] ?? ''}`;
+  return `${spec.address}#${spec.port ?? DEFAULT_PORTS[spec.check.type] ?? ''}`;
 }
 
 /** `held`: members taken out of checks at run time (`maint` on the daemon's control channel), with the reason shown. */
@@ -132,16 +132,16 @@ export function secretHosts(workspace: Workspace): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   // Most sites send no secret: skip building every member (the lab builds them again anyway).
   const checks = [...workspace.groups.map((g) => g.healthCheck), ...workspace.targetSets.map((t) => t.healthCheck)];
-  if (!checks.some((c) => c?.radius?.secret || c?.ldap?.bindSecret)) return out;
+  if (!checks.some((c) => secretsNamed(c).some(Boolean))) return out;
   for (const m of membersOf(workspace)) {
     if (!m.address || m.disabled !== undefined) continue;
-    const name = m.check.type === 'ldap' && m.settings.ldap?.bindDn ? m.settings.ldap.bindSecret : m.check.type === 'radius' ? m.settings.radius?.secret : undefined;
-    if (!name) continue;
-    const key = secretName.named(name);
     // The place the probe sends it to: the member's port, else the check's well-known one.
-    const port = m.port ?? DEFAULT_PORTS[m.check.type as ProbeType];
+    const port = m.port ?? DEFAULT_PORTS[m.check.type];
     if (port === undefined) continue;
-    (out.get(key) ?? out.set(key, new Set()).get(key)!).add(destination(m.address, port));
+    for (const name of secretsSent(m.check.type, m.settings)) {
+      const key = secretName.named(name);
+      (out.get(key) ?? out.set(key, new Set()).get(key)!).add(destination(m.address, port));
+    }
   }
   return out;
 }

@@ -7,7 +7,7 @@ export interface ImportedCheck {
   notes: string[];
 }
 
-/** The tcp-check sequences lbdesk renders for banner protocols (see drivers/haproxy-checks). */
+/** The tcp-check sequences lbdesk renders for banner protocols (drivers/haproxy-checks; check-types.test.ts holds them equal). */
 const BANNERS: [string, string[]][] = [
   ['ftp', ['tcp-check expect rstring ^220', 'tcp-check send QUIT\\r\\n']],
   ['pop3', ['tcp-check expect string +OK', 'tcp-check send QUIT\\r\\n']],

@@ -1,10 +1,11 @@
 // Greeting dialogues for the ADX's Layer 7 TCP protocols (seed 000): read the server's
 // greeting, judge it by the protocol's success codes, then leave politely (QUIT/LOGOUT) and
 // keep the server's answer to that as evidence. The response time is the time to the greeting.
+import { CHECKS, type ReplyShape, type ResolvedType } from '../../../../shared/model/checks';
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { ProbeFailure, clip, fail, fmtMs, pass, dialOf } from './util';
+import { ProbeFailure, clip, fail, fmtMs, pass, dialOf, portFor } from './util';
 
 interface Greeting {
   /** The deciding line (last line of a multi-line reply). */
@@ -12,16 +13,6 @@ interface Greeting {
   /** Reply code or status word: "220", "+OK", "* OK". */
   code: string;
   lines: number;
-}
-
-interface BannerProtocol {
-  label: string;
-  defaultPort: number;
-  /** What the server should say first, for the reason when it doesn't. */
-  expects: string;
-  read: (c: Conn) => Promise<Greeting>;
-  ok: (g: Greeting) => boolean;
-  quit?: { send: string; read: (c: Conn) => Promise<string> };
 }
 
 /** RFC 959 / 5321 / 3977 replies: `220 text`, or `220-...` lines ending with `220 text`. */
@@ -45,45 +36,21 @@ async function firstLine(c: Conn): Promise<Greeting> {
   return { line, code: /^(\S+(?: (?:OK|PREAUTH|BYE))?)/i.exec(line)?.[1] ?? line.slice(0, 8), lines: 1 };
 }
 
-async function numericQuit(c: Conn): Promise<string> {
-  return (await numericReply(c)).line;
+/** A reply read the way the dialogue says: the deciding line. */
+async function replyLine(c: Conn, shape: ReplyShape): Promise<string> {
+  if (shape === 'numeric') return (await numericReply(c)).line;
+  if (shape === 'line') return c.line();
+  const tagged = new RegExp(`^${shape.tagged.replace(/[^A-Za-z0-9]/g, '\\$&')} `, 'i');
+  for (let i = 0; i < 20; i++) {
+    const l = await c.line();
+    if (tagged.test(l)) return l;
+  }
+  throw new ProbeFailure(`no tagged reply (${shape.tagged})`);
 }
 
-export const BANNER_PROTOCOLS = {
-  ftp: {
-    label: 'FTP', defaultPort: 21, expects: '220 greeting', read: numericReply, ok: (g) => g.code === '220',
-    quit: { send: 'QUIT\r\n', read: numericQuit },
-  },
-  smtp: {
-    label: 'SMTP', defaultPort: 25, expects: '220 greeting', read: numericReply, ok: (g) => g.code === '220',
-    quit: { send: 'QUIT\r\n', read: numericQuit },
-  },
-  nntp: {
-    label: 'NNTP', defaultPort: 119, expects: '200 or 201 greeting', read: numericReply, ok: (g) => g.code === '200' || g.code === '201',
-    quit: { send: 'QUIT\r\n', read: numericQuit },
-  },
-  pop3: {
-    label: 'POP3', defaultPort: 110, expects: '+OK greeting', read: firstLine, ok: (g) => g.line.startsWith('+OK'),
-    quit: { send: 'QUIT\r\n', read: (c) => c.line() },
-  },
-  imap4: {
-    label: 'IMAP4', defaultPort: 143, expects: '* OK or * PREAUTH greeting', read: firstLine,
-    ok: (g) => /^\* (OK|PREAUTH)\b/i.test(g.line),
-    quit: {
-      send: 'a1 LOGOUT\r\n',
-      read: async (c) => {
-        // "* BYE ..." then "a1 OK LOGOUT completed".
-        for (let i = 0; i < 20; i++) {
-          const l = await c.line();
-          if (/^a1 /i.test(l)) return l;
-        }
-        throw new ProbeFailure('no tagged reply to LOGOUT');
-      },
-    },
-  },
-} satisfies Record<string, BannerProtocol>;
-
-export type BannerName = keyof typeof BANNER_PROTOCOLS;
+type Checks = typeof CHECKS;
+/** The protocols whose dialogue is a greeting read as a numeric reply or a line (FTP, SMTP, POP3, IMAP4, NNTP). */
+export type BannerName = { [K in ResolvedType]: Checks[K] extends { dialogue: { reply: 'numeric' | 'line' } } ? K : never }[ResolvedType];
 
 /** Waits for `p` at most `ms`; undefined when it takes longer or fails. */
 function within<T>(ms: number, p: Promise<T>): Promise<T | undefined> {
@@ -106,22 +73,21 @@ function within<T>(ms: number, p: Promise<T>): Promise<T | undefined> {
 const QUIT_WAIT_MS = 500;
 
 export function bannerProbe(name: BannerName, ctx: ProbeContext): Promise<ProbeOutcome> {
-  const proto: BannerProtocol = BANNER_PROTOCOLS[name];
-  const port = ctx.port ?? proto.defaultPort;
+  const { label, dialogue: talk } = CHECKS[name];
+  const port = portFor(ctx, name);
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
-    c.phase = `waiting for the ${proto.label} greeting`;
-    const g = await proto.read(c);
+    c.phase = `waiting for the ${label} greeting`;
+    const g = talk.reply === 'numeric' ? await numericReply(c) : await firstLine(c);
     const ms = c.elapsed();
     const ev: Evidence = { banner: clip(g.line), code: g.code, connectMs: c.connectMs ?? 0, greetingMs: ms };
     if (g.lines > 1) ev.greetingLines = g.lines;
-    if (!proto.ok(g)) return fail(`${proto.label} greeting "${clip(g.line, 80)}" is not a ${proto.expects}`, ev, ms);
-    if (proto.quit) {
-      c.phase = 'waiting for the answer to QUIT';
-      c.write(proto.quit.send);
-      const bye = await within(Math.min(QUIT_WAIT_MS, Math.max(0, ctx.timeoutMs - c.elapsed())), proto.quit.read(c));
-      if (bye !== undefined) ev.quitReply = clip(bye);
-    }
-    return pass(`${proto.label} greeting "${clip(g.line, 80)}" in ${fmtMs(ms)}`, ev, ms);
+    const ok = 'codes' in talk.pass ? (talk.pass.codes as readonly string[]).includes(g.code) : talk.pass.line.test(g.line);
+    if (!ok) return fail(`${label} greeting "${clip(g.line, 80)}" is not a ${talk.expects}`, ev, ms);
+    c.phase = 'waiting for the answer to QUIT';
+    c.write(talk.quit.send);
+    const bye = await within(Math.min(QUIT_WAIT_MS, Math.max(0, ctx.timeoutMs - c.elapsed())), replyLine(c, talk.quit.reply));
+    if (bye !== undefined) ev.quitReply = clip(bye);
+    return pass(`${label} greeting "${clip(g.line, 80)}" in ${fmtMs(ms)}`, ev, ms);
   }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
 }
 
@@ -130,7 +96,7 @@ export function bannerProbe(name: BannerName, ctx: ProbeContext): Promise<ProbeO
  * login prompt. Any byte within the deadline passes; a close or silence fails.
  */
 export function telnetProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
-  const port = ctx.port ?? 23;
+  const port = portFor(ctx, 'telnet');
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = 'waiting for the TELNET server to speak';
     const first = await c.some();
@@ -143,10 +109,12 @@ export function telnetProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
 
 /** RTSP (RFC 2326): `OPTIONS * RTSP/1.0`; a 2xx status passes. */
 export function rtspProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
-  const port = ctx.port ?? 554;
+  const port = portFor(ctx, 'rtsp');
+  const talk = CHECKS.rtsp.dialogue;
+  const [low, high] = talk.pass.status;
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = 'waiting for the answer to OPTIONS';
-    c.write('OPTIONS * RTSP/1.0\r\nCSeq: 1\r\nUser-Agent: lbdesk-health/1\r\n\r\n');
+    c.write(`${talk.request}User-Agent: lbdesk-health/1\r\n\r\n`);
     const status = await c.line();
     const ms = c.elapsed();
     const m = /^RTSP\/(\d\.\d) (\d{3})(?: .*)?$/.exec(status);
@@ -159,7 +127,7 @@ export function rtspProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
       if (/^public:/i.test(h)) ev.public = clip(h.slice(7).trim());
     }
     const code = Number(m[2]);
-    if (code < 200 || code > 299) return fail(`OPTIONS answered RTSP/${m[1]} ${code} (not 2xx)`, ev, ms);
+    if (code < low || code > high) return fail(`OPTIONS answered RTSP/${m[1]} ${code} (not ${talk.expects})`, ev, ms);
     return pass(`OPTIONS answered RTSP/${m[1]} ${code} in ${fmtMs(ms)}`, ev, ms);
   }).then((r) => (r instanceof ProbeFailure ? fail(r.reason, r.evidence) : r));
 }

@@ -4,7 +4,7 @@ import * as dnsPacket from 'dns-packet';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { TEXT_RULES, textProblem } from '../../../../shared/model/text-rules';
-import { clip, fail, fmtMs, pass, dialOf } from './util';
+import { clip, fail, fmtMs, pass, dialOf, portFor } from './util';
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 /** Without `dns:` settings: the root zone's NS set, which any recursive resolver can give. */
@@ -34,7 +34,7 @@ export async function dnsProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const name = q.query === '.' ? '.' : q.query.replace(/\.$/, '');
   const id = randomInt(0, 65536);
   const request = dnsPacket.encode({ type: 'query', id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: q.recordType, name }] });
-  const ex = await udpExchange(dialOf(ctx), ctx.port ?? 53, ctx.timeoutMs, request, (b) => b.length >= 12 && b.readUInt16BE(0) === id && (b[2]! & 0x80) !== 0);
+  const ex = await udpExchange(dialOf(ctx), portFor(ctx, 'dns'), ctx.timeoutMs, request, (b) => b.length >= 12 && b.readUInt16BE(0) === id && (b[2]! & 0x80) !== 0);
   const asked = `${q.recordType} ${q.query}`;
   if (!ex.ok) return fail(`${asked}: ${ex.reason}`, { question: asked, ...ex.evidence }, ex.rttMs);
   let decoded: dnsPacket.DecodedPacket;

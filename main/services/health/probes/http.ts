@@ -8,7 +8,7 @@ import { dialogue } from './conn';
 import { tlsOptions, tlsVerdict, withCertificate } from './tls';
 import type { Evidence, PeerCertificate, ProbeContext, ProbeOutcome } from './types';
 import { CONTROL, httpTarget } from '../../../../shared/model/text-rules';
-import { ProbeFailure, clip, fail, hostForUrl, pass, dialOf } from './util';
+import { ProbeFailure, clip, fail, hostForUrl, pass, dialOf, portFor } from './util';
 
 /** How much of the body the Px check looks at: it decides once these bytes are in. */
 export const EXPECT_WINDOW = 1000;
@@ -25,7 +25,7 @@ interface Head {
 }
 
 export function httpProbe(ctx: ProbeContext, secure = false): Promise<ProbeOutcome> {
-  const port = ctx.port ?? (secure ? 443 : 80);
+  const port = portFor(ctx, secure ? 'https' : 'http');
   const http = ctx.check.http ?? {};
   // An expect string without an object makes no sense on HEAD: fetch `/` and look in it.
   const path = http.path ?? (http.expect ? '/' : undefined);

@@ -37,11 +37,8 @@ export const PROBES: Record<ProbeType, Probe> = {
   radius: radiusProbe,
 };
 
-/** The port a Layer 7 check dials when the member has none (the ADX's well-known ports). */
-export const DEFAULT_PORTS: Partial<Record<ProbeType, number>> = {
-  http: 80, https: 443, ssl: 443, ftp: 21, smtp: 25, pop3: 110, imap4: 143, nntp: 119, telnet: 23,
-  rtsp: 554, mms: 1755, pnm: 7070, ldap: 389, dns: 53, radius: 1812,
-};
+/** The port a Layer 7 check dials when the member has none: the check descriptors'. */
+export { DEFAULT_PORTS } from '../../../../shared/model/checks';
 
 const probeError = (err: unknown): ProbeOutcome => ({
   ok: false,

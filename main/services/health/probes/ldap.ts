@@ -8,7 +8,7 @@ import { ldapCheckSchema } from '../../../../shared/model/schema';
 import { secretName, secretToSend } from '../../secrets/types';
 import { destination, SecretRefusedError } from '../../secrets/bound';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch, dialOf } from './util';
+import { clip, deadline, fail, fmtMs, hostForUrl, pass, stopwatch, dialOf, portFor } from './util';
 
 /** ldapts names each result code (InvalidCredentialsError): that name in words. */
 function resultWords(name: string): string {
@@ -39,7 +39,7 @@ function valuesOf(entry: Entry, attr: string): string[] {
 
 export async function ldapProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   const cfg = ctx.check.ldap ?? ldapCheckSchema.parse({});
-  const port = ctx.port ?? 389;
+  const port = portFor(ctx, 'ldap');
   const total = stopwatch();
   let password: string | undefined;
   if (cfg.bindDn) {

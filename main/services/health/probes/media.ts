@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
-import { ProbeFailure, deadline, fail, fmtMs, hostForUrl, pass, dialOf } from './util';
+import { ProbeFailure, deadline, fail, fmtMs, hostForUrl, pass, dialOf, portFor } from './util';
 
 const MMS_SESSION_ID = 0xb00bface;
 const MMS_SEAL = 0x20534d4d; // "MMS "
@@ -50,7 +50,7 @@ export async function readMmsPacket(c: Conn): Promise<Buffer> {
 }
 
 export function mmsProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
-  const port = ctx.port ?? 1755;
+  const port = portFor(ctx, 'mms');
   const subscriber = `NSPlayer/9.0.0.2980; {${randomUUID()}}; Host: ${hostForUrl(ctx.address)}:${port}`;
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     c.phase = 'waiting for LinkMacToViewerReportConnectedEX';
@@ -81,7 +81,7 @@ function serverVersion(msg: Buffer): string | undefined {
 export const PNM_SETTLE_MS = 100;
 
 export function pnmProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
-  const port = ctx.port ?? 7070;
+  const port = portFor(ctx, 'pnm');
   const settle = Math.min(PNM_SETTLE_MS, Math.floor(ctx.timeoutMs / 2));
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     const connectMs = c.connectMs ?? 0;

@@ -8,7 +8,7 @@ import { destination, SecretRefusedError } from '../../secrets/bound';
 import { udpExchange } from './exchange';
 import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 import { TEXT_RULES, textProblem } from '../../../../shared/model/text-rules';
-import { fail, fmtMs, pass, dialOf } from './util';
+import { fail, fmtMs, pass, dialOf, portFor } from './util';
 
 export const RADIUS_CODES: Record<number, string> = {
   1: 'Access-Request', 2: 'Access-Accept', 3: 'Access-Reject', 4: 'Accounting-Request', 5: 'Accounting-Response',
@@ -64,7 +64,7 @@ export async function radiusProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
   if (badName !== undefined) return fail(`radius.username cannot be sent as User-Name: ${badName}`);
   let value: string | undefined;
   try {
-    value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), destination(ctx.address, ctx.port ?? 1812));
+    value = await secretToSend(ctx.secrets, secretName.named(cfg.secret), destination(ctx.address, portFor(ctx, 'radius')));
   } catch (err) {
     if (err instanceof SecretRefusedError) return fail(err.message);
     throw err;
@@ -80,7 +80,7 @@ export async function radiusProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
     : [attr(ATTR_USER_NAME, Buffer.from(cfg.username ?? 'lbdesk-health')), attr(ATTR_USER_PASSWORD, hidePassword(Buffer.alloc(0), secret, auth)), nas];
   const request = radiusRequest(statusServer ? 12 : 1, id, auth, attrs, secret);
   const sent = RADIUS_CODES[statusServer ? 12 : 1]!;
-  const ex = await udpExchange(dialOf(ctx), ctx.port ?? 1812, ctx.timeoutMs, request, (r) => r.length >= 20 && r[1] === id && r.readUInt16BE(2) <= r.length);
+  const ex = await udpExchange(dialOf(ctx), portFor(ctx, 'radius'), ctx.timeoutMs, request, (r) => r.length >= 20 && r[1] === id && r.readUInt16BE(2) <= r.length);
   if (!ex.ok) return fail(`${sent}: ${ex.reason}${ex.reason.startsWith('no answer') ? ' (down, or a different shared secret)' : ''}`, { request: sent, ...ex.evidence }, ex.rttMs);
   const reply = ex.reply.subarray(0, ex.reply.readUInt16BE(2));
   const code = RADIUS_CODES[reply[0]!] ?? `code ${reply[0]}`;

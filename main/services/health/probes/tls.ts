@@ -6,7 +6,7 @@ import type tls from 'node:tls';
 import type { Conn } from './conn';
 import { dialogue } from './conn';
 import type { Evidence, PeerCertificate, ProbeContext, ProbeOutcome } from './types';
-import { ProbeFailure, fail, fmtMs, pass, dialOf } from './util';
+import { ProbeFailure, fail, fmtMs, pass, dialOf, portFor } from './util';
 
 export function tlsOptions(ctx: ProbeContext, hostHeader?: string): tls.ConnectionOptions {
   const hostName = hostHeader?.replace(/:\d+$/, '');
@@ -29,7 +29,7 @@ export function withCertificate(o: ProbeOutcome, cert: PeerCertificate | undefin
 }
 
 export function sslProbe(ctx: ProbeContext): Promise<ProbeOutcome> {
-  const port = ctx.port ?? 443;
+  const port = portFor(ctx, 'ssl');
   let cert: PeerCertificate | undefined;
   return dialogue(dialOf(ctx), port, ctx.timeoutMs, async (c) => {
     cert = c.certificate();

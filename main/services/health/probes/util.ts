@@ -1,6 +1,7 @@
 // Small helpers shared by the probes: clocks, wording, bounded evidence.
 import { performance } from 'node:perf_hooks';
-import type { Evidence, ProbeOutcome } from './types';
+import { DEFAULT_PORTS, type ResolvedType } from '../../../../shared/model/checks';
+import type { Evidence, ProbeContext, ProbeOutcome } from './types';
 
 /** A stopwatch in ms with 0.01 ms resolution. */
 export function stopwatch(): () => number {
@@ -70,4 +71,9 @@ export function deadline(ms: number, fn: () => void): { clear(): void } {
 /** The address a probe connects to: the lab's path to the member, else the member itself. */
 export function dialOf(ctx: { address: string; dial?: string }): string {
   return ctx.dial ?? ctx.address;
+}
+
+/** Where a probe dials: the member's port, else its check type's well-known one (the descriptor's). */
+export function portFor(ctx: Pick<ProbeContext, 'port'>, type: ResolvedType): number {
+  return ctx.port ?? DEFAULT_PORTS[type]!;
 }

@@ -1,25 +1,11 @@
 // Which health-check settings can apply, given the ports and transports they will run on.
-import type { CheckType, HealthCheck } from './schema';
-import type { PathSegment } from './problem';
-import type { Issue } from './issues';
-import { layerOf, resolveCheck, type ResolvedCheck, type Transport } from './resolve';
-import { UDP_PROTOCOLS, WELL_KNOWN_TCP } from './ports';
-import { formatDuration } from './duration';
-
-/** Check types each option block configures. */
-export const OPTION_TYPES = {
-  http: ['http', 'https'],
-  tls: ['https', 'ssl'],
-  ldap: ['ldap'],
-  dns: ['dns'],
-  radius: ['radius'],
-} as const satisfies Record<string, readonly CheckType[]>;
-export type OptionBlock = keyof typeof OPTION_TYPES;
-const OPTION_BLOCKS = Object.keys(OPTION_TYPES) as OptionBlock[];
-
-/** Checks that run over UDP; the rest (but ping and none) need TCP. */
-const UDP_CHECKS: ReadonlySet<CheckType> = new Set(['udp', 'dns', 'radius']);
-const NO_TRANSPORT: ReadonlySet<CheckType> = new Set(['ping', 'none', 'auto']);
+import type { HealthCheck } from '../schema';
+import type { PathSegment } from '../problem';
+import type { Issue } from '../issues';
+import { resolveCheck, type ResolvedCheck, type Transport } from '../resolve';
+import { formatDuration } from '../duration';
+import type { CheckType } from './descriptors';
+import { checkTransport, layerOf, OPTION_BLOCK_NAMES, OPTION_TYPES, REQUIRED_FIELDS, UDP_PROTOCOLS, WELL_KNOWN_TCP, checkLabel } from './tables';
 
 /** Who sends traffic to the members: the names of TCP and UDP services (target sets are TCP). */
 export interface Users {
@@ -81,7 +67,7 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
   const udpOnly = onlyBy(users, 'udp');
 
   if (hc.type === 'none') {
-    const set = (['protocol', 'layer', ...OPTION_BLOCKS, 'degradedAbove', 'availableBelow'] as const).filter((k) => hc[k] !== undefined);
+    const set = (['protocol', 'layer', ...OPTION_BLOCK_NAMES, 'degradedAbove', 'availableBelow'] as const).filter((k) => hc[k] !== undefined);
     for (const k of set) err([k], `type none runs no check, so ${k} cannot apply`);
     return { issues, resolved: members.map(() => ({ type: 'none', layer: 4, why: 'type none' })) };
   }
@@ -93,8 +79,8 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
     if (hc.layer !== undefined && hc.layer !== layerOf(hc.type)) {
       err(['layer'], `layer ${hc.layer} contradicts type ${hc.type} (a Layer ${layerOf(hc.type)} check)`);
     }
-    if (!NO_TRANSPORT.has(hc.type)) {
-      const needs: Transport = UDP_CHECKS.has(hc.type) ? 'udp' : 'tcp';
+    const needs: Transport | undefined = checkTransport(hc.type);
+    if (needs) {
       const against = needs === 'udp' ? tcpOnly : udpOnly;
       if (against) err(['type'], `a ${hc.type} check runs over ${needs.toUpperCase()} and cannot apply: ${against}`);
     }
@@ -132,7 +118,7 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
   }
 
   if (types.size > 0) {
-    for (const block of OPTION_BLOCKS) {
+    for (const block of OPTION_BLOCK_NAMES) {
       if (hc[block] === undefined) continue;
       const fits: readonly CheckType[] = OPTION_TYPES[block];
       if ([...types].some((t) => fits.includes(t))) continue;
@@ -141,8 +127,9 @@ export function checkHealthCheck(hc: HealthCheck, base: PathSegment[], members: 
       err([block], `${block} options do not apply to the ${[...types].join('/')} check${why}; they configure ${fits.join('/')} checks`);
     }
     const runs = (t: CheckType) => types.has(t) && t !== refused;
-    if (runs('dns') && hc.dns === undefined) err([], 'a DNS check needs dns.query (the name to look up)');
-    if (runs('radius') && hc.radius === undefined) err([], 'a RADIUS check needs radius.secret (the name of a stored secret)');
+    for (const { type, field } of REQUIRED_FIELDS) {
+      if (runs(type) && hc[field.block] === undefined) err([], `a ${checkLabel(type)} check needs ${field.block}.${field.key} (${field.required})`);
+    }
   }
 
   if (hc.ldap?.bindDn !== undefined && hc.ldap.bindSecret === undefined) {
