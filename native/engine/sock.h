@@ -57,12 +57,7 @@ int sock_shutdown(sock_t *k, sock_cb cb);
 void sock_close(sock_t *k, int reset, sock_close_cb cb);
 int sock_peer(sock_t *k, struct sockaddr_storage *ss);
 
-/* The epoll loop (Linux): set up beside libuv's loop, run until quit, deferred work. */
-int ep_init(engine_t *e);
-void ep_run(engine_t *e);
-void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg);
-int ep_watch(engine_t *e, int fd, void *p, ep_cb on);
-int ep_unwatch(engine_t *e, int fd);
-void ep_forget(engine_t *e, int fd);
+/* The epoll loop's ready queue: one socket's deferred turn (loop.h runs it); 0 when empty. */
+int sock_run_ready(engine_t *e);
 
 #endif

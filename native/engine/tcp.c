@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "loop.h"
 #include "sock.h"
 #ifdef __linux__
 #include <sys/socket.h>
