@@ -254,6 +254,10 @@ int sock_run_ready(engine_t *e) {
   return 1;
 }
 
+void sock_run_all(engine_t *e) {
+  while (sock_run_ready(e)) {}
+}
+
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
   k->fd = fd;
   k->can_read = 1; /* read at once: a client's first bytes are usually there when it is accepted */
@@ -263,6 +267,7 @@ int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
 }
 #else
 int sock_run_ready(engine_t *e) { return (void)e, 0; }
+void sock_run_all(engine_t *e) { (void)e; }
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) { return (void)k, (void)fd, (void)peer, UV_ENOSYS; }
 #endif
 
@@ -334,11 +339,15 @@ void sock_read_stop(sock_t *k) {
 int sock_try_write(sock_t *k, const sock_t *from, const char *data, size_t n) {
   if (EP(k)) {
     if (k->connecting || k->writing) return UV_EAGAIN;
-    int flags = MSG_DONTWAIT | MSG_NOSIGNAL | (from && from->fin_queued && !from->eof ? MSG_MORE : 0);
+    int more = from && from->fin_queued && !from->eof;
+    int flags = MSG_DONTWAIT | MSG_NOSIGNAL | (more ? MSG_MORE : 0);
     ssize_t r;
     do r = send(k->fd, data, n, flags);
     while (r < 0 && errno == EINTR);
-    if (r >= 0) return (int)r;
+    if (r >= 0) {
+      k->corked = more;
+      return (int)r;
+    }
     return errno == EAGAIN ? UV_EAGAIN : -errno;
   }
   uv_buf_t b = uv_buf_init((char *)data, (unsigned)n);
@@ -366,7 +375,11 @@ int sock_shutdown(sock_t *k, sock_cb cb) {
 #ifdef __linux__
   if (EP(k)) {
     k->shut_wanted = 1;
-    if (!k->writing && !k->connecting) shut_soon(k);
+    /* Corked bytes go with the FIN now: waiting a turn would only hold the answer back. */
+    if (!k->writing && !k->connecting) {
+      if (k->corked) do_shutdown(k);
+      else shut_soon(k);
+    }
     return 0;
   }
 #endif
