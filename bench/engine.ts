@@ -184,6 +184,9 @@ const MODES = [
   .filter((m) => ONLY.has(m.name))
   .map((m) => (CONNS === undefined ? m : { ...m, conns: CONNS }));
 
+/** The 1-minute load average now: printed with every round, since the ratios move with it. */
+const loadavg1 = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -340,7 +343,7 @@ services:
           cells.push(`${c.name} ${val(r).toFixed(0)}${ratio}${r.errors ? ` ERRORS ${r.errors}` : ''}`);
           cpus.push(`${((r.userMs * k2) / units(r)).toFixed(1)}+${(((r.cpuMs - r.userMs) * k2) / units(r)).toFixed(1)}`);
         }
-        console.log(`round ${round} ${m.label.padEnd(22)} ${cells.join(' | ')}   CPU ${m.bulk ? 'ms/MiB' : 'µs'} user+sys ${cpus.join(' | ')}`);
+        console.log(`round ${round} ${m.label.padEnd(22)} ${cells.join(' | ')}   CPU ${m.bulk ? 'ms/MiB' : 'µs'} user+sys ${cpus.join(' | ')}   load ${loadavg1()}`);
       }
     }
     const goal: Record<string, Record<string, number>> = { 'lbdesk-native': { ka: 1.0, new: 1.0, bulk: 1.2 } };
