@@ -298,6 +298,9 @@ services:
         if (i === 30) throw new Error(`${c.name} did not forward within 30 s`);
       }
     }
+    // Warm every contestant up under the real load before round 1 (lbdesk's JavaScript starts
+    // cold: its first seconds of compiling would be charged to round 1's CPU per connection).
+    for (const c of contestants) execFileSync('wrk', ['-t1', '-c50', '-d2s', '-H', 'Connection: close', `http://${c.address}:${c.port}/`], { encoding: 'utf8' });
     const version = execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2];
     console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread ${THREADS}; nginx stream ${THREADS} worker(s); lbdesk serve --threads ${THREADS} (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx ${THREADS} worker(s); wrk -t${THREADS} -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
     if (NOFILE) console.log(`${NOFILE.said}; held connections: ${HELD}${HELD < WANT_HELD ? ` of the ${WANT_HELD} asked (a relay needs two descriptors each)` : ''}`);
