@@ -184,6 +184,9 @@ const MODES = [
   .filter((m) => ONLY.has(m.name))
   .map((m) => (CONNS === undefined ? m : { ...m, conns: CONNS }));
 
+/** The 1-minute load average now: printed with every round, since the ratios move with it. */
+const loadavg1 = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -295,6 +298,9 @@ services:
         if (i === 30) throw new Error(`${c.name} did not forward within 30 s`);
       }
     }
+    // Warm every contestant up under the real load before round 1 (lbdesk's JavaScript starts
+    // cold: its first seconds of compiling would be charged to round 1's CPU per connection).
+    for (const c of contestants) execFileSync('wrk', ['-t1', '-c50', '-d2s', '-H', 'Connection: close', `http://${c.address}:${c.port}/`], { encoding: 'utf8' });
     const version = execFileSync(haproxy, ['-v'], { encoding: 'utf8' }).split('\n')[0]!.split(' ')[2];
     console.log(`${contestants.map((c) => c.name).join(', ')}: HAProxy ${version} nbthread ${THREADS}; nginx stream ${THREADS} worker(s); lbdesk serve --threads ${THREADS} (${BUNDLE ? 'bundle' : 'tsx sources'}); backend nginx ${THREADS} worker(s); wrk -t${THREADS} -c${CONNS ?? '50 (bulk 10)'}; ${ROUNDS} rounds x ${SECONDS} s, order rotating; ${new Date().toISOString()}`);
     if (NOFILE) console.log(`${NOFILE.said}; held connections: ${HELD}${HELD < WANT_HELD ? ` of the ${WANT_HELD} asked (a relay needs two descriptors each)` : ''}`);
@@ -340,7 +346,7 @@ services:
           cells.push(`${c.name} ${val(r).toFixed(0)}${ratio}${r.errors ? ` ERRORS ${r.errors}` : ''}`);
           cpus.push(`${((r.userMs * k2) / units(r)).toFixed(1)}+${(((r.cpuMs - r.userMs) * k2) / units(r)).toFixed(1)}`);
         }
-        console.log(`round ${round} ${m.label.padEnd(22)} ${cells.join(' | ')}   CPU ${m.bulk ? 'ms/MiB' : 'µs'} user+sys ${cpus.join(' | ')}`);
+        console.log(`round ${round} ${m.label.padEnd(22)} ${cells.join(' | ')}   CPU ${m.bulk ? 'ms/MiB' : 'µs'} user+sys ${cpus.join(' | ')}   load ${loadavg1()}`);
       }
     }
     const goal: Record<string, Record<string, number>> = { 'lbdesk-native': { ka: 1.0, new: 1.0, bulk: 1.2 } };

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "internal.h"
+#include "loop.h"
 #include "sock.h"
 
 void errname(char *out, size_t len, const char *prefix, int status) {
@@ -279,7 +280,7 @@ engine_t *engine_new(void) {
   e->ep = -1;
   /* Linux: TCP on the engine's own epoll set, unless the portable path is asked for (tests). */
   const char *loop = getenv("LBDESK_NATIVE_LOOP");
-  if (!loop || strcmp(loop, "uv") != 0) ep_init(e);
+  if (!loop || strcmp(loop, "uv") != 0) ep_init(e, sock_run_ready);
   uv_mutex_init(&e->mu);
   uv_mutex_init(&e->qmu);
   uv_async_init(&e->loop, &e->wake, on_wake);
@@ -307,7 +308,7 @@ void engine_free(engine_t *e) {
   if (e->ep >= 0) close(e->ep);
   free(e->later);
   free(e->fds);
-  free(e->shuts);
+  free(e->afters);
   for (event_t *ev = engine_take_events(e); ev;) {
     event_t *n = ev->next;
     free(ev);

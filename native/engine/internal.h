@@ -73,8 +73,9 @@ struct engine {
    * alive for a moment, so an event is trusted only if its generation matches). */
   struct fdent { ep_cb on; void *p; uint32_t gen; } *fds;
   uint32_t nfds, gen;
-  uint64_t *shuts;    /* shutdowns due after the next wait, by event id */
-  uint32_t nshuts, capshuts;
+  int (*run_ready)(engine_t *);  /* the socket layer's ready queue (sock.c) */
+  struct after { uint64_t id; ep_cb on; void (*fn)(engine_t *, void *); } *afters;  /* after the next wait */
+  uint32_t nafters, capafters;
   struct later { void (*fn)(engine_t *, void *); void *arg; } *later;
   uint32_t nlater, caplater;
 };

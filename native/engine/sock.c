@@ -1,8 +1,9 @@
 #define _GNU_SOURCE
-/* The relay's sockets on libuv's handles, or on Linux on the engine's own epoll set (see sock.h).
- * epoll rules: each socket is added once, edge-triggered, for reading and writing; closing the
- * descriptor removes it. A read shorter than the buffer drained the socket (a later byte or FIN
- * is a new edge); callbacks that libuv defers (shutdown, close) run after the batch of events. */
+/* The relay's sockets on libuv's handles, or on Linux on the engine's own epoll loop (loop.c;
+ * see sock.h). epoll rules: each socket is added once, edge-triggered, for reading and writing;
+ * closing the descriptor removes it. A read shorter than the buffer drained the socket (a later
+ * byte or FIN is a new edge); callbacks that libuv defers (shutdown, close) run after the batch
+ * of events. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,11 @@
 #include <sys/socket.h>
 #endif
 #include "internal.h"
+#include "loop.h"
 #include "sock.h"
 
 #define EP(k) ((k)->e->ep >= 0)
 #define READS_PER_EVENT 16
-#define EP_BATCH 256
 
 /* ---- the portable path: libuv's handles ---- */
 
@@ -94,33 +95,6 @@ static void queue(sock_t *k) {
   e->ready_tail = k;
 }
 
-void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg) {
-  if (e->nlater == e->caplater) {
-    e->caplater = e->caplater ? e->caplater * 2 : 64;
-    e->later = realloc(e->later, e->caplater * sizeof *e->later);
-  }
-  e->later[e->nlater].fn = fn;
-  e->later[e->nlater].arg = arg;
-  e->nlater += 1;
-}
-
-/* An event's data: the descriptor and a generation (0 is libuv's loop). */
-static uint64_t enter(engine_t *e, int fd, void *p, ep_cb on) {
-  if ((uint32_t)fd >= e->nfds) {
-    uint32_t n = (uint32_t)fd + 1024;
-    e->fds = realloc(e->fds, n * sizeof *e->fds);
-    memset(e->fds + e->nfds, 0, (n - e->nfds) * sizeof *e->fds);
-    e->nfds = n;
-  }
-  if (++e->gen == 0) e->gen = 1;
-  e->fds[fd] = (struct fdent){on, p, e->gen};
-  return (uint64_t)e->gen << 32 | (uint32_t)fd;
-}
-
-static void leave(engine_t *e, int fd) {
-  if (fd >= 0 && (uint32_t)fd < e->nfds) e->fds[fd].p = NULL;
-}
-
 static void on_event(sock_t *k, uint32_t ev);
 static void sock_ready(engine_t *e, void *p, uint32_t ev) {
   (void)e;
@@ -128,24 +102,8 @@ static void sock_ready(engine_t *e, void *p, uint32_t ev) {
 }
 
 static int watch(sock_t *k) {
-  k->id = enter(k->e, k->fd, k, sock_ready);
-  struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.u64 = k->id};
-  return epoll_ctl(k->e->ep, EPOLL_CTL_ADD, k->fd, &ev) == 0 ? 0 : -errno;
+  return ep_add(k->e, k->fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, k, sock_ready, &k->id);
 }
-
-/* Level-triggered, for reading (listeners: accept takes a bounded batch per event). */
-int ep_watch(engine_t *e, int fd, void *p, ep_cb on) {
-  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = enter(e, fd, p, on)};
-  return epoll_ctl(e->ep, EPOLL_CTL_ADD, fd, &ev) == 0 ? 0 : -errno;
-}
-
-int ep_unwatch(engine_t *e, int fd) {
-  struct epoll_event ev = {0};
-  leave(e, fd);
-  return epoll_ctl(e->ep, EPOLL_CTL_DEL, fd, &ev) == 0 ? 0 : -errno;
-}
-
-void ep_forget(engine_t *e, int fd) { leave(e, fd); }
 
 static void do_read(sock_t *k) {
   for (int i = 0; i < READS_PER_EVENT; i++) {
@@ -198,33 +156,15 @@ static void do_write(sock_t *k) {
   if (!k->closed && k->shut_wanted && !k->writing) do_shutdown(k);
 }
 
-/* What an event id names now, or NULL when that descriptor was closed since. */
-static struct fdent *lookup(engine_t *e, uint64_t id) {
-  uint32_t fd = (uint32_t)id;
-  if (fd >= e->nfds || !e->fds[fd].p || e->fds[fd].gen != (uint32_t)(id >> 32)) return NULL;
-  return &e->fds[fd];
-}
-
 /* A shutdown with nothing left to write waits for the next wait's events: when the peer has
  * closed meanwhile (a client that read its answer), the close sends the FIN without it. */
-static void shut_soon(sock_t *k) {
-  engine_t *e = k->e;
-  if (e->nshuts == e->capshuts) {
-    e->capshuts = e->capshuts ? e->capshuts * 2 : 64;
-    e->shuts = realloc(e->shuts, e->capshuts * sizeof *e->shuts);
-  }
-  e->shuts[e->nshuts++] = k->id;
+static void shut_now(engine_t *e, void *p) {
+  sock_t *k = p;
+  (void)e;
+  if (!k->closed && k->shut_wanted && !k->writing && !k->connecting) do_shutdown(k);
 }
 
-static void shut_due(engine_t *e, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    struct fdent *f = lookup(e, e->shuts[i]);
-    sock_t *k = f && f->on == sock_ready ? f->p : NULL;
-    if (k && !k->closed && k->shut_wanted && !k->writing && !k->connecting) do_shutdown(k);
-  }
-  memmove(e->shuts, e->shuts + n, (e->nshuts - n) * sizeof *e->shuts);
-  e->nshuts -= n;
-}
+static void shut_soon(sock_t *k) { ep_after_wait(k->e, k->id, sock_ready, shut_now); }
 
 static void on_event(sock_t *k, uint32_t ev) {
   if (k->closed) return;
@@ -303,60 +243,19 @@ static void closed_later(engine_t *e, void *arg) {
   k->on_close(k);
 }
 
-/* Ready sockets first, then deferred callbacks (closes free what the ready list may name). */
-static void drain(engine_t *e) {
-  for (;;) {
-    sock_t *k = e->ready;
-    if (k) {
-      e->ready = k->next_ready;
-      if (!e->ready) e->ready_tail = NULL;
-      k->queued = 0;
-      run_ready(k);
-      continue;
-    }
-    if (e->nlater == 0) return;
-    for (uint32_t i = 0; i < e->nlater; i++) e->later[i].fn(e, e->later[i].arg);
-    e->nlater = 0;
-  }
+/* One socket of the ready queue (the loop runs it before its deferred calls); 0: none. */
+int sock_run_ready(engine_t *e) {
+  sock_t *k = e->ready;
+  if (!k) return 0;
+  e->ready = k->next_ready;
+  if (!e->ready) e->ready_tail = NULL;
+  k->queued = 0;
+  run_ready(k);
+  return 1;
 }
 
-int ep_init(engine_t *e) {
-  e->ep = epoll_create1(EPOLL_CLOEXEC);
-  if (e->ep < 0) return -errno;
-  /* libuv's own loop (timers, the wake-up, UDP) is one more source in this set. */
-  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 0};
-  if (epoll_ctl(e->ep, EPOLL_CTL_ADD, uv_backend_fd(&e->loop), &ev) != 0) {
-    int err = -errno;
-    close(e->ep);
-    e->ep = -1;
-    return err;
-  }
-  return 0;
-}
-
-void ep_run(engine_t *e) {
-  struct epoll_event evs[EP_BATCH];
-  uv_run(&e->loop, UV_RUN_NOWAIT);
-  for (;;) {
-    drain(e);
-    if (e->quitting && !uv_loop_alive(&e->loop)) break;
-    uv_update_time(&e->loop);
-    uint32_t shuts = e->nshuts;
-    int n = epoll_wait(e->ep, evs, EP_BATCH, shuts ? 0 : uv_backend_timeout(&e->loop));
-    int uv_ready = 0;
-    for (int i = 0; i < n; i++) {
-      struct fdent *f = evs[i].data.u64 ? lookup(e, evs[i].data.u64) : NULL;
-      if (evs[i].data.u64 == 0) uv_ready = 1;
-      else if (f) f->on(e, f->p, evs[i].events);
-    }
-    drain(e);
-    if (shuts) {
-      shut_due(e, shuts);
-      drain(e);
-    }
-    uv_update_time(&e->loop);
-    if (uv_ready || uv_backend_timeout(&e->loop) == 0) uv_run(&e->loop, UV_RUN_NOWAIT);
-  }
+void sock_run_all(engine_t *e) {
+  while (sock_run_ready(e)) {}
 }
 
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
@@ -367,15 +266,8 @@ int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) {
   return watch(k);
 }
 #else
-int ep_init(engine_t *e) {
-  e->ep = -1;
-  return UV_ENOSYS;
-}
-void ep_run(engine_t *e) { (void)e; }
-void ep_forget(engine_t *e, int fd) { (void)e, (void)fd; }
-void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg) { (void)e, (void)fn, (void)arg; }
-int ep_watch(engine_t *e, int fd, void *p, ep_cb on) { return (void)e, (void)fd, (void)p, (void)on, UV_ENOSYS; }
-int ep_unwatch(engine_t *e, int fd) { return (void)e, (void)fd, UV_ENOSYS; }
+int sock_run_ready(engine_t *e) { return (void)e, 0; }
+void sock_run_all(engine_t *e) { (void)e; }
 int sock_adopt(sock_t *k, int fd, const struct sockaddr_storage *peer) { return (void)k, (void)fd, (void)peer, UV_ENOSYS; }
 #endif
 
@@ -447,11 +339,15 @@ void sock_read_stop(sock_t *k) {
 int sock_try_write(sock_t *k, const sock_t *from, const char *data, size_t n) {
   if (EP(k)) {
     if (k->connecting || k->writing) return UV_EAGAIN;
-    int flags = MSG_DONTWAIT | MSG_NOSIGNAL | (from && from->fin_queued && !from->eof ? MSG_MORE : 0);
+    int more = from && from->fin_queued && !from->eof;
+    int flags = MSG_DONTWAIT | MSG_NOSIGNAL | (more ? MSG_MORE : 0);
     ssize_t r;
     do r = send(k->fd, data, n, flags);
     while (r < 0 && errno == EINTR);
-    if (r >= 0) return (int)r;
+    if (r >= 0) {
+      k->corked = more;
+      return (int)r;
+    }
     return errno == EAGAIN ? UV_EAGAIN : -errno;
   }
   uv_buf_t b = uv_buf_init((char *)data, (unsigned)n);
@@ -479,7 +375,11 @@ int sock_shutdown(sock_t *k, sock_cb cb) {
 #ifdef __linux__
   if (EP(k)) {
     k->shut_wanted = 1;
-    if (!k->writing && !k->connecting) shut_soon(k);
+    /* Corked bytes go with the FIN now: waiting a turn would only hold the answer back. */
+    if (!k->writing && !k->connecting) {
+      if (k->corked) do_shutdown(k);
+      else shut_soon(k);
+    }
     return 0;
   }
 #endif
@@ -497,7 +397,7 @@ void sock_close(sock_t *k, int reset, sock_close_cb cb) {
         struct linger lg = {1, 0};
         setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
       }
-      leave(k->e, k->fd);
+      ep_forget(k->e, k->fd);
       close(k->fd);
       k->fd = -1;
     }

@@ -31,6 +31,7 @@ struct sock {
   unsigned reading : 1, can_read : 1, hup : 1, eof : 1, connecting : 1, writing : 1;
   unsigned shut_wanted : 1, shut_done : 1, closed : 1, queued : 1, probe : 1;
   unsigned fin_queued : 1;  /* the peer's FIN came with this edge (EPOLLRDHUP, no error): EOF follows */
+  unsigned corked : 1;      /* bytes sent with MSG_MORE wait for the shutdown that follows */
   sock_alloc_cb first;    /* what a connecting socket may send at once (sock_speculate) */
   size_t early;           /* bytes of it sent before the connect was reported */
   int shut_status;
@@ -57,12 +58,10 @@ int sock_shutdown(sock_t *k, sock_cb cb);
 void sock_close(sock_t *k, int reset, sock_close_cb cb);
 int sock_peer(sock_t *k, struct sockaddr_storage *ss);
 
-/* The epoll loop (Linux): set up beside libuv's loop, run until quit, deferred work. */
-int ep_init(engine_t *e);
-void ep_run(engine_t *e);
-void ep_later(engine_t *e, void (*fn)(engine_t *, void *), void *arg);
-int ep_watch(engine_t *e, int fd, void *p, ep_cb on);
-int ep_unwatch(engine_t *e, int fd);
-void ep_forget(engine_t *e, int fd);
+/* The epoll loop's ready queue: one socket's deferred turn (loop.h runs it); 0 when empty. */
+int sock_run_ready(engine_t *e);
+/* Runs the whole ready queue now: a listener between two accepts, so that each client's first
+ * bytes are read and sent to its server right after its connect (bench/engine-notes.md). */
+void sock_run_all(engine_t *e);
 
 #endif

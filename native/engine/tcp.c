@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "loop.h"
 #include "sock.h"
 #ifdef __linux__
 #include <sys/socket.h>
@@ -646,6 +647,9 @@ void tcp_listener_ready(engine_t *e, void *listener, uint32_t events) {
       continue;
     }
     accepted(e, s);
+    /* Its request read and sent on before the next accept, as soon after the connect as can be:
+     * the server, woken by the handshake, then finds the bytes there instead of waking twice. */
+    sock_run_all(e);
   }
 }
 #endif

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { PoolRef } from '../../../shared/api/engine';
 import { CONNECT_BUCKETS_MS } from '../../../shared/api/engine';
-import type { ListenerConfig } from './config';
+import type { ListenerConfig, PoolAlgorithm } from './config';
 import type { Client, Member, Pool } from './pool';
 import type { Runtime } from './runtime';
 
@@ -45,8 +45,21 @@ const POOL_COUNTERS = ['accepted', 'refused', 'redispatched'] as const satisfies
 type MemberCounter = (typeof MEMBER_COUNTERS)[number];
 type PoolCounter = (typeof POOL_COUNTERS)[number];
 
+/** The addon's name for each pool algorithm (`js`: JavaScript chooses, one call per connection).
+ * A complete record: a new algorithm does not compile until it says which. */
+export const NATIVE_ALGORITHM: Record<PoolAlgorithm, string> = {
+  'round-robin': 'round-robin',
+  'weighted-round-robin': 'weighted-round-robin',
+  'least-connections': 'least-connections',
+  'health-weighted': 'health-weighted',
+  'source-hash': 'hash',
+  hash: 'hash',
+  'least-load': 'js',
+};
+
 function understood(layout: AddonLayout | undefined): layout is AddonLayout {
   return layout?.connectBuckets === CONNECT_BUCKETS_MS.length + 1
+    && Object.values(NATIVE_ALGORITHM).every((a) => layout.algorithms[a] !== undefined)
     && layout.memberFields.every((f) => (MEMBER_COUNTERS as readonly string[]).includes(f))
     && layout.poolFields.every((f) => (POOL_COUNTERS as readonly string[]).includes(f));
 }
@@ -104,9 +117,9 @@ export function loadAddon(): { addon: Addon } | { error: string } {
   }
 }
 
-/** The addon's number for a pool's algorithm: C decides these alone (`js`: one call into JavaScript per connection). */
-function algorithmOf(layout: AddonLayout, name: string): number {
-  return layout.algorithms[name === 'source-hash' ? 'hash' : name] ?? layout.algorithms['round-robin']!;
+/** The addon's number for a pool's algorithm (loadAddon checked that it has every one). */
+function algorithmOf(layout: AddonLayout, algorithm: PoolAlgorithm | 'js'): number {
+  return layout.algorithms[algorithm === 'js' ? 'js' : NATIVE_ALGORITHM[algorithm]]!;
 }
 
 export interface NativeListener {

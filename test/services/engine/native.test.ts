@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../../shared/api/engine';
 import { memberKey } from '../../../shared/api/types';
 import { ForwardingEngine } from '../../../main/services/engine';
-import { loadAddon } from '../../../main/services/engine/native';
+import { NATIVE_ALGORITHM, loadAddon } from '../../../main/services/engine/native';
 import { TSX_LOADER } from '../../helpers/cli';
 import { StaticHealth, freePort, startBackend, tally, until, whoAnswers, workspace } from './helpers';
 import { skipBecause } from '../../helpers/skip';
@@ -68,6 +68,8 @@ describe('native data path', () => {
     expect(layout.rowFields).toEqual(['id', 'index', 'weight', 'score', 'eligible', 'address', 'address2', 'port', 'hash', 'connectMs']);
     expect(layout.memberStats).toBe(layout.memberFields.length + layout.connectBuckets);
     expect(layout.poolStats).toBe(layout.poolFields.length);
+    // Every algorithm a pool can have has a number in this build (a complete record in native.ts).
+    for (const [algorithm, name] of Object.entries(NATIVE_ALGORITHM)) expect(layout.algorithms[name], algorithm).toBeTypeOf('number');
   });
 
   it.runIf(process.platform === 'linux')('runs several data threads on one port: each a loop thread of its own, counters summed, JavaScript\'s choices answered on the thread that asked', async () => {
