@@ -8,13 +8,15 @@ import type { Personality } from './backends';
 
 type Resolved = Exclude<CheckType, 'auto'>;
 
-/** Checks compare answers with its own servers, and the kind of server each needs. */
-const PERSONALITY: Partial<Record<Resolved, Personality>> = {
+/** For each check: the kind of server compare answers it with, or why it cannot. A complete
+ * Record, so a new check type does not compile until compare says what it does with it. */
+const NO_SERVER = 'compare has no server that answers it';
+const BACKEND: Record<Resolved, Personality | { skip: string }> = {
   none: 'http', tcp: 'http', http: 'http', rtsp: 'http', smtp: 'smtp', ftp: 'ftp', pop3: 'pop3', imap4: 'imap4', nntp: 'nntp',
-};
-const WHY_NOT: Partial<Record<Resolved, string>> = {
-  https: 'its check needs a TLS server', ssl: 'its check needs a TLS server', ldap: 'its check needs an LDAP server',
-  udp: 'UDP', dns: 'its check needs a DNS server', radius: 'its check needs a RADIUS server',
+  https: { skip: 'its check needs a TLS server' }, ssl: { skip: 'its check needs a TLS server' },
+  ldap: { skip: 'its check needs an LDAP server' }, udp: { skip: 'UDP' }, dns: { skip: 'its check needs a DNS server' },
+  radius: { skip: 'its check needs a RADIUS server' },
+  ping: { skip: NO_SERVER }, telnet: { skip: NO_SERVER }, mms: { skip: NO_SERVER }, pnm: { skip: NO_SERVER },
 };
 
 export interface PlanBackend {
@@ -90,8 +92,8 @@ export async function makePlan(workspace: Workspace, appliance: Appliance, freeP
     const transport = groupTransport({ services: included.services }, group.name);
     const types = [...new Set(group.members.map((m) => resolveCheck(group.healthCheck, m.port ?? s.port, transport).type))];
     const type = types.length === 1 ? types[0]! : 'tcp';
-    const personality = PERSONALITY[type];
-    if (!personality) { skipped.push({ service: s.name, reason: `check ${type}: ${WHY_NOT[type] ?? 'compare has no server that answers it'}` }); continue; }
+    const personality = BACKEND[type];
+    if (typeof personality !== 'string') { skipped.push({ service: s.name, reason: `check ${type}: ${personality.skip}` }); continue; }
     if (group.members.some((m) => !workspace.servers.some((x) => x.name === m.server))) { skipped.push({ service: s.name, reason: 'a member server does not exist' }); continue; }
     if (!serviceAddress.has(s.address)) serviceAddress.set(s.address, `${SERVICE_NET}${serviceAddress.size + 1}`);
     const address = serviceAddress.get(s.address)!;

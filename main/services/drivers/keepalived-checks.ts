@@ -11,21 +11,6 @@ const DNS_TYPES = new Set(['A', 'NS', 'CNAME', 'SOA', 'MX', 'TXT', 'AAAA']);
 /** The Px HTTP check reads this much of the body. */
 const HTTP_READ_BYTES = 1000;
 
-/** Checks keepalived has no checker for: the nearest weaker one stands in. */
-const FALLBACK: Partial<Record<Resolved, { checker: 'TCP_CHECK' | 'UDP_CHECK'; why: string }>> = {
-  ssl: { checker: 'TCP_CHECK', why: 'keepalived has no TLS handshake check' },
-  ldap: { checker: 'TCP_CHECK', why: 'keepalived has no LDAP check' },
-  ftp: { checker: 'TCP_CHECK', why: 'keepalived has no FTP check' },
-  pop3: { checker: 'TCP_CHECK', why: 'keepalived has no POP3 check' },
-  imap4: { checker: 'TCP_CHECK', why: 'keepalived has no IMAP4 check' },
-  nntp: { checker: 'TCP_CHECK', why: 'keepalived has no NNTP check' },
-  telnet: { checker: 'TCP_CHECK', why: 'keepalived has no Telnet check' },
-  rtsp: { checker: 'TCP_CHECK', why: 'keepalived has no RTSP check' },
-  mms: { checker: 'TCP_CHECK', why: 'keepalived has no MMS check' },
-  pnm: { checker: 'TCP_CHECK', why: 'keepalived has no PNM check' },
-  radius: { checker: 'UDP_CHECK', why: 'keepalived has no RADIUS check' },
-};
-
 export interface KeepalivedChecker {
   /** The checker block (empty for `none`: keepalived then keeps the server in service). */
   lines: string[];
@@ -51,39 +36,12 @@ export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: bool
   }
   const body: string[] = [];
   let checker: string;
-  const fallback = FALLBACK[type];
-  if (fallback) {
-    warnings.push(`${fallback.why} (check ${type}): ${fallback.checker} used instead`);
-    checker = fallback.checker;
-  } else if (type === 'http' || type === 'https') {
-    checker = type === 'http' ? 'HTTP_GET' : 'SSL_GET';
-    body.push(...urlBlock(hc, warnings, word));
-    const host = hc.http?.host;
-    // The name for SNI: serverName, else the Host, as lbdesk's own probe does.
-    const sni = type === 'https' ? (hc.tls?.serverName ?? host) : undefined;
-    if (host ?? sni) body.push(`virtualhost ${word('host', (host ?? sni)!)}`);
-    if (sni) {
-      body.push('enable_sni');
-      if (host && host !== sni) warnings.push(`keepalived sends the Host name "${host}" as SNI, not serverName "${sni}"`);
-    }
-    if (type === 'https' && hc.tls?.verify) warnings.push('keepalived SSL_GET does not verify the server certificate (tls.verify)');
-  } else if (type === 'smtp') {
-    checker = 'SMTP_CHECK';
-  } else if (type === 'dns') {
-    const dns = hc.dns;
-    if (dns && !DNS_TYPES.has(dns.recordType)) {
-      warnings.push(`keepalived DNS_CHECK cannot ask for ${dns.recordType} records: UDP_CHECK used instead`);
-      checker = 'UDP_CHECK';
-    } else {
-      checker = 'DNS_CHECK';
-      if (dns) body.push(`type ${dns.recordType}`, `name ${word('DNS query', dns.query)}`);
-    }
-  } else if (type === 'udp') {
-    checker = 'UDP_CHECK';
-  } else if (type === 'ping') {
-    checker = 'PING_CHECK';
+  const how = CHECKERS[type];
+  if ('fallback' in how) {
+    warnings.push(`${how.why} (check ${type}): ${how.fallback} used instead`);
+    checker = how.fallback;
   } else {
-    checker = 'TCP_CHECK';
+    checker = how.write({ hc, body, warnings, word });
   }
   const t = m.timers;
   body.push(
@@ -96,6 +54,64 @@ export function keepalivedChecker(hc: HealthCheck, m: PoolMember, sctpOnly: bool
     'warmup 0',
   );
   return { lines: [`${checker} {`, ...indent(body), '}'], warnings, errors };
+}
+
+interface Writing {
+  hc: HealthCheck;
+  body: string[];
+  warnings: string[];
+  word: (what: string, text: string) => string;
+}
+
+/** Each check in keepalived terms: the checker it writes (adding its own lines to the body), or
+ * the nearest weaker checker that stands in when keepalived has none. A complete Record, so a new
+ * check type does not compile until keepalived says what it does with it. */
+type Checker = { write: (w: Writing) => string } | { fallback: 'TCP_CHECK' | 'UDP_CHECK'; why: string };
+const fixed = (checker: string): Checker => ({ write: () => checker });
+const none = (protocol: string, fallback: 'TCP_CHECK' | 'UDP_CHECK' = 'TCP_CHECK'): Checker => ({ fallback, why: `keepalived has no ${protocol} check` });
+const CHECKERS: Record<Exclude<Resolved, 'none'>, Checker> = {
+  ping: fixed('PING_CHECK'),
+  tcp: fixed('TCP_CHECK'),
+  udp: fixed('UDP_CHECK'),
+  http: { write: (w) => httpChecker('http', w) },
+  https: { write: (w) => httpChecker('https', w) },
+  ssl: { fallback: 'TCP_CHECK', why: 'keepalived has no TLS handshake check' },
+  ftp: none('FTP'),
+  smtp: fixed('SMTP_CHECK'),
+  pop3: none('POP3'),
+  imap4: none('IMAP4'),
+  nntp: none('NNTP'),
+  telnet: none('Telnet'),
+  ldap: none('LDAP'),
+  dns: { write: dnsChecker },
+  radius: none('RADIUS', 'UDP_CHECK'),
+  rtsp: none('RTSP'),
+  mms: none('MMS'),
+  pnm: none('PNM'),
+};
+
+function httpChecker(type: 'http' | 'https', { hc, body, warnings, word }: Writing): string {
+  body.push(...urlBlock(hc, warnings, word));
+  const host = hc.http?.host;
+  // The name for SNI: serverName, else the Host, as lbdesk's own probe does.
+  const sni = type === 'https' ? (hc.tls?.serverName ?? host) : undefined;
+  if (host ?? sni) body.push(`virtualhost ${word('host', (host ?? sni)!)}`);
+  if (sni) {
+    body.push('enable_sni');
+    if (host && host !== sni) warnings.push(`keepalived sends the Host name "${host}" as SNI, not serverName "${sni}"`);
+  }
+  if (type === 'https' && hc.tls?.verify) warnings.push('keepalived SSL_GET does not verify the server certificate (tls.verify)');
+  return type === 'http' ? 'HTTP_GET' : 'SSL_GET';
+}
+
+function dnsChecker({ hc, body, warnings, word }: Writing): string {
+  const dns = hc.dns;
+  if (dns && !DNS_TYPES.has(dns.recordType)) {
+    warnings.push(`keepalived DNS_CHECK cannot ask for ${dns.recordType} records: UDP_CHECK used instead`);
+    return 'UDP_CHECK';
+  }
+  if (dns) body.push(`type ${dns.recordType}`, `name ${word('DNS query', dns.query)}`);
+  return 'DNS_CHECK';
 }
 
 function urlBlock(hc: HealthCheck, warnings: string[], word: (what: string, text: string) => string): string[] {

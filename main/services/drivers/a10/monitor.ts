@@ -2,23 +2,34 @@
 // `interval`, `retry`, `up-retry`) and bind it (`health-check NAME` in the service group), change
 // only the lines of an owned monitor that differ, and unbind and remove one the workspace no
 // longer uses. Owned: the monitor of an owned service group that no other object on the box names.
-import type { Group, HealthCheck } from '../../../../shared/model/schema';
+import type { CheckType, Group, HealthCheck } from '../../../../shared/model/schema';
 import type { CommandStep, DriverProblem } from '../types';
 import { quoteName, type A10Config, type A10Group, type A10Line, type A10Monitor } from './parse';
 
 const q = quoteName;
 const secs = (ms: number | undefined) => (ms === undefined ? undefined : Math.max(1, Math.round(ms / 1000)));
 
+/** Each check's `method …` line as ACOS takes it; undefined where ACOS has no method lbdesk sends.
+ * A complete Record, so a new check type does not compile until the A10 driver says what it does. */
+type Method = ((c: HealthCheck, p: string) => string | undefined) | undefined;
+const httpMethod: Method = (c, p) =>
+  // ACOS words have no escapes: a path with a blank or quote, an expect with a quote cannot be written.
+  /[\s"]/.test(c.http?.path ?? '') || /"/.test(c.http?.expect ?? '')
+    ? undefined
+    : `method ${c.type}${p}${c.http?.expect ? ` expect ${q(c.http.expect)}` : ''} url GET ${c.http?.path ?? '/'}`;
+const METHOD: Record<CheckType, Method> = {
+  tcp: (_c, p) => `method tcp${p}`,
+  udp: (_c, p) => `method udp${p}`,
+  ping: () => 'method icmp',
+  http: httpMethod,
+  https: httpMethod,
+  auto: undefined, none: undefined, ssl: undefined, ftp: undefined, smtp: undefined, pop3: undefined, imap4: undefined,
+  nntp: undefined, telnet: undefined, ldap: undefined, dns: undefined, radius: undefined, rtsp: undefined, mms: undefined, pnm: undefined,
+};
+
 /** The `method …` line for a check, or undefined when ACOS has no monitor method lbdesk sends for it. */
 export function methodFor(c: HealthCheck, port: number | undefined): string | undefined {
-  const p = port !== undefined ? ` port ${port}` : '';
-  if (c.type === 'tcp') return `method tcp${p}`;
-  if (c.type === 'udp') return `method udp${p}`;
-  if (c.type === 'ping') return 'method icmp';
-  // ACOS words have no escapes: a path with a blank or quote, an expect with a quote cannot be written.
-  if ((c.type === 'http' || c.type === 'https') && (/[\s"]/.test(c.http?.path ?? '') || /"/.test(c.http?.expect ?? ''))) return undefined;
-  if (c.type === 'http' || c.type === 'https') return `method ${c.type}${p}${c.http?.expect ? ` expect ${q(c.http.expect)}` : ''} url GET ${c.http?.path ?? '/'}`;
-  return undefined;
+  return METHOD[c.type]?.(c, port !== undefined ? ` port ${port}` : '');
 }
 
 /** What the box's method says, in the words lbdesk compares: type, port, path, expect. */

@@ -2,7 +2,7 @@
 // nodes, change pools by their members (add, modify only the changed ratio, delete), create
 // pools and virtual servers the box lacks, and delete (after their pool members are gone) the
 // nodes the workspace no longer has. Each step carries its inverse from the before-state.
-import type { Appliance, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
+import type { Appliance, CheckType, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
 import { sameAddress } from '../../../../shared/model/address';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
@@ -16,7 +16,13 @@ const MODE_OF: Partial<Record<Service['algorithm'], string>> = {
   'weighted-round-robin': 'ratio-member',
   'least-connections': 'least-connections-member',
 };
-const MONITOR_OF: Record<string, string> = { http: '/Common/http', https: '/Common/https', tcp: '/Common/tcp', udp: '/Common/udp', ping: '/Common/gateway_icmp', auto: '/Common/tcp' };
+/** Each check as the built-in monitor a pool gets; undefined: no monitor. A complete Record, so a
+ * new check type does not compile until the F5 driver says what it does with it. */
+const MONITOR_OF: Record<CheckType, string | undefined> = {
+  http: '/Common/http', https: '/Common/https', tcp: '/Common/tcp', udp: '/Common/udp', ping: '/Common/gateway_icmp', auto: '/Common/tcp',
+  none: undefined, ssl: undefined, ftp: undefined, smtp: undefined, pop3: undefined, imap4: undefined, nntp: undefined,
+  telnet: undefined, ldap: undefined, dns: undefined, radius: undefined, rtsp: undefined, mms: undefined, pnm: undefined,
+};
 
 interface WantNode { name: string; server: Server; box?: F5Node }
 interface WantMember { name: string; node: string; ratio: number; address: string }

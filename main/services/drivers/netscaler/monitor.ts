@@ -4,26 +4,34 @@
 // differ, `unbind serviceGroup G -monitorName M` and `rm lb monitor M TYPE` for one the workspace
 // no longer uses. A monitor's type cannot be changed on a NetScaler: a new type is a new monitor.
 // Owned: a monitor added by an `add lb monitor` line that no line but its group's bind names.
-import type { Group } from '../../../../shared/model/schema';
+import type { CheckType, Group } from '../../../../shared/model/schema';
 import type { CommandStep, DriverProblem } from '../types';
 import { monitorTimers } from './import';
 import { quoteNs, type NsConfig, type NsGroup, type NsMonitor } from './parse';
 
 const q = quoteNs;
 
-/** The monitor type and its request options for a check; undefined when lbdesk sends none for it. */
-function kindFor(group: Group): { type: string; opts: [string, string][] } | undefined {
+type Kind = { type: string; opts: [string, string][] };
+const httpKind = (group: Group): Kind => {
   const c = group.healthCheck;
   const path = c.http?.path ?? '/';
-  if (c.type === 'tcp') return { type: 'TCP', opts: [] };
-  if (c.type === 'ping') return { type: 'PING', opts: [] };
-  if (c.type === 'http' || c.type === 'https') {
-    const secure: [string, string][] = c.type === 'https' ? [['secure', 'YES']] : [];
-    if (c.http?.expect) return { type: 'HTTP-ECV', opts: [['send', `GET ${path}`], ['recv', c.http.expect], ...secure] };
-    return { type: 'HTTP', opts: [['respCode', '200'], ['httpRequest', `GET ${path}`], ...secure] };
-  }
-  return undefined;
-}
+  const secure: [string, string][] = c.type === 'https' ? [['secure', 'YES']] : [];
+  if (c.http?.expect) return { type: 'HTTP-ECV', opts: [['send', `GET ${path}`], ['recv', c.http.expect], ...secure] };
+  return { type: 'HTTP', opts: [['respCode', '200'], ['httpRequest', `GET ${path}`], ...secure] };
+};
+/** Each check as a monitor type and its request options; undefined where lbdesk sends none. A
+ * complete Record, so a new check type does not compile until the NetScaler driver says what it does. */
+const KIND: Record<CheckType, ((group: Group) => Kind) | undefined> = {
+  tcp: () => ({ type: 'TCP', opts: [] }),
+  ping: () => ({ type: 'PING', opts: [] }),
+  http: httpKind,
+  https: httpKind,
+  auto: undefined, none: undefined, udp: undefined, ssl: undefined, ftp: undefined, smtp: undefined, pop3: undefined, imap4: undefined,
+  nntp: undefined, telnet: undefined, ldap: undefined, dns: undefined, radius: undefined, rtsp: undefined, mms: undefined, pnm: undefined,
+};
+
+/** The monitor type and its request options for a check; undefined when lbdesk sends none for it. */
+const kindFor = (group: Group): Kind | undefined => KIND[group.healthCheck.type]?.(group);
 
 const duration = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}` : `${ms} MSEC`);
 
