@@ -80,7 +80,8 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
         total += cur;
         // A disabled server's ports read Down, a disabled port Disabled (as the workshop's box shows).
         const state = srv.disabled ? 'Down' : p.disabled ? 'Disabled' : health.get(`${srv.name}:${p.port}`) ?? 'Up';
-        up ||= state === 'Up';
+        // A disabled port is no health verdict: the server reads Down only when its enabled ports do.
+        up ||= state !== 'Down';
         out.push(row(`${srv.name}:${p.port}/${p.proto}`, cur, state));
       }
       out.push(row(`${srv.name}: Total`, total, srv.disabled ? 'Disabled' : up ? 'Up' : 'Down'), '');
