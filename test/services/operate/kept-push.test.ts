@@ -1,13 +1,14 @@
-// A member an engineer put in maintenance or drained on a command-driven box (ADX, F5) stays so
+// A member an engineer put in maintenance or drained on a command-driven box (ADX, F5, NetScaler) stays so
 // through a later push: the plan does not enable it again, the preview and the push name it, and
 // it stays out until `lbdesk ready`.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { startAdxBox, type AdxBox } from '../vendor/adx-box';
 import { startF5Box, type F5Box } from '../vendor/f5-box';
+import { startNsBox, type NsBox } from '../vendor/netscaler-box';
 
 interface JsonState { members: { server: string; admin?: string }[] }
 
@@ -131,5 +132,55 @@ describe('a push to the F5 test box keeps lbdesk maint and drain', { timeout: 12
     expect((await cli(['ready', file, '--appliance', 'big1', 'web1', 'web2'])).code).toBe(0);
     expect(await admin('web1')).toBe('ready');
     expect(await admin('web2')).toBe('ready');
+  });
+});
+
+describe('a push to the NetScaler test box keeps lbdesk maint and drain', { timeout: 120_000 }, () => {
+  const CONFIG = [
+    'add server web1 192.0.2.11', 'add server web2 192.0.2.12',
+    'add serviceGroup web TCP', 'add lb vserver vip1 TCP 192.0.2.100 80', 'bind lb vserver vip1 web',
+    'bind serviceGroup web web1 80', 'bind serviceGroup web web2 80', 'bind serviceGroup web -monitorName tcp', '',
+  ].join('\n');
+  let box: NsBox;
+  let dir: string;
+  let file: string;
+  let cli: ReturnType<typeof tools>['cli'];
+  const admin = async (server: string) => {
+    const r = await cli(['state', file, '--appliance', 'ns1', '--json']);
+    return (JSON.parse(r.stdout) as JsonState).members.find((m) => m.server === server)?.admin;
+  };
+
+  beforeAll(async () => {
+    box = await startNsBox({ host: '127.0.17.5', config: CONFIG });
+    dir = mkdtempSync(join(tmpdir(), 'lbdesk-kept-ns-'));
+    ({ cli } = tools(dir, box.knownHostsLine));
+    file = site(dir, ['  - name: ns1', `    host: ${box.host}`, `    port: ${box.port}`, '    user: nsroot', '    auth: key', `    keyFile: ${box.keyFile}`, '    driver: netscaler', '    cli:', '      timeout: 5s'], ', weight: 4');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('group: web }', 'group: web, algorithm: least-connections }'));
+  });
+  afterAll(async () => { await box?.stop(); });
+
+  it('maint web1, drain web2, push a weight change: web1 not enabled again, web2 still drained; both named; ready brings them back', async () => {
+    expect((await cli(['maint', file, '--appliance', 'ns1', 'web1'])).code).toBe(0);
+    expect((await cli(['drain', file, '--appliance', 'ns1', 'web2'])).code).toBe(0);
+    const dry = await cli(['push', file, '--appliance', 'ns1', '--dry-run']);
+    expect(dry.stderr).toMatch(/ns1: would keep maint on web\/web1:80 \(since .*, by .*\)/);
+
+    const sent = box.received.length;
+    const p = await cli(['push', file, '--appliance', 'ns1']);
+    expect(p.code, p.stderr + p.stdout).toBe(0);
+    expect(p.stdout).toMatch(/ns1: note: kept maint on web\/web1:80 \(since .*\): left as it is on the box until lbdesk ready/);
+    expect(p.stdout).toMatch(/ns1: note: kept drain on web\/web2:80/);
+    const pushed = box.received.slice(sent);
+    expect(pushed).toContain('set serviceGroup web web1 80 -weight 4');
+    expect(pushed.filter((c) => /^enable /i.test(c))).toEqual([]);
+    expect(await admin('web1')).toBe('maint');
+    expect(await admin('web2')).toBe('drain');
+
+    expect((await cli(['ready', file, '--appliance', 'ns1', 'web1', 'web2'])).code).toBe(0);
+    expect(await admin('web1')).toBe('ready');
+    expect(await admin('web2')).toBe('ready');
+    const again = await cli(['push', file, '--appliance', 'ns1']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toMatch(/kept /);
   });
 });
