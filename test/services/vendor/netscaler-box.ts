@@ -9,7 +9,7 @@
 // running one (`save ns config`), and can be cut off mid-apply. At run time it prints
 // `show serviceGroup G` (the layout drivers/netscaler/show.ts cites) and `stat serviceGroupMember`
 // from its state and the counters a test sets, and takes `disable|enable serviceGroup G S P`
-// (a disabled member's bind reads `-state DISABLED`, as ns.conf writes one).
+// (a disabled member's bind then reads `-state DISABLED`, the option `bind serviceGroup` takes for it).
 import type { ServerChannel } from 'ssh2';
 import { isIpAddress } from '../../../shared/model/address';
 import { NsText } from '../../../main/services/drivers/netscaler/edit';
