@@ -62,8 +62,8 @@ const FACTS = {
   // No file and no shell commands: a vendor CLI is configured by the commands themselves.
   cli: { sections: false, handWrittenUseGroups: false, commandDriven: true, template: true, importer: false, carriesVrrp: false, verifyVip: false, runtime: false, dsconfig: false, defaults: NONE },
   adx: { ...VENDOR, runtime: true },
-  a10: VENDOR,
-  netscaler: VENDOR,
+  a10: { ...VENDOR, runtime: true },
+  netscaler: { ...VENDOR, runtime: true },
   f5: { ...VENDOR, runtime: true },
   // Applied as a dsconfig batch file, not typed into a CLI session: no `cli:` settings.
   pingdirectory: { ...VENDOR, commandDriven: false, runtime: true, dsconfig: true },

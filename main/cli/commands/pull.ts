@@ -2,7 +2,7 @@
 // the appliance's history). `--history` lists that history; `--show ID` prints one entry.
 import type { Command } from 'commander';
 import { listHistory, listOperations, readHistory, syncDataDir } from '../../services/sync';
-import { outForWords } from '../../services/operate/kept';
+import { outForWords } from '../../services/sync/kept';
 import { about, CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
 import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';

@@ -25,6 +25,8 @@ export interface BoxMember {
 export interface LiveDialect {
   /** Read-only show commands whose outputs, in order, parse() reads. */
   show: string[];
+  /** Show commands named from the first outputs (NetScaler: `show serviceGroup G` per group), run after them. */
+  then?(outputs: string[]): string[];
   parse(outputs: string[]): BoxMember[];
   /** Commands (from the exec prompt, back to it) that set `admin` on the member, not saved. */
   change(member: BoxMember, admin: LiveAdmin): string[];

@@ -60,6 +60,14 @@ export interface CommandStep {
   inverse: string[];
 }
 
+/** A workspace member held out at run time (main/services/sync/kept.ts). */
+export interface HeldMember {
+  group: string;
+  server: string;
+  port?: number;
+  admin: 'drain' | 'maint';
+}
+
 export interface CommandPlan {
   steps: CommandStep[];
   /** The running config as it will read after the steps (the input's bytes when there are none). */
@@ -69,8 +77,12 @@ export interface CommandPlan {
 }
 
 export interface CommandDriven {
-  /** The steps from the box's running config to the workspace's owned objects. */
-  plan(workspace: Workspace, appliance: Appliance, running: string): CommandPlan;
+  /**
+   * The steps from the box's running config to the workspace's owned objects. `held`: members an
+   * operator drained or put in maintenance at run time (lbdesk drain/maint): the plan leaves
+   * their runtime state (a disabled server, port or member) as it is until they are set ready.
+   */
+  plan(workspace: Workspace, appliance: Appliance, running: string, held?: HeldMember[]): CommandPlan;
   /** The CLI's prompt, when the default pattern does not know it (NetScaler's bare `> `). */
   prompt?: RegExp;
   /** Sent first when the CLI greets with an unprivileged prompt (`ADX>`). */

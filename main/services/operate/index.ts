@@ -15,7 +15,7 @@ import { vendorRuntime } from './vendor';
 import { ipvsRuntime } from './ipvs';
 import { runtimeRemote } from './remote';
 import { lbdeskRuntime } from './lbdesk';
-import { keepChange, loadKept, type KeptMember } from './kept';
+import { keepChange, loadKept, type KeptMember } from '../sync/kept';
 import { allMembers, resolveMembers } from './members';
 import { selectIncluded } from '../drivers';
 import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './types';
@@ -23,10 +23,10 @@ import type { AdminState, Runtime, RuntimeDriver, WorkspaceMember } from './type
 export { allMembers, resolveMembers, MemberError, memberLabel } from './members';
 export { RuntimeError } from './haproxy';
 export { runtimeRemote } from './remote';
-export { loadKept, outForWords } from './kept';
+export { loadKept, outForWords } from '../sync/kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime, lbdesk: lbdeskRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), a10: vendorRuntime('a10', 'slb server port'), netscaler: vendorRuntime('netscaler', 'service group member'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime, lbdesk: lbdeskRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {
@@ -107,15 +107,16 @@ export async function reloadKeeper(ctx: OperateContext, dataDir: string): Promis
     async after(remote) {
       runtime ??= openRuntime(ctx, remote)!;
       const notes: string[] = [];
-      // The new worker: a connection to the old one (still finishing) would be set and lost.
+      // The new worker: a connection to the old one (still finishing) would be set and lost. No
+      // process answered before (a fresh start, or a box whose states are its config): none to wait out.
       const until = Date.now() + NEW_WORKER_MS;
       let now = '';
-      while (Date.now() < until) {
+      while (before !== '' && Date.now() < until) {
         now = await runtime.generation().catch(() => '');
         if (now && now !== before) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      if (!now || now === before) notes.push(`the box's process did not change within ${NEW_WORKER_MS / 1000}s of the reload: runtime states set on the one that answers`);
+      if (before !== '' && (!now || now === before)) notes.push(`the box's process did not change within ${NEW_WORKER_MS / 1000}s of the reload: runtime states set on the one that answers`);
       const applied: KeptMember[] = [];
       for (const admin of ['drain', 'maint'] as const) {
         const group = kept.filter((k) => k.admin === admin);

@@ -62,6 +62,7 @@ function openVendor(ctx: RuntimeContext, live: LiveDialect, what: string): Runti
     const s = await open();
     const outputs: string[] = [];
     for (const c of live.show) outputs.push(await must(s, c));
+    for (const c of live.then?.(outputs) ?? []) outputs.push(await must(s, c));
     return live.parse(outputs);
   };
 

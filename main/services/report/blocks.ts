@@ -3,7 +3,7 @@
 import type { ChangeReport, ReportAppliance, ReportCertificates, ReportLab } from '../../../shared/api/report';
 import { certLevel, expiryWords } from '../../../shared/model/certificates';
 import type { ApiProblem } from '../../../shared/api/contract';
-import { outForWords } from '../operate/kept';
+import { outForWords } from '../sync/kept';
 
 /** Text with code spans: a string is plain text, `{ code }` is shown as code, `{ warn }` stands out (bold; red when `bad`). */
 export type Inline = (string | { code: string } | { warn: string; bad?: boolean })[];

@@ -12,7 +12,7 @@ import type { Appliance, Workspace } from '../../../shared/model/schema';
 import { VERSION } from '../../../shared/version';
 import { createTwoFilesPatch } from 'diff';
 import { listHistory, readHistory } from '../sync/history';
-import { loadKept } from '../operate/kept';
+import { loadKept } from '../sync/kept';
 import { redactPatch } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';

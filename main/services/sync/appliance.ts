@@ -22,6 +22,7 @@ import { pushCommands } from './vendor/commands';
 import { batchWhere, pullBatch, pushBatch } from './vendor/batch';
 import { confirmCommands, readPending } from './vendor/confirm';
 import { syncDataDir } from './state';
+import { heldMembers, heldNotes, loadKept, type KeptMember } from './kept';
 
 export interface PulledConfig {
   data: Buffer;
@@ -177,20 +178,22 @@ function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: 
  * (driver adx…): each step with its inverse, saved only after all were accepted (./vendor/commands).
  */
 function commandAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, cli: CliTarget): ApplianceLink {
-  const plan = (running: string) => driver.plan(workspace, appliance, running);
+  // Members drained or in maintenance at run time (lbdesk drain/maint) stay so through a push.
+  const held = async (dataDir?: string) => loadKept(syncDataDir(dataDir), appliance.name);
+  const planWith = (running: string, kept: KeptMember[]) => driver.plan(workspace, appliance, running, heldMembers(kept));
   const where = cliWhere(cli);
   return {
     appliance, render, errors: [], target, where, leavesFromBox: true,
     async diff(opts) {
       const pulled = await pullCli(cli, { ...opts, record: false });
-      const p = plan(pulled.data.toString('utf8'));
+      const p = planWith(pulled.data.toString('utf8'), await held(opts.dataDir));
       if (p.errors.length) throw new ApiError('refused', `${appliance.name}: ${p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`);
       return diffCliTexts(cli, pulled.data, p.after);
     },
     // What the box's running config reads after a push: its own config with the plan applied.
     async leaves(opts) {
       const pulled = await pullCli(cli, { ...opts, record: false });
-      return { text: plan(pulled.data.toString('utf8')).after };
+      return { text: planWith(pulled.data.toString('utf8'), await held(opts.dataDir)).after };
     },
     async push(_t, opts) {
       // A change not yet confirmed is not pushed over: its inverse is computed from the box before it.
@@ -199,7 +202,10 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
       // The push is computed from the box's running config, not from a text: an old version is
       // brought back by restoring the workspace it came from, not by replaying a pulled file.
       if (opts.kind === 'restore') throw new ApiError('unsupported', `${appliance.name}: --restore is not supported for command-driven appliances: check out the workspace version and push it`);
-      return pushCommands(cli, driver, plan, opts);
+      const kept = await held(opts.dataDir);
+      const r = await pushCommands(cli, driver, (running) => planWith(running, kept), opts);
+      r.notes.push(...heldNotes(kept));
+      return r;
     },
     async pull(opts) {
       const r = await pullCli(cli, opts);

@@ -29,6 +29,14 @@ export interface A10Box extends SshBox {
   running(): string;
   saved(): string;
   show(): string;
+  /**
+   * The box's runtime counters per `server:port` (`s1:80`): current connections, which the test
+   * sets and lowers as clients would end theirs, and the port's health (Up, Down; default Up).
+   */
+  sessions: Map<string, number>;
+  health: Map<string, string>;
+  /** What `show slb server` prints now. */
+  showServers(): string;
 }
 
 /** What each mode takes (beyond entering and leaving sub-modes). */
@@ -54,6 +62,32 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
   const pageLines = opts.pageLines ?? 20;
   let cut = opts.cutAfter;
   let drop: () => void = () => undefined;
+
+  const sessions = new Map<string, number>();
+  const health = new Map<string, string>();
+  /** `show slb server` as ACOS 4.1 prints it (drivers/a10/show.ts has a real sample). */
+  const showServers = () => {
+    const cfg = parseA10(config);
+    const row = (what: string, cur: number, state: string) => `${what.padEnd(25)} ${String(cur).padEnd(10)} ${String(cur).padEnd(10)} 0          0          0          ${state}`;
+    const out = [`Total Number of Servers configured: ${cfg.servers.length}`, `Total Number of Services configured: ${cfg.servers.reduce((n, x) => n + x.ports.length, 0)}`,
+      '                   Current = Current Connections, Total = Total Connections', '                   Fwd-pkt = Forward packets, Rev-pkt = Reverse packets',
+      'Service                   Current    Total      Fwd-pkt    Rev-pkt    Peak-conn  State', '-'.repeat(87)];
+    for (const srv of cfg.servers) {
+      let total = 0;
+      let up = false;
+      for (const p of srv.ports) {
+        const cur = sessions.get(`${srv.name}:${p.port}`) ?? 0;
+        total += cur;
+        // A disabled server's ports read Down, a disabled port Disabled (as the workshop's box shows).
+        const state = srv.disabled ? 'Down' : p.disabled ? 'Disabled' : health.get(`${srv.name}:${p.port}`) ?? 'Up';
+        // A disabled port is no health verdict: the server reads Down only when its enabled ports do.
+        up ||= state !== 'Down';
+        out.push(row(`${srv.name}:${p.port}/${p.proto}`, cur, state));
+      }
+      out.push(row(`${srv.name}: Total`, total, srv.disabled ? 'Disabled' : up ? 'Up' : 'Down'), '');
+    }
+    return out;
+  };
 
   const show = () => {
     const body = config.endsWith('\n') ? config : `${config}\n`;
@@ -101,6 +135,8 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
     const depth = t.depth;
     if (!t.sub(cmd)) return invalid;
     config = t.text;
+    // `enable` is the default: the running config drops the `disable` it replaces, and prints nothing.
+    if (cmd === 'enable' && top === 'slb server') config = dropEnable(config, path[0]!);
     return { path: t.depth > depth ? [...path, v] : path };
   }
 
@@ -134,6 +170,7 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
       if (cmd === '') { prompt(); return; }
       received.push(cmd);
       if (cmd === 'show running-config' || cmd === 'show run') { page(show().replace(/\n$/, '').split('\n')); return; }
+      if (cmd === 'show slb server' && level !== 'user') { page(showServers()); return; }
       if (opts.failOn?.test(cmd)) { out(`Error: ${cmd}: the box refuses this (test)\n`); prompt(); return; }
       if (level === 'user') {
         if (cmd === 'enable') level = 'exec'; else if (cmd === 'exit') { stream.exit(0); stream.end(); return; } else invalid(cmd);
@@ -181,5 +218,14 @@ export async function startA10Box(opts: A10BoxOptions): Promise<A10Box> {
 
   const box = await startSshBox(opts.host, { shell });
   drop = box.dropAll;
-  return { ...box, received, running: () => config, saved: () => saved, show };
+  return { ...box, received, running: () => config, saved: () => saved, show, sessions, health, showServers: () => showServers().join('\n') };
+}
+
+/** The config without the `enable` lines in the block headed by `head` (an slb server). */
+function dropEnable(config: string, head: string[]): string {
+  const t = new A10Text(config);
+  const at = t.find('slb server', head[2]!);
+  if (at < 0) return config;
+  const end = t.end(at);
+  return t.lines.filter((l, i) => !(i > at && i < end && l.trim() === 'enable')).join('\n');
 }

@@ -6,11 +6,14 @@
 // that does not exist — an address instead adds the server, named by it — setting a member that
 // is not bound; adding a monitor that exists, binding one that does not, removing one still
 // bound — `ERROR: Monitor is bound`, approximate wording), keeps the saved config apart from the
-// running one (`save ns config`), and can be cut off mid-apply.
+// running one (`save ns config`), and can be cut off mid-apply. At run time it prints
+// `show serviceGroup G` (the layout drivers/netscaler/show.ts cites) and `stat serviceGroupMember`
+// from its state and the counters a test sets, and takes `disable|enable serviceGroup G S P`
+// (a disabled member's bind then reads `-state DISABLED`, the option `bind serviceGroup` takes for it).
 import type { ServerChannel } from 'ssh2';
 import { isIpAddress } from '../../../shared/model/address';
 import { NsText } from '../../../main/services/drivers/netscaler/edit';
-import { nsOptions, splitNsWords } from '../../../main/services/drivers/netscaler/parse';
+import { nsOptions, parseNs, splitNsWords } from '../../../main/services/drivers/netscaler/parse';
 import { startSshBox, type SshBox } from './ssh-box';
 
 export interface NsBoxOptions {
@@ -30,6 +33,12 @@ export interface NsBox extends SshBox {
   running(): string;
   /** The config `save ns config` saved last. */
   saved(): string;
+  /**
+   * Per `server:port` (`web1:80`): current client connections, which the test sets and lowers as
+   * clients end theirs, and the member's health (UP, DOWN; default UP).
+   */
+  sessions: Map<string, number>;
+  health: Map<string, string>;
 }
 
 /** Monitors every NetScaler has (no add line); names are lower case. */
@@ -43,6 +52,59 @@ export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
   const pageLines = opts.pageLines ?? 24;
   let cut = opts.cutAfter;
   let drop: () => void = () => undefined;
+
+  const sessions = new Map<string, number>();
+  const health = new Map<string, string>();
+  /** Members disabled with `-graceFul YES`: TROFS while they have connections, then out of service. */
+  const graceful = new Set<string>();
+
+  /** `show serviceGroup G`, `stat serviceGroupMember G S P`: their lines, an error line, or undefined for another command. */
+  function runtime(cmd: string): string[] | string | undefined {
+    const w = splitNsWords(cmd);
+    const { positional: p, opts } = nsOptions(w);
+    const cfg = parseNs(config);
+    const group = cfg.groups.find((g) => g.name === p[2]);
+    const none = `ERROR: No such resource [serviceGroupName, ${p[2]}]`;
+    if (key(w, 2) === 'show servicegroup' && p.length === 3) {
+      if (!group) return none;
+      const monitor = group.monitors[0]?.name ?? 'tcp-default';
+      const lines = [`\t${group.name} - ${group.protocol}`, '\tState: ENABLED\tEffective State: UP\tMonitor Threshold : 0', '\tMax Conn: 0\tMax Req: 0\tMax Bandwidth: 0 kbits',
+        '\tUse Source IP: NO\t', '\tClient Keepalive(CKA): NO', '\tTCP Buffering(TCPB): NO', '\tHTTP Compression(CMP): NO', '\tIdle timeout: Client: 180 sec\tServer: 360 sec',
+        '\tDown state flush: ENABLED', '\tTraffic Domain: 0', '', ''];
+      group.members.forEach((m, i) => {
+        const server = cfg.servers.find((s) => s.name === m.server)!;
+        const k = `${m.server}:${m.port}`;
+        const off = server.disabled || nsOptions(m.line.words).opts.get('state')?.[0]?.toUpperCase() === 'DISABLED';
+        const up = (health.get(k) ?? 'UP') === 'UP';
+        const state = !off ? (up ? 'UP' : 'DOWN') : graceful.has(`${group.name}/${k}`) && (sessions.get(k) ?? 0) > 0 ? 'TROFS' : 'OUT OF SERVICE';
+        lines.push(`\t${i + 1})    ${server.address}:${m.port}\tState: ${state}\tServer Name: ${m.server}\tServer ID: None\tWeight: ${m.weight}`,
+          '\t\tLast state change was at Thu Dec  3 06:12:09 2026 ', '\t\tTime since last state change: 0 days, 00:01:00.240', '',
+          `\t\tMonitor Name: ${monitor} \tState: ${up ? 'UP' : 'DOWN'}\tPassive: 0`, '\t\tProbes: 23\tFailed [Total: 0 Current: 0]',
+          `\t\tLast response: ${up ? 'Success - TCP syn+ack received.' : 'Failure - TCP connection refused.'}`, '\t\tResponse Time: 0 millisec');
+      });
+      return lines;
+    }
+    if (key(w, 2) === 'stat servicegroupmember' && p.length === 5) {
+      if (!group?.members.some((m) => m.server === p[3] && String(m.port) === p[4])) return `ERROR: No such resource [${p[3]}:${p[4]}]`;
+      const n = sessions.get(`${p[3]}:${p[4]}`) ?? 0;
+      const row = (name: string, rate: string, total: string | number) => `${name.padEnd(40)}${rate.padStart(10)}${String(total).padStart(21)}`;
+      return ['', 'Service Group Member Statistics', row('', 'Rate (/s)', 'Total'), row('Requests', '0', 0), row('Responses', '0', 0),
+        row('Current client connections', '--', n), row('Current server connections', '--', n), ''];
+    }
+    if (/^(disable|enable) servicegroup$/.test(key(w, 2)) && p.length === 5) {
+      if (!group) return none;
+      const t = new NsText(config);
+      const i = t.member(p[2]!, p[3]!, p[4]!);
+      if (i < 0) return `ERROR: No such resource [${p[3]}:${p[4]}]`;
+      const k = `${p[2]}/${p[3]}:${p[4]}`;
+      const line = t.lines[i]!.replace(/\s-state\s+\S+/i, '');
+      t.lines[i] = key(w, 2) === 'disable servicegroup' ? `${line} -state DISABLED` : line;
+      config = t.text;
+      if (key(w, 2) === 'disable servicegroup' && opts.get('graceful')?.[0]?.toUpperCase() === 'YES') graceful.add(k); else graceful.delete(k);
+      return [];
+    }
+    return undefined;
+  }
 
   /** Applies one command to the running config; an error line, or undefined when taken. */
   function configure(cmd: string): string | undefined {
@@ -102,6 +164,10 @@ export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
       if (/^show ns runningconfig$/i.test(cmd)) { page(config.replace(/\n$/, '').split('\n')); return; }
       if (opts.failOn?.test(cmd)) { out(`ERROR: ${cmd}: the box refuses this (test)\n`); prompt(); return; }
       if (/^set cli mode -page off$/i.test(cmd)) { paging = false; out(' Done\n'); prompt(); return; }
+      const r = runtime(cmd);
+      if (typeof r === 'string') { out(`${r}\n`); prompt(); return; }
+      if (r?.length) { page(r); return; }
+      if (r) { out(' Done\n'); prompt(); return; }
       if (/^save ns config$/i.test(cmd)) { saved = config; out(' Done\n'); prompt(); return; }
       if (cmd === 'exit') { out(' Done\n'); stream.exit(0); stream.end(); return; }
       const error = configure(cmd);
@@ -133,5 +199,5 @@ export async function startNsBox(opts: NsBoxOptions): Promise<NsBox> {
 
   const box = await startSshBox(opts.host, { shell });
   drop = box.dropAll;
-  return { ...box, received, running: () => config, saved: () => saved };
+  return { ...box, received, running: () => config, saved: () => saved, sessions, health };
 }

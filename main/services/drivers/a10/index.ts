@@ -6,6 +6,7 @@ import { CLI_VOLATILE, DEFAULT_PROMPT } from '../cli-patterns';
 import type { Driver } from '../types';
 import { importA10 } from './import';
 import { planA10 } from './plan';
+import { a10Live } from './show';
 
 /** `vThunder(config-real server)#`, `vThunder(config-slb svc group-member:80)#`: spaces inside the mode. */
 export const A10_PROMPT = new RegExp(`${DEFAULT_PROMPT.source}|^[\\w.-]+(?:-(?:Active|Standby|ForcedStandby))?(?:-vMaster\\[\\d+\\]|-vBlade\\[\\d+\\])?(?:\\(config(?:-[\\w .:/-]+)?\\))?[#>] ?$`);
@@ -30,4 +31,5 @@ export const a10Driver: Driver = {
     patterns: { prompt: A10_PROMPT },
   },
   importer: (text, file, opts) => importA10(text, file, opts),
+  live: a10Live,
 };

@@ -8,7 +8,7 @@ import { isIpAddress, sameAddress } from '../../../../shared/model/address';
 import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
-import { dedupe, type CommandPlan, type CommandStep, type DriverProblem } from '../types';
+import { dedupe, type CommandPlan, type CommandStep, type DriverProblem, type HeldMember } from '../types';
 import { applyA10Commands } from './edit';
 import { newMonitor, planMonitor, type MonitorPlan } from './monitor';
 import { DEFAULT_METHOD, methodAlgorithm, serverWeight } from './import';
@@ -45,7 +45,7 @@ function reenter(head: string, body: A10Line[], sub: (w: string[]) => boolean): 
 const isPortHead = (w: string[]) => w[0] === 'port' && /^\d+$/.test(w[1] ?? '') && w.length === 3;
 const memberText = (cfg: A10Config, s: string, p: number) => (cfg.acos === 2 ? `member ${q(s)}:${p}` : `member ${q(s)} ${p}`);
 
-export function planA10(workspace: Workspace, appliance: Appliance, running: string): CommandPlan {
+export function planA10(workspace: Workspace, appliance: Appliance, running: string, held: HeldMember[] = []): CommandPlan {
   const cfg = parseA10(running);
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
@@ -94,8 +94,10 @@ export function planA10(workspace: Workspace, appliance: Appliance, running: str
   }
 
   const steps: CommandStep[] = [];
+  // `lbdesk maint` disables the whole slb server: a push does not enable it again.
+  const inMaint = new Set(held.filter((h) => h.admin === 'maint').map((h) => h.server));
   for (const r of servers.values()) {
-    const s = r.box ? changeServer(r, r.box) : createServer(r);
+    const s = r.box ? changeServer(r, r.box, inMaint.has(r.server.name)) : createServer(r);
     if (s) steps.push(s);
   }
   const owned = new Set([...groups.values()].filter((g) => g.box).map((g) => g.name));
@@ -133,11 +135,11 @@ function createServer(r: WantServer): CommandStep {
   return { what: `create slb server ${r.name}`, commands: [`slb server ${q(r.name)} ${r.server.address}`, ...body, 'exit'], inverse: [`no slb server ${q(r.name)}`] };
 }
 
-function changeServer(r: WantServer, box: A10Server): CommandStep | undefined {
+function changeServer(r: WantServer, box: A10Server, maint: boolean): CommandStep | undefined {
   const go: string[] = [];
   const back: string[] = [];
   const what: string[] = [];
-  if (box.disabled === r.server.enabled) {
+  if (box.disabled === r.server.enabled && !(maint && box.disabled)) {
     go.push(r.server.enabled ? 'enable' : 'disable');
     back.push(r.server.enabled ? 'disable' : 'enable');
     what.push(r.server.enabled ? 'enabled' : 'disabled');

@@ -6,7 +6,7 @@ import type { Appliance, Group, HealthCheck, Server, Service, Workspace } from '
 import { isIpAddress, sameAddress } from '../../../../shared/model/address';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
-import type { CommandPlan, CommandStep, DriverProblem } from '../types';
+import type { CommandPlan, CommandStep, DriverProblem, HeldMember } from '../types';
 import { applyAdxCommands } from './edit';
 import { DEFAULT_PREDICTOR, predictorAlgorithm, realWeight } from './import';
 import { parseAdx, quoteName, type AdxConfig, type AdxReal, type AdxVirtual } from './parse';
@@ -26,7 +26,7 @@ const DEFAULT_PATH = '/';
 const httpish = (port: string, c: HealthCheck) => c.type === 'http' || (c.type === 'auto' && (port === 'http' || c.protocol === 'http'));
 const wantsKeepalive = (c: HealthCheck) => c.type !== 'none' && c.layer !== 4;
 
-export function planAdx(workspace: Workspace, appliance: Appliance, running: string): CommandPlan {
+export function planAdx(workspace: Workspace, appliance: Appliance, running: string, held: HeldMember[] = []): CommandPlan {
   const cfg = parseAdx(running);
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
@@ -75,8 +75,10 @@ export function planAdx(workspace: Workspace, appliance: Appliance, running: str
   }
 
   const steps: CommandStep[] = [];
+  // `lbdesk maint` disables the whole real server: a push does not enable it again.
+  const inMaint = new Set(held.filter((h) => h.admin === 'maint').map((h) => h.server));
   for (const r of reals.values()) {
-    const s = r.box ? changeReal(r, r.box) : createReal(r);
+    const s = r.box ? changeReal(r, r.box, inMaint.has(r.server.name)) : createReal(r);
     if (s) steps.push(s);
   }
   // A bind lbdesk could not import (a real server the config does not define, a port it does not
@@ -114,11 +116,11 @@ function createReal(r: WantReal): CommandStep {
   return { what: `create real server ${r.name}`, commands: [head, ...body, 'exit'], inverse: [`no server real ${quoteName(r.name)}`] };
 }
 
-function changeReal(r: WantReal, box: AdxReal): CommandStep | undefined {
+function changeReal(r: WantReal, box: AdxReal, maint: boolean): CommandStep | undefined {
   const go: string[] = [];
   const back: string[] = [];
   const what: string[] = [];
-  if (box.disabled === r.server.enabled) {
+  if (box.disabled === r.server.enabled && !(maint && box.disabled)) {
     go.push(r.server.enabled ? 'enable' : 'disable');
     back.push(r.server.enabled ? 'disable' : 'enable');
     what.push(r.server.enabled ? 'enabled' : 'disabled');

@@ -6,6 +6,7 @@ import { CLI_VOLATILE } from '../cli-patterns';
 import type { Driver } from '../types';
 import { importNs } from './import';
 import { planNs } from './plan';
+import { nsLive } from './show';
 
 /** The NetScaler CLI prompt: `> ` (` > ` on some releases, `HOST> ` after `set cli prompt`). */
 export const NS_PROMPT = /^\s?(?:[\w.@:()-]+ ?)?> ?$/;
@@ -28,5 +29,6 @@ export const netscalerDriver: Driver = {
     leave: [],
     show: 'show ns runningConfig',
   },
+  live: nsLive,
   importer: (text, file, opts) => importNs(text, file, opts),
 };

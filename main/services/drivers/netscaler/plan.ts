@@ -7,7 +7,7 @@ import { isIpAddress, sameAddress } from '../../../../shared/model/address';
 import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
-import type { CommandPlan, CommandStep, DriverProblem } from '../types';
+import type { CommandPlan, CommandStep, DriverProblem, HeldMember } from '../types';
 import { applyNsCommands } from './edit';
 import { methodAlgorithm } from './import';
 import { newNsMonitor, planNsMonitor } from './monitor';
@@ -22,7 +22,7 @@ const METHOD_OF: Partial<Record<string, string>> = {
 const q = quoteNs;
 const weightOpt = (w: number) => (w === DEFAULT_WEIGHT ? '' : ` -weight ${w}`);
 
-export function planNs(workspace: Workspace, appliance: Appliance, running: string): CommandPlan {
+export function planNs(workspace: Workspace, appliance: Appliance, running: string, held: HeldMember[] = []): CommandPlan {
   const cfg = parseNs(running);
   const errors: DriverProblem[] = [];
   const warnings: DriverProblem[] = [];
@@ -54,8 +54,11 @@ export function planNs(workspace: Workspace, appliance: Appliance, running: stri
     return s.name;
   };
   const changedServers = new Set<string>();
+  // `lbdesk maint` disables the whole server: a push does not enable it again.
+  const inMaint = new Set(held.filter((h) => h.admin === 'maint').map((h) => h.server));
   const serverChange = (s: Server, box: NsServer) => {
     if (changedServers.has(box.name) || box.disabled !== s.enabled) return;
+    if (box.disabled && inMaint.has(s.name)) return;
     changedServers.add(box.name);
     const verb = s.enabled ? 'enable' : 'disable';
     serverSteps.push({ what: `server ${box.name} ${verb}d`, commands: [`${verb} server ${q(box.name)}`], inverse: [`${s.enabled ? 'disable' : 'enable'} server ${q(box.name)}`] });

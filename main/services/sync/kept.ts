@@ -2,9 +2,10 @@
 // maintenance stays so until someone sets it ready. Kept in the user's data folder per appliance
 // (runtime/<appliance>.json); every change is also an operation in the appliance's history.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { operatorName } from '../sync/history';
+import { operatorName } from './history';
 import { join } from 'node:path';
-import type { AdminState } from './types';
+import type { AdminState } from '../../../shared/api/operate';
+import type { HeldMember } from '../drivers/types';
 
 export interface KeptMember {
   member: string;
@@ -53,4 +54,17 @@ export function outForWords(ms: number): string {
   if (s < 60) return `${s} s`;
   const min = Math.round(s / 60);
   return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}
+
+/** The kept members as a command plan takes them (`GROUP/SERVER:PORT` read back). */
+export function heldMembers(kept: KeptMember[]): HeldMember[] {
+  return kept.flatMap((k) => {
+    const m = /^([^/]+)\/(.+?)(?::(\d+))?$/.exec(k.member);
+    return m ? [{ group: m[1]!, server: m[2]!, ...(m[3] ? { port: Number(m[3]) } : {}), admin: k.admin }] : [];
+  });
+}
+
+/** What a push to a command-driven box says of each kept member: the plan leaves it as it is. */
+export function heldNotes(kept: KeptMember[]): string[] {
+  return kept.map((k) => `kept ${k.admin} on ${k.member} (since ${new Date(k.since).toISOString()}, by ${k.by}): left as it is on the box until lbdesk ready`);
 }
