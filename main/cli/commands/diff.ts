@@ -2,7 +2,7 @@
 // Exit 0 no change, 1 changes, 2 trouble (like diff(1)).
 import type { Command } from 'commander';
 import { about, CliError } from '../errors';
-import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 export function register(program: Command): void {
   const cmd = program

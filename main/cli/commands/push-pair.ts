@@ -6,9 +6,21 @@ import { syncDataDir } from '../../services/sync';
 import { pushPair, type PairBox, type PairReport } from '../../services/sync/pair';
 import { failoverVerify, pairBox, pairOrder } from '../../services/sync/pair-workspace';
 import { CliError, unprefixed } from '../errors';
-import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
+import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type SshCliOptions } from '../sync-options';
 
-export async function pushPairCli(file: string, o: PushCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
+/** What of push's options a pair push reads. */
+export interface PairCliOptions extends SshCliOptions {
+  dryRun?: boolean;
+  force?: boolean;
+  verify: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  failoverTest?: boolean;
+  failoverRelease: string;
+  failoverRestore: string;
+}
+
+export async function pushPairCli(file: string, o: PairCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
   const { workspace, path, prepared } = await prepareForSync(file, o, true, true);
   const pair = workspace.pairs.find((p) => p.name === o.pair)!;
   if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
