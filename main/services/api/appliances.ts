@@ -1,7 +1,7 @@
 // The appliances area: render, diff, push (with progress; SSH questions go through the ssh
 // area), confirm, pull and history, on the same appliance interface as the CLI.
-import { ApiError, type ApiProblem, type KeptContext, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
-import type { DiffReport, HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import { ApiError, type ApiProblem, type KeptContext, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushResult } from '../../../shared/api/contract';
+import type { DiffReport, HistoryEntry, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { compareWithAppliance, CompareUnavailableError } from '../compare';
 import { loadSource } from '../workspace/source';
@@ -40,11 +40,6 @@ export interface ApplianceDeps {
   /** The Operate view's kept connections (one per appliance). */
   operate?: OperateSessions;
 }
-
-const OUTCOME: Record<PushOutcome, UiOutcome> = {
-  applied: 'applied', unchanged: 'unchanged', 'would-apply': 'dry-run', refused: 'refused',
-  'rolled-back': 'rolled-back', failed: 'failed', skipped: 'refused',
-};
 
 /** SSH options for the UI's calls, and one appliance of a workspace source opened (also used by import). */
 export function applianceAccess(deps: ApplianceDeps) {
@@ -85,7 +80,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
 
   const toResult = (r: PushReport, diff: string, after?: DiffResult): PushResult => ({
     appliance: r.appliance,
-    outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
+    outcome: r.outcome,
     // Sentences, each ended with a full stop, so a note never runs on from the reason before it.
     reason: [r.reason, ...r.notes].map((t) => t.trim().replace(/[.\s]*$/, '.')).join(' '),
     diff,
@@ -113,9 +108,9 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       return toResult(report, d.patch, after);
     });
 
-  const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+  const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
   const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
-    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
+    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ?? 'applied', file: h.id,
     ...(h.kind === 'restore' ? { kind: 'restore' as const } : h.kind === 'push' ? {} : { kind: 'original' as const }),
     ...(h.confirm ? { confirm: h.confirm } : {}),
   });
@@ -191,7 +186,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
       if (pair.members.length !== 2) throw new ApiError('refused', `pair ${name} does not have two members`);
       const [standby, active] = pairOrder(workspace, pair);
-      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+      const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
       const r = await pushPair(name, pairBox(workspace, pair, standby, src.path), pairBox(workspace, pair, active, src.path), { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
       const appliancesOf = (box: string) => { const m = pair.members.find((x) => x.appliance === box)!; return [m.appliance, m.keepalived]; };
       return {
