@@ -8,6 +8,7 @@ import type { Appliance, Workspace } from '../../shared/model/schema';
 import type { SshOptions } from '../services/ssh';
 import { openAppliance, type ApplianceLink } from '../services/sync/appliance';
 import { askOnTerminal } from '../services/secrets/prompt';
+import { noConfirmFor } from '../services/sync/refusals';
 import { CliError, unprefixed } from './errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from './secrets-env';
 import { readWorkspace } from './workspace';
@@ -100,7 +101,7 @@ export function pairAppliances(workspace: Workspace, name: string): string[] {
 /** Commit-confirmed needs a rollback timer on the appliance: refused (exit 2) before anything is sent. */
 export function refuseNoConfirm(prepared: ApplianceLink[]): void {
   const p = prepared.find((x) => x.noConfirm);
-  if (p) throw new CliError(`${p.appliance.name}: ${p.noConfirm}`, 2);
+  if (p?.noConfirm) throw new CliError(noConfirmFor(p.appliance.name, p.noConfirm), 2);
 }
 
 export function durationOption(value: string | undefined, flag: string): number | undefined {

@@ -5,6 +5,7 @@ import { keptWords, loadKept, reloadKeeper } from '../../services/operate';
 import { syncDataDir } from '../../services/sync';
 import { pushPair, type PairBox, type PairReport } from '../../services/sync/pair';
 import { failoverVerify, pairBox, pairOrder } from '../../services/sync/pair-workspace';
+import { notTwoMembers } from '../../services/sync/refusals';
 import { CliError, unprefixed } from '../errors';
 import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type SshCliOptions } from '../sync-options';
 
@@ -24,7 +25,7 @@ export async function pushPairCli(file: string, o: PairCliOptions, extra: { conf
   const { workspace, path, prepared } = await prepareForSync(file, o, true, true);
   const pair = workspace.pairs.find((p) => p.name === o.pair)!;
   if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
-  if (pair.members.length !== 2) throw new CliError(`pair ${pair.name} does not have two members`, 1);
+  if (pair.members.length !== 2) throw new CliError(notTwoMembers(pair.name), 1);
   const [standby, active] = pairOrder(workspace, pair);
   const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(workspace, pair, active) } : undefined;
   if (failover && failover.verify.length === 0) throw new CliError(`--failover-test: ${active} is master of no TCP address to check on ${standby}`, 2);

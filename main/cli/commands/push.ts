@@ -6,12 +6,14 @@ import { Option, type Command } from 'commander';
 import type { FleetReport, PushReport } from '../../../shared/api/sync';
 import { formatDuration } from '../../../shared/model/duration';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/model/limits';
-import { pushFleet, readHistory, syncDataDir, type FleetItem } from '../../services/sync';
+import { ApiError } from '../../../shared/api/contract';
+import { pushAppliance } from '../../services/push';
+import { pushFleet, syncDataDir, type FleetItem } from '../../services/sync';
 import { pendingWatches } from '../../services/sync/vendor';
 import { CliError, unprefixed } from '../errors';
 import { durationOption, intOption, prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, withSshOptions } from '../sync-options';
 import { pushPairCli, type PairCliOptions } from './push-pair';
-import { keptWords, loadKept, reloadKeeper } from '../../services/operate';
+import { keptWords } from '../../services/operate';
 
 export function exitCodeFor(reports: PushReport[]): number {
   if (reports.some((r) => r.outcome === 'rolled-back' || r.outcome === 'failed')) return 3;
@@ -69,22 +71,15 @@ export function register(program: Command): void {
       const items: FleetItem[] = [];
       if (confirmWithinMs !== undefined) refuseNoConfirm(prepared);
       for (const p of prepared) {
-        if (p.errors.length) {
-          items.push({ target: p.target, refused: `cannot render: ${p.errors.join('; ')}` });
-          continue;
-        }
-        let text: string | Buffer = p.render.text;
-        if (o.restore) {
-          const { entry, data } = await readHistory(dataDir, p.appliance.name, o.restore).catch((err: Error) => { throw new CliError(err.message, 2); });
-          process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
-          text = data;
-        }
-        const config = text;
+        const item = await pushAppliance(p, { workspace, dataDir, dryRun: o.dryRun, confirmWithinMs, restore: o.restore }).catch((err: unknown) => {
+          throw err instanceof ApiError ? new CliError(err.message, 2) : err;
+        });
+        items.push(item);
+        if ('refused' in item) continue;
+        const { restored: entry } = item;
+        if (entry) process.stderr.write(`lbdesk: ${p.appliance.name}: restoring ${entry.id} (${entry.kind} of ${new Date(entry.at).toISOString()})\n`);
         // Members drained or in maintenance at run time stay so: named now, set again after the reload.
-        const kept = await loadKept(dataDir, p.appliance.name);
-        for (const k of kept) process.stderr.write(`lbdesk: ${p.appliance.name}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
-        const keep = o.dryRun ? undefined : await reloadKeeper({ workspace, appliance: p.appliance, target: p.target }, dataDir);
-        items.push({ target: p.target, run: (shared) => p.push(config, { ...shared, ...(keep ? { keep } : {}) }) });
+        for (const k of item.kept) process.stderr.write(`lbdesk: ${p.appliance.name}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
       }
       const report: FleetReport = await pushFleet(items, {
         ...sshOptionsFrom(o),

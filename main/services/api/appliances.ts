@@ -11,6 +11,8 @@ import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, t
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { getDriver } from '../drivers';
+import { pushAppliance } from '../push';
+import { cannotRender, notTwoMembers, wouldRefuse } from '../sync/refusals';
 
 const driverOf = (a: Appliance) => {
   try {
@@ -19,7 +21,7 @@ const driverOf = (a: Appliance) => {
     return undefined;
   }
 };
-import { MemberError, resolveMembers, reloadKeeper, setAdmin, type OperateContext } from '../operate';
+import { MemberError, resolveMembers, setAdmin, type OperateContext } from '../operate';
 import { OperateSessions } from './operate';
 import { pushPair } from '../sync/pair';
 import { pairBox, pairOrder } from '../sync/pair-workspace';
@@ -67,15 +69,13 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
   /** Diffs still running, per appliance, for appliance.cancel. */
   const connecting = new Map<string, Set<AbortController>>();
   const { ssh, prepared } = applianceAccess(deps);
-  /** Members drained or in maintenance at run time, set so again after the push's reload. */
-  const keep = (p: Awaited<ReturnType<typeof prepared>>) => reloadKeeper({ workspace: p.workspace, appliance: p.appliance, target: p.target }, historyDir);
   const operate = deps.operate ?? new OperateSessions();
   const operateContext = async (src: { path: string; text?: string }, appliance: string): Promise<OperateContext> => {
     const p = await prepared(src, appliance);
     return { workspace: p.workspace, appliance: p.appliance, target: p.target };
   };
   const refuseErrors = (errors: string[]) => {
-    if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
+    if (errors.length) throw new ApiError('refused', cannotRender(errors));
   };
 
   const toResult = (r: PushReport, diff: string, after?: DiffResult): PushResult => ({
@@ -97,16 +97,20 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
    * diff after it (what the window shows next), so a one-time code is asked once. The diff after
    * is left out when there is nothing new to see (dry run, refused) or it cannot be read.
    */
-  const pushAction = (p: Awaited<ReturnType<typeof prepared>>, text: string | Buffer, opts: PushOptions, given?: Buffer) =>
-    withSession(p.target.endpoint, { ...ssh(), dataDir: deps.dataDir }, async (session) => {
-      const d = await p.diff(session, given);
-      const report = await p.push(text, { ...session, ...opts });
+  const pushAction = async (p: Awaited<ReturnType<typeof prepared>>, opts: PushOptions & { confirmWithinMs?: number }, restore?: string) => {
+    const item = await pushAppliance(p, { workspace: p.workspace, dataDir: historyDir, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs, restore });
+    if ('refused' in item) throw new ApiError('refused', item.refused);
+    return withSession(p.target.endpoint, { ...ssh(), dataDir: deps.dataDir }, async (session) => {
+      // A restore is compared as the stored bytes it pushes; a push as the driver renders it.
+      const d = await p.diff(session, item.restored ? item.config : undefined);
+      const report = await item.run({ ...session, ...opts });
       const changed = !opts.dryRun && report.outcome !== 'refused';
       const after = changed && !session.connection.isClosed
         ? await p.diff({ ...session, context: WHOLE_FILE }).then((x) => diffResult(p.appliance.name, x), () => undefined)
         : undefined;
       return toResult(report, d.patch, after);
     });
+  };
 
   const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
   const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
@@ -130,7 +134,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
         const at = where(['appliances', i, field]);
         const own = `appliance ${a.name}: `;
         const why = [...new Set(errors.map((e) => (e.startsWith(own) ? e.slice(own.length) : e)))].join('; ');
-        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}].${field}`, message: `a push to ${a.name} would be refused: ${why}` });
+        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}].${field}`, message: wouldRefuse(a.name, why) });
       });
       return out;
     },
@@ -173,18 +177,12 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const d = await p.diff({ ...opts, context: WHOLE_FILE }).finally(() => mine.delete(cancel));
       return diffResult(appliance, d);
     },
-    'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => {
-      const p = await prepared(src, appliance);
-      refuseErrors(p.errors);
-      // Refused before anything is read: commit-confirmed where the appliance has no timer.
-      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      return pushAction(p, p.render.text, { dryRun, force, confirmWithinMs, onProgress, keep: await keep(p) });
-    },
+    'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => pushAction(await prepared(src, appliance), { dryRun, force, confirmWithinMs, onProgress }),
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
       const { workspace } = await loadSource(src);
       const pair = workspace.pairs.find((p) => p.name === name);
       if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
-      if (pair.members.length !== 2) throw new ApiError('refused', `pair ${name} does not have two members`);
+      if (pair.members.length !== 2) throw new ApiError('refused', notTwoMembers(name));
       const [standby, active] = pairOrder(workspace, pair);
       const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
       const r = await pushPair(name, pairBox(workspace, pair, standby, src.path), pairBox(workspace, pair, active, src.path), { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
@@ -277,11 +275,6 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       return { ok: r.ok, members: members.map((m) => m.label), ...(r.ok ? {} : { refused: r.refused }) };
     },
     'appliance.operateEnd': async ({ appliance }) => ({ closed: operate.end(appliance) }),
-    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
-      const p = await prepared(src, appliance);
-      const { data } = await stored(appliance, id);
-      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      return pushAction(p, data, { dryRun, confirmWithinMs, onProgress, kind: 'restore', keep: await keep(p) }, data);
-    },
+    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => pushAction(await prepared(src, appliance), { dryRun, confirmWithinMs, onProgress }, id),
   };
 }

@@ -22,6 +22,7 @@ import { pushCommands } from './vendor/commands';
 import { batchWhere, pullBatch, pushBatch } from './vendor/batch';
 import { confirmCommands, readPending } from './vendor/confirm';
 import { syncDataDir } from './state';
+import { NO_CONFIRM_BATCH, NO_CONFIRM_CLI, noConfirmFor } from './refusals';
 
 export interface PulledConfig {
   data: Buffer;
@@ -57,12 +58,6 @@ export interface ApplianceLink {
   pull(opts: ReadOptions): Promise<PulledConfig>;
   confirm(opts: ReadOptions): Promise<ConfirmReport>;
 }
-
-/** The one wording of each refusal, whoever asks (the API as `unsupported`, the CLI exit 2). */
-export const NO_CONFIRM_CLI = 'commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)';
-
-/** PingDirectoryProxy's dsconfig has no confirm timer, and lbdesk holds none for a batch yet. */
-export const NO_CONFIRM_BATCH = 'commit-confirmed is not supported for a dsconfig batch: a push applies the batch, and rolls back by the inverse commands on an error';
 
 /** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
 function probeAddress(address: string): string {
@@ -152,7 +147,7 @@ function fileAppliance(appliance: Appliance, render: ApplianceRender, target: Sy
 
 /** A vendor's command line: commands in an interactive session, rolled back on error (./vendor). */
 function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: SyncTarget, errors: string[], cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_CLI}`);
+  const refuse = () => new ApiError('unsupported', noConfirmFor(appliance.name, NO_CONFIRM_CLI));
   const text = (t: string | Buffer) => (typeof t === 'string' ? t : t.toString('utf8'));
   return {
     appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI, leavesFromBox: false,
@@ -214,7 +209,7 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
  * configuration read at push time, sent as one batch over SSH exec, the inverse on a refusal (./vendor/batch).
  */
 function batchAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, tool: BatchApply, cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_BATCH}`);
+  const refuse = () => new ApiError('unsupported', noConfirmFor(appliance.name, NO_CONFIRM_BATCH));
   const plan = (running: string) => driver.plan(workspace, appliance, running);
   const where = batchWhere(tool);
   const planned = (running: Buffer) => {
