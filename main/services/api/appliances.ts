@@ -11,8 +11,8 @@ import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, t
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { getDriver } from '../drivers';
-import { pushAppliance } from '../push';
-import { cannotRender, notTwoMembers, wouldRefuse } from '../sync/refusals';
+import { pushAppliance, pushPairOf } from '../push';
+import { cannotRender, wouldRefuse } from '../sync/refusals';
 
 const driverOf = (a: Appliance) => {
   try {
@@ -24,7 +24,6 @@ const driverOf = (a: Appliance) => {
 import { MemberError, resolveMembers, setAdmin, type OperateContext } from '../operate';
 import { OperateSessions } from './operate';
 import { pushPair } from '../sync/pair';
-import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { AreaHandlers, EventSink } from './dispatch';
 import type { SshQuestions } from './ssh';
 
@@ -182,10 +181,8 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const { workspace } = await loadSource(src);
       const pair = workspace.pairs.find((p) => p.name === name);
       if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
-      if (pair.members.length !== 2) throw new ApiError('refused', notTwoMembers(name));
-      const [standby, active] = pairOrder(workspace, pair);
-      const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
-      const r = await pushPair(name, pairBox(workspace, pair, standby, src.path), pairBox(workspace, pair, active, src.path), { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
+      const { standby, active, boxes } = await pushPairOf(pair, { workspace, path: src.path, dataDir: historyDir, dryRun, confirmWithinMs });
+      const r = await pushPair(name, ...boxes, { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
       const appliancesOf = (box: string) => { const m = pair.members.find((x) => x.appliance === box)!; return [m.appliance, m.keepalived]; };
       return {
         pair: name, outcome: r.outcome, reason: r.reason, ...(r.failover ? { failover: r.failover } : {}),
