@@ -8,7 +8,7 @@ import type { Appliance, Workspace } from '../../shared/model/schema';
 import type { SshOptions } from '../services/ssh';
 import { openAppliance, type ApplianceLink } from '../services/sync/appliance';
 import { askOnTerminal } from '../services/secrets/prompt';
-import { noConfirmFor } from '../services/sync/refusals';
+import { noConfirmFor, unknownAppliance, unknownPair } from '../services/sync/refusals';
 import { CliError, unprefixed } from './errors';
 import { CLI_SECRETS_HELP, cliSecretStore } from './secrets-env';
 import { readWorkspace } from './workspace';
@@ -69,10 +69,7 @@ export function pickAppliances(workspace: Workspace, names: string[] | undefined
   // An unknown name first: `lb1,LB1` is a typo to name, not "one --appliance only".
   const picked = unique.map((n) => {
     const a = workspace.appliances.find((x) => x.name === n);
-    if (!a) {
-      const known = workspace.appliances.map((x) => x.name);
-      throw new CliError(`unknown appliance "${n}" (known: ${known.length ? known.join(', ') : 'none, the workspace has no appliances'})`, 2);
-    }
+    if (!a) throw new CliError(unknownAppliance(n, workspace.appliances.map((x) => x.name)), 2);
     return a;
   });
   if (!many && picked.length > 1) throw new CliError('one --appliance only for this command', 2);
@@ -94,7 +91,7 @@ export async function prepareForSync(file: string, o: SshCliOptions, many: boole
 /** The appliances of a pair: each member and its keepalived, in member order. */
 export function pairAppliances(workspace: Workspace, name: string): string[] {
   const pair = workspace.pairs.find((p) => p.name === name);
-  if (!pair) throw new CliError(`unknown pair "${name}" (known: ${workspace.pairs.length ? workspace.pairs.map((p) => p.name).join(', ') : 'none, the workspace has no pairs'})`, 2);
+  if (!pair) throw new CliError(unknownPair(name, workspace.pairs.map((p) => p.name)), 2);
   return pair.members.flatMap((m) => (m.keepalived ? [m.appliance, m.keepalived] : [m.appliance]));
 }
 

@@ -12,7 +12,7 @@ import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { getDriver } from '../drivers';
 import { pushAppliance, pushPairOf } from '../push';
-import { cannotRender, wouldRefuse } from '../sync/refusals';
+import { cannotRender, unknownAppliance, unknownPair, wouldRefuse } from '../sync/refusals';
 
 const driverOf = (a: Appliance) => {
   try {
@@ -54,10 +54,7 @@ export function applianceAccess(deps: ApplianceDeps) {
   async function prepared(src: { path: string; text?: string }, name: string) {
     const { workspace } = await loadSource(src);
     const appliance = workspace.appliances.find((a: Appliance) => a.name === name);
-    if (!appliance) {
-      const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
-      throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
-    }
+    if (!appliance) throw new ApiError('not-found', unknownAppliance(name, workspace.appliances.map((a) => a.name)));
     return Object.assign(openAppliance(workspace, appliance, src.path), { workspace });
   }
   return { ssh, prepared };
@@ -152,7 +149,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.compare': async ({ appliance, timeScale, ...src }) => {
       const { workspace } = await loadSource(src);
       const a = workspace.appliances.find((x: Appliance) => x.name === appliance);
-      if (!a) throw new ApiError('not-found', `no appliance "${appliance}" in the workspace (known: ${workspace.appliances.map((x) => x.name).join(', ') || 'none'})`);
+      if (!a) throw new ApiError('not-found', unknownAppliance(appliance, workspace.appliances.map((x) => x.name)));
       try {
         return await compareWithAppliance(workspace, a, { workspacePath: src.path, timeScale });
       } catch (e) {
@@ -180,7 +177,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
       const { workspace } = await loadSource(src);
       const pair = workspace.pairs.find((p) => p.name === name);
-      if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
+      if (!pair) throw new ApiError('not-found', unknownPair(name, workspace.pairs.map((p) => p.name)));
       const { standby, active, boxes } = await pushPairOf(pair, { workspace, path: src.path, dataDir: historyDir, dryRun, confirmWithinMs });
       const r = await pushPair(name, ...boxes, { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
       const appliancesOf = (box: string) => { const m = pair.members.find((x) => x.appliance === box)!; return [m.appliance, m.keepalived]; };

@@ -18,3 +18,10 @@ export const wouldRefuse = (appliance: string, why: string): string => `a push t
 
 /** A pair push needs its two boxes. */
 export const notTwoMembers = (pair: string): string => `pair ${pair} does not have two members`;
+
+const known = (names: string[], what: string): string => (names.length ? names.join(', ') : `none, the workspace has no ${what}`);
+
+/** A name the workspace does not hold (the CLI exits 2, the API says `not-found`). */
+export const unknownAppliance = (name: string, names: string[]): string => `unknown appliance "${name}" (known: ${known(names, 'appliances')})`;
+
+export const unknownPair = (name: string, names: string[]): string => `unknown pair "${name}" (known: ${known(names, 'pairs')})`;
