@@ -12,7 +12,7 @@ import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, ty
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
-import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
+import { endpointOf, type OntoOutcome, type SyncTarget, type VerifyTarget } from './target';
 import { renderOnto } from '../drivers/sections';
 import { diffCli, pullCli } from './vendor/pull';
 import { pushCli } from './vendor/apply';
@@ -87,16 +87,7 @@ function sshTarget(workspace: Workspace, appliance: Appliance, render: Appliance
   } catch { /* reported by render */ }
   return {
     appliance: appliance.name,
-    endpoint: {
-      appliance: appliance.name,
-      host: appliance.host,
-      port: appliance.port,
-      user: appliance.user,
-      auth: appliance.auth,
-      keyFile: appliance.keyFile,
-      hostKey: appliance.hostKey,
-      legacyAlgorithms: appliance.legacyAlgorithms,
-    },
+    endpoint: endpointOf(appliance),
     configPath: render.configPath,
     validateCommand: render.validateCommand || undefined,
     reloadCommand: render.reloadCommand,
