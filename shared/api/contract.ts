@@ -10,6 +10,7 @@ import type { CompareReport } from './compare';
 import type { ImportApplianceResult, ImportDriver, ImportDriverInfo, ImportFileResult } from './import';
 import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
 import type { ReportExport } from './report';
+import type { PairOutcome, PushOutcome, PushProgress } from './sync';
 import type { SecretKeeping } from './secrets';
 import type { ReplayReport, WhatIfReport } from './whatif';
 
@@ -102,9 +103,10 @@ export type LabStatusEvent = Omit<LabStatus, 'members'> & { members?: MemberStat
  */
 export interface LabSession { changes: StateChange[]; latest: { key: string; result: CheckResult }[]; events: EngineEvent[] }
 
-export type PushOutcome = 'applied' | 'unchanged' | 'refused' | 'failed' | 'rolled-back' | 'pending-confirm' | 'dry-run';
+export type { PairOutcome, PushOutcome, PushProgress };
 export interface PushResult {
   appliance: string;
+  /** As the push reported it: `applied` with `confirmBy` is a commit-confirmed push still waiting. */
   outcome: PushOutcome;
   /** Why, in one sentence. */
   reason: string;
@@ -118,9 +120,9 @@ export interface PushResult {
 /** A rolling push to an HA pair (docs/ha.md): the two boxes side by side, standby first. */
 export interface PairPushResult {
   pair: string;
-  outcome: 'applied' | 'unchanged' | 'would-apply' | 'refused' | 'rolled-back' | 'failed';
+  outcome: PairOutcome;
   reason: string;
-  boxes: { name: string; role: 'standby' | 'active'; holds: string; steps: { appliance: string; outcome: string; reason: string }[]; confirmBy?: number }[];
+  boxes: { name: string; role: 'standby' | 'active'; holds: string; steps: { appliance: string; outcome: PushOutcome; reason: string }[]; confirmBy?: number }[];
   failover?: { ok: boolean; reason: string };
 }
 export interface DiffResult {
@@ -137,7 +139,6 @@ export interface PushHistoryEntry {
   /** A commit-confirmed push: still waiting, confirmed, or taken back by the box's timer. */
   confirm?: 'pending' | 'confirmed' | 'rolled-back';
 }
-export interface PushProgress { appliance: string; step: string; detail?: string; at: number }
 export interface HostKeyPrompt {
   id: string; host: string; port: number; keyType: string; fingerprint: string; reason: 'unknown' | 'changed';
   /** The appliance the connection is for. */

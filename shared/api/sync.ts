@@ -1,5 +1,6 @@
 // Data shapes of SSH sync (push, confirm, pull, diff, fleet, history) that cross the contract.
-// Pure types: the behaviour lives in main/services/sync and main/services/ssh.
+// Pure types: the behaviour lives in main/services/sync and main/services/ssh. The one
+// vocabulary of a push's outcome and progress: the CLI, the API and the window all speak it.
 
 /** The steps of one push, in order. Steps after `rename` touch the live file. */
 export type PushStep =
@@ -20,7 +21,7 @@ export type PushStep =
 
 export type StepStatus = 'start' | 'ok' | 'fail' | 'skip';
 
-/** One progress event; a UI shows the latest per appliance, the CLI prints them as lines. */
+/** One progress event (`push.progress` as it is): the window lists them, the CLI prints them as lines. */
 export interface PushProgress {
   appliance: string;
   step: PushStep;
@@ -42,6 +43,8 @@ export interface PushProgress {
  * - `skipped`: a fleet push did not try this appliance (canary failed, failure threshold reached).
  */
 export type PushOutcome = 'applied' | 'unchanged' | 'would-apply' | 'refused' | 'rolled-back' | 'failed' | 'skipped';
+/** How a rolling push of an HA pair ended (a pair push skips no box: it stops). */
+export type PairOutcome = Exclude<PushOutcome, 'skipped'>;
 
 export interface PendingConfirm {
   /** Epoch ms after which the appliance restores the backup by itself. */

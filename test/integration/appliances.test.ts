@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostKeyPrompt } from '../../shared/api/contract';
+import type { HostKeyPrompt, PushProgress } from '../../shared/api/contract';
 import { callDirect } from '../../main/services/api/dispatch';
 import type { AppServices } from '../../main/services/api/wiring';
 import { noSshd, startSshd, type Sshd } from '../helpers/sshd';
@@ -18,6 +18,7 @@ describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances
   const live = join(dir, 'appliance', 'lbdesk.yaml');
   const prompts: (HostKeyPrompt & { id: string })[] = [];
   const steps: string[] = [];
+  const progress: PushProgress[] = [];
   const path = join(dir, 'site.yaml');
   let text = '';
 
@@ -26,7 +27,10 @@ describe.skipIf(skipBecause(noSshd, 'appliances over the contract'))('appliances
     svc = windowServices(dir);
     svc.events.subscribe((e) => {
       if (e.event === 'hostKey.prompt') prompts.push(e.payload as never);
-      if (e.event === 'push.progress') steps.push((e.payload as { step: string }).step);
+      if (e.event === 'push.progress') {
+        progress.push(e.payload as PushProgress);
+        steps.push(progress.at(-1)!.step);
+      }
     });
     text = `lbdesk: 1
 name: apps-test
@@ -67,6 +71,9 @@ appliances:
     expect(readFileSync(live, 'utf8')).toContain('name: apps-test');
     expect(readFileSync(join(dir, 'reloads'), 'utf8').trim().split('\n')).toHaveLength(1);
     expect(steps).toEqual(expect.arrayContaining(['upload', 'validate', 'rename', 'reload']));
+    // The services' progress event as it is, status apart from its words (no text to parse back).
+    expect(progress.find((p) => p.step === 'reload')).toMatchObject({ appliance: 'box', status: expect.stringMatching(/^(start|ok)$/), at: expect.any(Number) });
+    expect(progress.some((p) => p.status === 'ok')).toBe(true);
     // Accepted once, remembered in known_hosts: no second question.
     expect(prompts).toHaveLength(1);
     expect(existsSync(join(dir, 'known_hosts'))).toBe(true);
@@ -99,7 +106,7 @@ appliances:
     expect(now.after).toContain('name: apps-test-2');
 
     const restored = await callDirect(svc.handlers, 'appliance.restore', { ...edited, appliance: 'box', id: old.file, confirmWithinMs: 60_000 });
-    expect(restored.outcome).toBe('pending-confirm');
+    expect(restored).toMatchObject({ outcome: 'applied', confirmBy: expect.any(Number) });
     expect(restored.diff).toContain('-name: apps-test-2');
     expect(readFileSync(live, 'utf8')).toBe(first);
     expect(await callDirect(svc.handlers, 'appliance.confirm', { ...edited, appliance: 'box' })).toMatchObject({ confirmed: true });

@@ -1,6 +1,6 @@
 // `--appliance` names: each appliance once, in the order given.
 import { describe, expect, it } from 'vitest';
-import { pickAppliances } from '../../main/cli/commands/push';
+import { pickAppliances } from '../../main/cli/sync-options';
 import { workspaceSchema } from '../../shared/model/schema';
 
 const workspace = workspaceSchema.parse({

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { syncDataDir } from '../../services/sync';
 import { about, unprefixed } from '../errors';
-import { prepareForSync, refuseNoConfirm, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, refuseNoConfirm, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 export function register(program: Command): void {
   const cmd = program

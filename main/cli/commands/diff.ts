@@ -1,8 +1,9 @@
 // `lbdesk diff WS --appliance NAME`: unified diff of what push would change on the appliance.
 // Exit 0 no change, 1 changes, 2 trouble (like diff(1)).
 import type { Command } from 'commander';
+import { cannotRender } from '../../services/sync/refusals';
 import { about, CliError } from '../errors';
-import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 export function register(program: Command): void {
   const cmd = program
@@ -17,7 +18,7 @@ export function register(program: Command): void {
       throw err instanceof CliError && err.exitCode === 1 ? new CliError(err.message, 2) : err;
     });
     const p = prepared[0]!;
-    if (p.errors.length) throw new CliError(`${p.appliance.name}: cannot render: ${p.errors.join('; ')}`, 2);
+    if (p.errors.length) throw new CliError(`${p.appliance.name}: ${cannotRender(p.errors)}`, 2);
     let d;
     try {
       d = await p.diff({ ...sshOptionsFrom(o), force: o.force === true });

@@ -13,7 +13,7 @@ import { FILE_IMPORT_DRIVERS, type FileImportDriver } from '../../../shared/mode
 import { loadWorkspace, saveWorkspaceText } from '../../services/workspace';
 import { about, CliError } from '../errors';
 import { writeOut } from '../out';
-import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 interface ImportOptions extends SshCliOptions {
   driver?: string;

@@ -11,7 +11,7 @@ import {
   type AdminState, type MemberState, type Operation, type OperateContext,
 } from '../../services/operate';
 import { about, CliError } from '../errors';
-import { durationOption, prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { durationOption, prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 /** The appliance with a runtime, or exit 2 (usage: an invalid workspace is not "some member down"). */
 async function context(file: string, o: SshCliOptions): Promise<OperateContext> {

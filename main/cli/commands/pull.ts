@@ -5,7 +5,7 @@ import { listHistory, listOperations, readHistory, syncDataDir } from '../../ser
 import { outForWords } from '../../services/sync/kept';
 import { about, CliError } from '../errors';
 import { notTheWorkspace, writeOut } from '../out';
-import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { prepareForSync, sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 interface PullOptions extends SshCliOptions {
   out?: string;

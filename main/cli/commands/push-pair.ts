@@ -1,39 +1,45 @@
 // `lbdesk push WS --pair NAME`: the rolling push of an HA pair (docs/ha.md). Standby first, then
 // active; the first failure puts the pair back on its last good config. Exit 0 applied (or
 // unchanged, would apply), 1 refused with both boxes unchanged, 3 rolled back or failed.
-import { keptWords, loadKept, reloadKeeper } from '../../services/operate';
+import { ApiError } from '../../../shared/api/contract';
+import { keptWords } from '../../services/operate';
+import { pushPairOf } from '../../services/push';
 import { syncDataDir } from '../../services/sync';
-import { pushPair, type PairBox, type PairReport } from '../../services/sync/pair';
-import { failoverVerify, pairBox, pairOrder } from '../../services/sync/pair-workspace';
+import { pushPair, type PairReport } from '../../services/sync/pair';
+import { failoverVerify } from '../../services/sync/pair-workspace';
 import { CliError, unprefixed } from '../errors';
-import { prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, type PushCliOptions } from './push';
+import { prepareForSync, progressLine, sshOptionsFrom, type SshCliOptions } from '../sync-options';
 
-export async function pushPairCli(file: string, o: PushCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
-  const { workspace, path, prepared } = await prepareForSync(file, o, true, true);
+/** What of push's options a pair push reads. */
+export interface PairCliOptions extends SshCliOptions {
+  dryRun?: boolean;
+  force?: boolean;
+  verify: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  failoverTest?: boolean;
+  failoverRelease: string;
+  failoverRestore: string;
+}
+
+export async function pushPairCli(file: string, o: PairCliOptions, extra: { confirmWithinMs?: number; verifyTimeoutMs?: number }): Promise<void> {
+  const { workspace, path } = await prepareForSync(file, o, true, true);
   const pair = workspace.pairs.find((p) => p.name === o.pair)!;
-  if (extra.confirmWithinMs !== undefined) refuseNoConfirm(prepared);
-  if (pair.members.length !== 2) throw new CliError(`pair ${pair.name} does not have two members`, 1);
-  const [standby, active] = pairOrder(workspace, pair);
+  const dataDir = syncDataDir();
+  // Commit-confirmed without a timer is a usage error (2); a pair that cannot be pushed, refused (1).
+  const { standby, active, boxes, kept } = await pushPairOf(pair, { workspace, path, dataDir, dryRun: o.dryRun, confirmWithinMs: extra.confirmWithinMs }).catch((err: unknown) => {
+    throw err instanceof ApiError ? new CliError(err.message, err.code === 'refused' ? 1 : 2) : err;
+  });
   const failover = o.failoverTest ? { release: o.failoverRelease, restore: o.failoverRestore, verify: failoverVerify(workspace, pair, active) } : undefined;
   if (failover && failover.verify.length === 0) throw new CliError(`--failover-test: ${active} is master of no TCP address to check on ${standby}`, 2);
   if (!o.quiet && !o.json) process.stderr.write(`lbdesk: pair ${pair.name}: ${standby} (standby) first, then ${active} (active)\n`);
   // Members drained or in maintenance on a box stay so through its reload: named first, set again after.
-  const keeping = async (box: PairBox): Promise<PairBox> => ({
-    ...box,
-    items: await Promise.all(box.items.map(async (item) => {
-      const p = prepared.find((x) => x.appliance.name === item.target.appliance);
-      if (!p) return item;
-      const ctx = { workspace, appliance: p.appliance, target: p.target };
-      for (const k of await loadKept(syncDataDir(), p.appliance.name)) {
-        if (!o.quiet && !o.json) process.stderr.write(`lbdesk: ${p.appliance.name}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
-      }
-      const keep = o.dryRun ? undefined : await reloadKeeper(ctx, syncDataDir());
-      return keep ? { ...item, keep } : item;
-    })),
-  });
-  const report: PairReport = await pushPair(pair.name, await keeping(pairBox(workspace, pair, standby, path)), await keeping(pairBox(workspace, pair, active, path)), {
+  for (const { appliance, kept: members } of kept) {
+    for (const k of members) if (!o.quiet && !o.json) process.stderr.write(`lbdesk: ${appliance}: ${o.dryRun ? 'would keep' : 'keeps'} ${keptWords(k)}\n`);
+  }
+  const report: PairReport = await pushPair(pair.name, ...boxes, {
     ...sshOptionsFrom(o),
-    dataDir: syncDataDir(),
+    dataDir,
     dryRun: o.dryRun,
     force: o.force,
     confirmWithinMs: extra.confirmWithinMs,

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { collectReport, reportHtml, reportMarkdown, UnknownAppliances, writeReport } from '../../services/report';
 import { syncDataDir } from '../../services/sync';
 import { CliError, writeFailure } from '../errors';
-import { sshOptionsFrom, withSshOptions, type SshCliOptions } from './push';
+import { sshOptionsFrom, withSshOptions, type SshCliOptions } from '../sync-options';
 
 interface ReportOptions extends SshCliOptions {
   offline?: boolean;

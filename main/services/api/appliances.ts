@@ -1,7 +1,7 @@
 // The appliances area: render, diff, push (with progress; SSH questions go through the ssh
 // area), confirm, pull and history, on the same appliance interface as the CLI.
-import { ApiError, type ApiProblem, type KeptContext, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushOutcome as UiOutcome, type PushResult } from '../../../shared/api/contract';
-import type { DiffReport, HistoryEntry, PushOutcome, PushProgress, PushReport } from '../../../shared/api/sync';
+import { ApiError, type ApiProblem, type KeptContext, type ConfigRef, type DiffResult, type PushHistoryEntry as UiHistoryEntry, type PushResult } from '../../../shared/api/contract';
+import type { DiffReport, HistoryEntry, PushProgress, PushReport } from '../../../shared/api/sync';
 import type { Appliance } from '../../../shared/model/schema';
 import { compareWithAppliance, CompareUnavailableError } from '../compare';
 import { loadSource } from '../workspace/source';
@@ -11,6 +11,8 @@ import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, t
 import { shownConfig } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import { getDriver } from '../drivers';
+import { pushAppliance, pushPairOf } from '../push';
+import { cannotRender, unknownAppliance, unknownPair, wouldRefuse } from '../sync/refusals';
 
 const driverOf = (a: Appliance) => {
   try {
@@ -19,10 +21,9 @@ const driverOf = (a: Appliance) => {
     return undefined;
   }
 };
-import { MemberError, resolveMembers, reloadKeeper, setAdmin, type OperateContext } from '../operate';
+import { MemberError, resolveMembers, setAdmin, type OperateContext } from '../operate';
 import { OperateSessions } from './operate';
 import { pushPair } from '../sync/pair';
-import { pairBox, pairOrder } from '../sync/pair-workspace';
 import type { AreaHandlers, EventSink } from './dispatch';
 import type { SshQuestions } from './ssh';
 
@@ -41,11 +42,6 @@ export interface ApplianceDeps {
   operate?: OperateSessions;
 }
 
-const OUTCOME: Record<PushOutcome, UiOutcome> = {
-  applied: 'applied', unchanged: 'unchanged', 'would-apply': 'dry-run', refused: 'refused',
-  'rolled-back': 'rolled-back', failed: 'failed', skipped: 'refused',
-};
-
 /** SSH options for the UI's calls, and one appliance of a workspace source opened (also used by import). */
 export function applianceAccess(deps: ApplianceDeps) {
   const ssh = (): SshOptions => ({
@@ -58,10 +54,7 @@ export function applianceAccess(deps: ApplianceDeps) {
   async function prepared(src: { path: string; text?: string }, name: string) {
     const { workspace } = await loadSource(src);
     const appliance = workspace.appliances.find((a: Appliance) => a.name === name);
-    if (!appliance) {
-      const known = workspace.appliances.map((a) => a.name).join(', ') || 'none';
-      throw new ApiError('not-found', `no appliance "${name}" in the workspace (known: ${known})`);
-    }
+    if (!appliance) throw new ApiError('not-found', unknownAppliance(name, workspace.appliances.map((a) => a.name)));
     return Object.assign(openAppliance(workspace, appliance, src.path), { workspace });
   }
   return { ssh, prepared };
@@ -72,20 +65,18 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
   /** Diffs still running, per appliance, for appliance.cancel. */
   const connecting = new Map<string, Set<AbortController>>();
   const { ssh, prepared } = applianceAccess(deps);
-  /** Members drained or in maintenance at run time, set so again after the push's reload. */
-  const keep = (p: Awaited<ReturnType<typeof prepared>>) => reloadKeeper({ workspace: p.workspace, appliance: p.appliance, target: p.target }, historyDir);
   const operate = deps.operate ?? new OperateSessions();
   const operateContext = async (src: { path: string; text?: string }, appliance: string): Promise<OperateContext> => {
     const p = await prepared(src, appliance);
     return { workspace: p.workspace, appliance: p.appliance, target: p.target };
   };
   const refuseErrors = (errors: string[]) => {
-    if (errors.length) throw new ApiError('refused', `cannot push: ${errors.join('; ')}`);
+    if (errors.length) throw new ApiError('refused', cannotRender(errors));
   };
 
   const toResult = (r: PushReport, diff: string, after?: DiffResult): PushResult => ({
     appliance: r.appliance,
-    outcome: r.pending && r.outcome === 'applied' ? 'pending-confirm' : OUTCOME[r.outcome],
+    outcome: r.outcome,
     // Sentences, each ended with a full stop, so a note never runs on from the reason before it.
     reason: [r.reason, ...r.notes].map((t) => t.trim().replace(/[.\s]*$/, '.')).join(' '),
     diff,
@@ -102,20 +93,24 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
    * diff after it (what the window shows next), so a one-time code is asked once. The diff after
    * is left out when there is nothing new to see (dry run, refused) or it cannot be read.
    */
-  const pushAction = (p: Awaited<ReturnType<typeof prepared>>, text: string | Buffer, opts: PushOptions, given?: Buffer) =>
-    withSession(p.target.endpoint, { ...ssh(), dataDir: deps.dataDir }, async (session) => {
-      const d = await p.diff(session, given);
-      const report = await p.push(text, { ...session, ...opts });
+  const pushAction = async (p: Awaited<ReturnType<typeof prepared>>, opts: PushOptions & { confirmWithinMs?: number }, restore?: string) => {
+    const item = await pushAppliance(p, { workspace: p.workspace, dataDir: historyDir, dryRun: opts.dryRun, confirmWithinMs: opts.confirmWithinMs, restore });
+    if ('refused' in item) throw new ApiError('refused', item.refused);
+    return withSession(p.target.endpoint, { ...ssh(), dataDir: deps.dataDir }, async (session) => {
+      // A restore is compared as the stored bytes it pushes; a push as the driver renders it.
+      const d = await p.diff(session, item.restored ? item.config : undefined);
+      const report = await item.run({ ...session, ...opts });
       const changed = !opts.dryRun && report.outcome !== 'refused';
       const after = changed && !session.connection.isClosed
         ? await p.diff({ ...session, context: WHOLE_FILE }).then((x) => diffResult(p.appliance.name, x), () => undefined)
         : undefined;
       return toResult(report, d.patch, after);
     });
+  };
 
-  const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
+  const onProgress = (e: PushProgress) => deps.emit('push.progress', e);
   const historyRow = (h: HistoryEntry): UiHistoryEntry => ({
-    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ? OUTCOME[h.outcome] : 'applied', file: h.id,
+    appliance: h.appliance, at: h.at, hash: h.hash, outcome: h.outcome ?? 'applied', file: h.id,
     ...(h.kind === 'restore' ? { kind: 'restore' as const } : h.kind === 'push' ? {} : { kind: 'original' as const }),
     ...(h.confirm ? { confirm: h.confirm } : {}),
   });
@@ -135,7 +130,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
         const at = where(['appliances', i, field]);
         const own = `appliance ${a.name}: `;
         const why = [...new Set(errors.map((e) => (e.startsWith(own) ? e.slice(own.length) : e)))].join('; ');
-        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}].${field}`, message: `a push to ${a.name} would be refused: ${why}` });
+        out.push({ severity: 'error', file: path, line: at.line, col: at.col, path: `appliances[${i}].${field}`, message: wouldRefuse(a.name, why) });
       });
       return out;
     },
@@ -154,7 +149,7 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
     'appliance.compare': async ({ appliance, timeScale, ...src }) => {
       const { workspace } = await loadSource(src);
       const a = workspace.appliances.find((x: Appliance) => x.name === appliance);
-      if (!a) throw new ApiError('not-found', `no appliance "${appliance}" in the workspace (known: ${workspace.appliances.map((x) => x.name).join(', ') || 'none'})`);
+      if (!a) throw new ApiError('not-found', unknownAppliance(appliance, workspace.appliances.map((x) => x.name)));
       try {
         return await compareWithAppliance(workspace, a, { workspacePath: src.path, timeScale });
       } catch (e) {
@@ -178,21 +173,13 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       const d = await p.diff({ ...opts, context: WHOLE_FILE }).finally(() => mine.delete(cancel));
       return diffResult(appliance, d);
     },
-    'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => {
-      const p = await prepared(src, appliance);
-      refuseErrors(p.errors);
-      // Refused before anything is read: commit-confirmed where the appliance has no timer.
-      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      return pushAction(p, p.render.text, { dryRun, force, confirmWithinMs, onProgress, keep: await keep(p) });
-    },
+    'appliance.push': async ({ appliance, dryRun, confirmWithinMs, force, ...src }) => pushAction(await prepared(src, appliance), { dryRun, force, confirmWithinMs, onProgress }),
     'appliance.pushPair': async ({ pair: name, dryRun, confirmWithinMs, ...src }) => {
       const { workspace } = await loadSource(src);
       const pair = workspace.pairs.find((p) => p.name === name);
-      if (!pair) throw new ApiError('not-found', `no pair "${name}" in the workspace (known: ${workspace.pairs.map((p) => p.name).join(', ') || 'none'})`);
-      if (pair.members.length !== 2) throw new ApiError('refused', `pair ${name} does not have two members`);
-      const [standby, active] = pairOrder(workspace, pair);
-      const onProgress = (e: PushProgress) => deps.emit('push.progress', { appliance: e.appliance, step: e.step, detail: `${e.status}${e.message ? `: ${e.message}` : ''}`, at: e.at });
-      const r = await pushPair(name, pairBox(workspace, pair, standby, src.path), pairBox(workspace, pair, active, src.path), { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
+      if (!pair) throw new ApiError('not-found', unknownPair(name, workspace.pairs.map((p) => p.name)));
+      const { standby, active, boxes } = await pushPairOf(pair, { workspace, path: src.path, dataDir: historyDir, dryRun, confirmWithinMs });
+      const r = await pushPair(name, ...boxes, { ...ssh(), dataDir: deps.dataDir, dryRun, confirmWithinMs, onProgress });
       const appliancesOf = (box: string) => { const m = pair.members.find((x) => x.appliance === box)!; return [m.appliance, m.keepalived]; };
       return {
         pair: name, outcome: r.outcome, reason: r.reason, ...(r.failover ? { failover: r.failover } : {}),
@@ -282,11 +269,6 @@ export function applianceHandlers(deps: ApplianceDeps): AreaHandlers<'appliances
       return { ok: r.ok, members: members.map((m) => m.label), ...(r.ok ? {} : { refused: r.refused }) };
     },
     'appliance.operateEnd': async ({ appliance }) => ({ closed: operate.end(appliance) }),
-    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => {
-      const p = await prepared(src, appliance);
-      const { data } = await stored(appliance, id);
-      if (confirmWithinMs !== undefined && p.noConfirm) throw new ApiError('unsupported', `${appliance}: ${p.noConfirm}`);
-      return pushAction(p, data, { dryRun, confirmWithinMs, onProgress, kind: 'restore', keep: await keep(p) }, data);
-    },
+    'appliance.restore': async ({ appliance, id, dryRun, confirmWithinMs, ...src }) => pushAction(await prepared(src, appliance), { dryRun, confirmWithinMs, onProgress }, id),
   };
 }

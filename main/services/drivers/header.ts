@@ -1,7 +1,7 @@
 // The first line of every rendered file: what it was rendered from and a hash of the rest,
 // so a diff is quiet when nothing changed and a hand edit on the appliance is detectable.
-import { createHash } from 'node:crypto';
 import type { DriverName } from '../../../shared/model/schema';
+import { sha256 } from '../hash';
 
 export interface HeaderInfo {
   workspace: string;
@@ -10,10 +10,6 @@ export interface HeaderInfo {
 }
 
 const HEADER_RE = /^# lbdesk: workspace (".*"), appliance (".*"), driver (\S+), sha256 ([0-9a-f]{64})$/;
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 /** Prepends the header line to a rendered body (which should end with a newline). */
 export function withHeader(info: HeaderInfo, body: string): string {

@@ -16,7 +16,7 @@ import { loadKept } from '../sync/kept';
 import { redactPatch } from '../sync/vendor/redact';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';
-import { sha256 } from '../sync/remote';
+import { sha256 } from '../hash';
 import { targetLabel } from '../sync/target';
 import { loadWorkspace } from '../workspace/load';
 import { thinPools } from '../whatif';

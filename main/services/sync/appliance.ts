@@ -12,7 +12,7 @@ import { getDriver, renderForAppliance, selectIncluded, type ApplianceRender, ty
 import { confirmPush } from './confirm-push';
 import { diffConfig, pullConfig, renderOntoLive, type OntoNow, type ReadOptions } from './pull';
 import { pushConfig, type PushOptions } from './push';
-import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
+import { endpointOf, type OntoOutcome, type SyncTarget, type VerifyTarget } from './target';
 import { renderOnto } from '../drivers/sections';
 import { diffCli, pullCli } from './vendor/pull';
 import { pushCli } from './vendor/apply';
@@ -23,6 +23,7 @@ import { batchWhere, pullBatch, pushBatch } from './vendor/batch';
 import { confirmCommands, readPending } from './vendor/confirm';
 import { syncDataDir } from './state';
 import { heldMembers, heldNotes, loadKept, type KeptMember } from './kept';
+import { NO_CONFIRM_BATCH, NO_CONFIRM_CLI, noConfirmFor } from './refusals';
 
 export interface PulledConfig {
   data: Buffer;
@@ -59,12 +60,6 @@ export interface ApplianceLink {
   confirm(opts: ReadOptions): Promise<ConfirmReport>;
 }
 
-/** The one wording of each refusal, whoever asks (the API as `unsupported`, the CLI exit 2). */
-export const NO_CONFIRM_CLI = 'commit-confirmed is not supported for driver cli appliances (a vendor CLI has no rollback timer)';
-
-/** PingDirectoryProxy's dsconfig has no confirm timer, and lbdesk holds none for a batch yet. */
-export const NO_CONFIRM_BATCH = 'commit-confirmed is not supported for a dsconfig batch: a push applies the batch, and rolls back by the inverse commands on an error';
-
 /** A wildcard bind is checked on loopback: that is where the appliance itself can reach it. */
 function probeAddress(address: string): string {
   if (address === '0.0.0.0') return '127.0.0.1';
@@ -93,16 +88,7 @@ function sshTarget(workspace: Workspace, appliance: Appliance, render: Appliance
   } catch { /* reported by render */ }
   return {
     appliance: appliance.name,
-    endpoint: {
-      appliance: appliance.name,
-      host: appliance.host,
-      port: appliance.port,
-      user: appliance.user,
-      auth: appliance.auth,
-      keyFile: appliance.keyFile,
-      hostKey: appliance.hostKey,
-      legacyAlgorithms: appliance.legacyAlgorithms,
-    },
+    endpoint: endpointOf(appliance),
     configPath: render.configPath,
     validateCommand: render.validateCommand || undefined,
     reloadCommand: render.reloadCommand,
@@ -153,7 +139,7 @@ function fileAppliance(appliance: Appliance, render: ApplianceRender, target: Sy
 
 /** A vendor's command line: commands in an interactive session, rolled back on error (./vendor). */
 function vendorAppliance(appliance: Appliance, render: ApplianceRender, target: SyncTarget, errors: string[], cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_CLI}`);
+  const refuse = () => new ApiError('unsupported', noConfirmFor(appliance.name, NO_CONFIRM_CLI));
   const text = (t: string | Buffer) => (typeof t === 'string' ? t : t.toString('utf8'));
   return {
     appliance, render, errors, target, where: cliWhere(cli), noConfirm: NO_CONFIRM_CLI, leavesFromBox: false,
@@ -220,7 +206,7 @@ function commandAppliance(workspace: Workspace, appliance: Appliance, render: Ap
  * configuration read at push time, sent as one batch over SSH exec, the inverse on a refusal (./vendor/batch).
  */
 function batchAppliance(workspace: Workspace, appliance: Appliance, render: ApplianceRender, target: SyncTarget, driver: CommandDriven, tool: BatchApply, cli: CliTarget): ApplianceLink {
-  const refuse = () => new ApiError('unsupported', `${appliance.name}: ${NO_CONFIRM_BATCH}`);
+  const refuse = () => new ApiError('unsupported', noConfirmFor(appliance.name, NO_CONFIRM_BATCH));
   const plan = (running: string) => driver.plan(workspace, appliance, running);
   const where = batchWhere(tool);
   const planned = (running: Buffer) => {

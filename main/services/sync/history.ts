@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { HistoryEntry, HistoryKind, PushOutcome } from '../../../shared/api/sync';
-import { sha256 } from './remote';
+import { sha256 } from '../hash';
 
 function applianceDir(dir: string, appliance: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(appliance)) throw new Error(`bad appliance name for history: ${appliance}`);

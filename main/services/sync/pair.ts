@@ -3,7 +3,7 @@
 // (the active box lets its addresses go, the standby must answer on them, then it takes them
 // back), then the active box. The first failure stops the push and puts every box already
 // changed back on its previous config, so the pair is left on the last good config.
-import type { PushReport } from '../../../shared/api/sync';
+import type { PairOutcome, PushReport } from '../../../shared/api/sync';
 import { connectSsh } from '../ssh/connect';
 import { confirmPush } from './confirm-push';
 import { listHistory, readHistory } from './history';
@@ -36,7 +36,6 @@ export interface PairPushOptions extends PushOptions {
   failover?: FailoverTest;
 }
 
-export type PairOutcome = 'applied' | 'unchanged' | 'would-apply' | 'refused' | 'rolled-back' | 'failed';
 
 export interface PairReport {
   pair: string;

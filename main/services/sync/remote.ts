@@ -1,6 +1,5 @@
 // File operations on an appliance over one SSH connection: SFTP when the server has it, plain
 // exec (`cat`) otherwise. Every shell script here takes its paths as arguments ($1…), never spliced.
-import { createHash } from 'node:crypto';
 import type { SFTPWrapper } from 'ssh2';
 import type { SshConnection, ExecResult } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
@@ -12,10 +11,6 @@ import type { SyncTarget } from './target';
 import { remotePaths } from './paths';
 import { readIfExists, scpPut, scpTransfer } from '../transfer';
 import { keepNote } from '../transfer/shell';
-
-export function sha256(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 export interface Inspection {
   exists: boolean;

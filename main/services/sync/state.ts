@@ -1,9 +1,9 @@
 // What lbdesk last knew about each remote config file, to refuse overwriting a file someone
 // changed on the appliance since our last pull or push. Kept in the user's data folder.
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDir } from '../paths';
+import { sha256 } from '../hash';
 
 export interface RemoteState {
   appliance: string;
@@ -23,7 +23,7 @@ export function syncDataDir(override?: string): string {
 }
 
 function stateFile(dir: string, target: string, configPath: string): string {
-  const key = createHash('sha256').update(`${target}\0${configPath}`).digest('hex').slice(0, 32);
+  const key = sha256(`${target}\0${configPath}`).slice(0, 32);
   return join(dir, 'remotes', `${key}.json`);
 }
 

@@ -1,4 +1,5 @@
 // What the sync core needs to know about one appliance, independent of any driver.
+import type { Appliance } from '../../../shared/model/schema';
 import type { SshEndpoint } from '../ssh/connect';
 
 export interface VerifyTarget { address: string; port: number }
@@ -37,4 +38,18 @@ export type OntoOutcome = { data: Buffer; conflicts: string[] } | { refused: str
 export function targetLabel(t: SyncTarget): string {
   const e = t.endpoint;
   return `${e.user ? `${e.user}@` : ''}${e.host}${e.port && e.port !== 22 ? `:${e.port}` : ''}`;
+}
+
+/** How to log in to an appliance: the one builder, for file drivers and a vendor's CLI alike. */
+export function endpointOf(appliance: Appliance): SshEndpoint {
+  return {
+    appliance: appliance.name,
+    host: appliance.host,
+    port: appliance.port,
+    user: appliance.user,
+    auth: appliance.auth,
+    keyFile: appliance.keyFile,
+    hostKey: appliance.hostKey,
+    legacyAlgorithms: appliance.legacyAlgorithms,
+  };
 }

@@ -1,5 +1,4 @@
 // The SSH side a transfer runs on: a raw ssh2 Client, or the sync service's SshConnection.
-import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import type { SshConnection } from '../ssh/connect';
@@ -53,10 +52,6 @@ export async function execText(h: TransferHost, command: string, timeoutMs: numb
     ch.on('close', () => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
     ch.end();
   });
-}
-
-export function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 /** A unique temp name beside `path`, in the sync service's temp namespace (swept under its lock). */

@@ -3,13 +3,14 @@
 // each step acknowledged with 0, or 1/2 followed by a message line).
 import { posix } from 'node:path';
 import type { ClientChannel } from 'ssh2';
-import { execChannel, labelOf, remoteWord, sha256, tempBeside, type TransferHost } from './host';
+import { execChannel, labelOf, remoteWord, tempBeside, type TransferHost } from './host';
 import { ChannelReader } from './reader';
 import { probeShell, shellHash, shellRemove, shellReplace } from './shell';
 import {
   DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, TransferError,
   type FileTransfer, type ReadOptions, type WriteOptions, type WriteResult,
 } from './types';
+import { sha256 } from '../hash';
 
 const CHUNK = 64 * 1024;
 

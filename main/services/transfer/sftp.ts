@@ -1,11 +1,12 @@
 // SFTP transfer: a temp file beside the target, fsync, then posix-rename (or a shell `mv`).
 import type { SFTPWrapper, Stats } from 'ssh2';
-import { labelOf, openSftp, sha256, tempBeside, type TransferHost } from './host';
+import { labelOf, openSftp, tempBeside, type TransferHost } from './host';
 import { probeShell, shellHash, shellReplace } from './shell';
 import {
   DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, TransferError,
   type FileTransfer, type ReadOptions, type WriteOptions, type WriteResult,
 } from './types';
+import { sha256 } from '../hash';
 
 const CHUNK = 32 * 1024;
 const NO_SUCH_FILE = 2;

@@ -11,6 +11,11 @@ import { useWorkspace } from './workspace';
 /** After a confirm window runs out, how long before the appliance is asked what it did. */
 const ROLLBACK_CHECK_MS = 4000;
 
+/** A commit-confirmed push still waiting for Confirm (applied, its timer armed). */
+export function waitsForConfirm(r: PushResult | undefined): boolean {
+  return r?.outcome === 'applied' && r.confirmBy !== undefined;
+}
+
 export const useAppliances = defineStore('appliances', () => {
   const api = useApi();
   const workspaceStore = useWorkspace();
@@ -113,7 +118,7 @@ export const useAppliances = defineStore('appliances', () => {
     const when = d.rolledBackAt ? ` at ${isoTime(d.rolledBackAt)}` : '';
     const said = `Not confirmed in time: the appliance restored its previous configuration${when}.`;
     confirmMessage.value = said;
-    if (result.value?.outcome === 'pending-confirm') result.value = { ...result.value, outcome: 'rolled-back', reason: said, confirmBy: undefined };
+    if (result.value && waitsForConfirm(result.value)) result.value = { ...result.value, outcome: 'rolled-back', reason: said, confirmBy: undefined };
     if (selected.value) void loadHistory(selected.value);
   }
 
@@ -171,7 +176,7 @@ export const useAppliances = defineStore('appliances', () => {
     diffBusy.value = true;
     diffError.value = '';
     // A finished push to another appliance is not this one's story: its steps and report go.
-    if (!pushing.value && currentPush && currentPush !== appliance && result.value?.outcome !== 'pending-confirm') {
+    if (!pushing.value && currentPush && currentPush !== appliance && !waitsForConfirm(result.value)) {
       progress.value = [];
       result.value = undefined;
     }
@@ -211,7 +216,7 @@ export const useAppliances = defineStore('appliances', () => {
 
   /** A new error makes the last finished push's report old news: it goes (a pending one stays, with its countdown). */
   function dropFinishedReport(): void {
-    if (result.value && result.value.outcome !== 'pending-confirm') result.value = undefined;
+    if (result.value && !waitsForConfirm(result.value)) result.value = undefined;
   }
 
   let currentPush = '';
@@ -255,7 +260,7 @@ export const useAppliances = defineStore('appliances', () => {
       confirmMessage.value = r.reason;
       if (r.confirmed) {
         confirmBy.value = undefined;
-        if (result.value?.outcome === 'pending-confirm') result.value = { ...result.value, outcome: 'applied', reason: r.reason };
+        if (result.value && waitsForConfirm(result.value)) result.value = { ...result.value, outcome: 'applied', reason: r.reason, confirmBy: undefined };
       }
       void loadHistory(appliance);
       return r.confirmed;

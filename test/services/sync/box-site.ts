@@ -12,7 +12,7 @@ import { connectSsh } from '../../../main/services/ssh';
 import { confirmPush, diffConfig, pullConfig, pushConfig, syncDataDir } from '../../../main/services/sync';
 import { collectReport } from '../../../main/services/report';
 import type { ReportAppliance } from '../../../shared/api/report';
-import { sha256 } from '../../../main/services/sync/remote';
+import { sha256 } from '../../../main/services/hash';
 import type { PushOptions } from '../../../main/services/sync/push';
 import type { SyncTarget } from '../../../main/services/sync/target';
 import { openAppliance } from '../../../main/services/sync/appliance';

@@ -16,6 +16,8 @@ import { SshConfigSet } from '../../../main/services/ssh';
 import { freePort, haveSshd, noSshd, startSshd, type Sshd } from '../../helpers/sshd';
 import { waitFor } from './fixture';
 import { runCli } from '../../helpers/cli';
+import { windowServices } from '../../helpers/app-services';
+import { callDirect } from '../../../main/services/api/dispatch';
 import { stringify } from 'yaml';
 import { skipBecause } from '../../helpers/skip';
 
@@ -239,5 +241,25 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     expect(JSON.parse(s.stdout).members[0]).toMatchObject({ admin: 'drain' });
     const h2 = await runCli(['state', file, '--appliance', 'h2', '--json', ...common], { env });
     expect(JSON.parse(h2.stdout).members[0]).toMatchObject({ admin: 'ready' });
+  }, 90_000);
+
+  it('the window\'s pair push keeps the drain too (one preparation with lbdesk push --pair)', async () => {
+    const file = join(dir, 'site.yaml');
+    const common = ['--known-hosts', join(dir, 'known_hosts'), '--ssh-config', join(dir, 'ssh_config')];
+    const env = { LBDESK_DATA_DIR: join(dir, 'data') };
+    const member = `web/a:${backendPort}`;
+    const svc = windowServices(dir);
+    writeFileSync(file, stringify(workspaceInput('a')));
+    const d = await runCli(['drain', file, '--appliance', 'h1', member, ...common], { env });
+    expect(d.code, d.stderr).toBe(0);
+    const input = workspaceInput('a');
+    (input.services[0] as { idleTimeout?: string }).idleTimeout = '6m';
+    writeFileSync(file, stringify(input));
+    const r = await callDirect(svc.handlers, 'appliance.pushPair', { path: file, pair: 'edge' });
+    expect(r.outcome, r.reason).toBe('applied');
+    expect(r.boxes.map((b) => b.name)).toEqual(['h2', 'h1']);
+    expect(live('h1')).toContain('timeout client 6m');
+    const s = await runCli(['state', file, '--appliance', 'h1', '--json', ...common], { env });
+    expect(JSON.parse(s.stdout).members[0]).toMatchObject({ admin: 'drain' });
   }, 90_000);
 });

@@ -1,12 +1,12 @@
 // Sections lbdesk adds to a file it shares with hand-written sections carry one comment line
 // right above their header: `# lbdesk: owned, sha256 <16 hex>` (the hash of the section as lbdesk
 // wrote it, header to last directive). Any driver's section kind can be owned this way.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../hash';
 
 const MARKER_RE = /^\s*[#!]\s*lbdesk: owned, sha256 ([0-9a-f]{16})\s*$/;
 
 export function sectionHash(lines: string[]): string {
-  return createHash('sha256').update(lines.map((l) => l.replace(/\r$/, '')).join('\n'), 'utf8').digest('hex').slice(0, 16);
+  return sha256(lines.map((l) => l.replace(/\r$/, '')).join('\n')).slice(0, 16);
 }
 
 export function markerLine(lines: string[], comment = '#'): string {

@@ -1,7 +1,6 @@
 // Push to a vendor appliance: optionally upload the config section by SFTP/SCP, then send the
 // commands in an interactive CLI session. The first error line stops the apply; the
 // template's rollback commands are then sent and the report names the failing line.
-import { createHash } from 'node:crypto';
 import type { PushOutcome, PushProgress, PushReport, PushStep, StepStatus } from '../../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../../ssh/connect';
 import { recordHistory } from '../history';
@@ -13,6 +12,7 @@ import { redact } from './redact';
 import type { WatchResult } from './confirm';
 import { commandsOf, splitSections, type CliLine, type SectionName } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
+import { sha256 } from '../../hash';
 
 export interface CliPushOptions extends SshOptions {
   /** Where history lives (default: the user's data folder, or LBDESK_DATA_DIR). */
@@ -56,7 +56,6 @@ export interface CliPushReport extends PushReport {
   cli: CliApplyDetail;
 }
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 export function failureOf(c: CliLine, error: string, output: string): CliFailure {
   return { lineNumber: c.n, line: redact(c.text), section: c.section, error: redact(error), output: redact(output) };

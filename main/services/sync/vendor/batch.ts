@@ -4,7 +4,6 @@
 // steps' commands as one batch and read the tool's result line by line. On a refused command the
 // config is read again: unchanged, nothing is undone; else the inverse of the steps the tool
 // took goes back as a second batch, and the config read once more must be the one before.
-import { createHash } from 'node:crypto';
 import type { Appliance } from '../../../../shared/model/schema';
 import type { HistoryEntry, PushOutcome, PushProgress, PushStep, StepStatus } from '../../../../shared/api/sync';
 import type { BatchApply, CommandPlan, CommandStep } from '../../drivers/types';
@@ -20,11 +19,11 @@ import type { CommandPushReport } from './commands';
 import type { CliReadOptions } from './pull';
 import { redact } from './redact';
 import type { CliTarget } from './target';
+import { sha256 } from '../../hash';
 
 /** lbdesk's own words (names, never values): shown as they are, not through redact(). */
 class PushRefused extends Error {}
 
-const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
 const EXEC_MS = 120_000;
 
 /** Where a batch box's config is read from, for reports and history. */
@@ -190,7 +189,7 @@ export async function pullBatch(target: CliTarget, appliance: Appliance, tool: B
     let entry: HistoryEntry | undefined;
     if (opts.record !== false) {
       const dir = syncDataDir(opts.dataDir);
-      const hash = createHash('sha256').update(data).digest('hex');
+      const hash = sha256(data);
       entry = (await listHistory(dir, target.appliance).catch(() => [])).filter((e) => e.hash === hash).pop()
         ?? await recordHistory(dir, { appliance: target.appliance, kind: 'pull', data, target: conn.label, configPath: batchWhere(tool) });
     }

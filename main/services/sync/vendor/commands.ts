@@ -3,7 +3,6 @@
 // one checking each for an error line, and save only after every step was accepted. On an
 // error, or a connection cut mid-apply, the inverse of what was sent goes back (over a new
 // session when the old one is gone) and nothing is saved: the saved config stays the old one.
-import { createHash } from 'node:crypto';
 import type { PushOutcome, PushProgress, PushStep, StepStatus } from '../../../../shared/api/sync';
 import type { CommandDriven, CommandPlan, CommandStep } from '../../drivers/types';
 import type { CliLine } from '../../drivers/cli-sections';
@@ -15,6 +14,7 @@ import { CliSession, VendorCliError } from './cli-session';
 import { redact } from './redact';
 import { cliWhere, type CliTarget } from './target';
 import { watchPending, writePending } from './confirm';
+import { sha256 } from '../../hash';
 
 /** What a vendor box without a timer of its own is left with when nobody sends the inverse. */
 export const UNWATCHED = 'the box has no rollback timer of its own: if lbdesk is closed before then, or the box cannot be reached then, nothing is sent and the change stays running unsaved (a reload or reboot of the box reverts it)';
@@ -26,7 +26,6 @@ export interface CommandPushReport extends CliPushReport {
   before: string;
 }
 
-const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
 
 /** Reads the running config in an open session (paging turned off first). */
 export async function showRunning(session: CliSession, driver: CommandDriven): Promise<string> {

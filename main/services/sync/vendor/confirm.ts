@@ -7,7 +7,6 @@
 // If no lbdesk process is left at the deadline, or the box cannot be reached then, nothing is
 // sent: the change stays in the running config, unsaved, and a reload/reboot of the box reverts
 // it; `confirm` can still save it (the marker stays). Every report says so in those words.
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfirmReport } from '../../../../shared/api/sync';
@@ -17,6 +16,7 @@ import { listHistory, settleConfirm } from '../history';
 import { CliSession } from './cli-session';
 import { redact } from './redact';
 import type { CliTarget } from './target';
+import { sha256 } from '../../hash';
 
 export interface VendorPending {
   appliance: string;
@@ -38,7 +38,7 @@ export type WatchResult = { outcome: 'confirmed' } | { outcome: 'rolled-back'; a
 
 // Keyed by the workspace's appliance name: the same box whichever SSH route reaches it.
 const file = (dir: string, appliance: string, where: string) =>
-  join(dir, 'vendor-pending', `${createHash('sha256').update(`${appliance}\0${where}`).digest('hex').slice(0, 32)}.json`);
+  join(dir, 'vendor-pending', `${sha256(`${appliance}\0${where}`).slice(0, 32)}.json`);
 
 export async function readPending(dir: string, appliance: string, where: string): Promise<VendorPending | undefined> {
   try { return JSON.parse(await readFile(file(dir, appliance, where), 'utf8')) as VendorPending; } catch { return undefined; }

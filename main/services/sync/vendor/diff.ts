@@ -1,7 +1,6 @@
 // Diff of a vendor appliance: its running config against the rendered config section, both
 // reduced to what matters — no comments, no blank lines, volatile lines (clock, uptime,
 // temperatures, counters) dropped — so an unchanged appliance diffs empty.
-import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { DiffReport } from '../../../../shared/api/sync';
 import { DEFAULT_COMMENT } from '../../drivers/cli-patterns';
@@ -9,8 +8,8 @@ import { bounded } from '../../drivers/pattern-bound';
 import { redact } from './redact';
 import { splitSections } from '../../drivers/cli-sections';
 import { cliWhere, type CliTarget } from './target';
+import { sha256 } from '../../hash';
 
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 /** Each line: dropped when a volatile pattern covers all of it, else its volatile parts masked. */
 export function normalizeCli(text: string, volatile: RegExp[], comment: RegExp = DEFAULT_COMMENT): string {

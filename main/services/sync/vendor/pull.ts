@@ -1,6 +1,5 @@
 // Pull and diff for vendor appliances: the running config by SFTP/SCP when the appliance
 // exposes it as a file (configPath), else the CLI's `show running-config` (paged, prompted).
-import { createHash } from 'node:crypto';
 import type { DiffReport, HistoryEntry } from '../../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../../ssh/connect';
 import { listHistory, recordHistory } from '../history';
@@ -10,6 +9,7 @@ import { CliSession } from './cli-session';
 import { diffCliTexts } from './diff';
 import { redact } from './redact';
 import { cliWhere, type CliTarget } from './target';
+import { sha256 } from '../../hash';
 
 export interface CliReadOptions extends SshOptions {
   dataDir?: string;
@@ -26,7 +26,6 @@ export interface CliPullResult {
   entry?: HistoryEntry;
 }
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 async function readRunning(target: CliTarget, conn: SshConnection): Promise<{ data: Buffer; via: CliPullResult['via'] }> {
   const timeoutMs = target.settings.timeout;

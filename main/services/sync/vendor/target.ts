@@ -1,6 +1,7 @@
 // What the vendor push, pull and diff need to know about one `driver: cli` appliance.
 import { cliSchema, type Appliance, type CliSettings } from '../../../../shared/model/schema';
 import type { SshEndpoint } from '../../ssh/connect';
+import { endpointOf } from '../target';
 import type { TransferMode } from '../../transfer/types';
 import { cliPatterns, cliVolatile, type CliPatterns } from '../../drivers/cli-patterns';
 
@@ -24,16 +25,7 @@ export function cliTarget(appliance: Appliance, workspacePath?: string): CliTarg
   const settings = appliance.cli ?? cliSchema.parse({});
   return {
     appliance: appliance.name,
-    endpoint: {
-      appliance: appliance.name,
-      host: appliance.host,
-      port: appliance.port,
-      user: appliance.user,
-      auth: appliance.auth,
-      keyFile: appliance.keyFile,
-      hostKey: appliance.hostKey,
-      legacyAlgorithms: appliance.legacyAlgorithms,
-    },
+    endpoint: endpointOf(appliance),
     transfer: appliance.transfer,
     settings,
     patterns: cliPatterns(settings),
