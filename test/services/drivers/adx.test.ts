@@ -113,3 +113,22 @@ describe('driver adx: render without the box', () => {
     expect(p.after).toContain(`server virtual vi1-ssl ${vip}\n port ssl\n port http\n bind http rs2 http rs3 http\n!\n`);
   });
 });
+
+describe('migration: an imported ADX site renders for HAProxy', () => {
+  it('the ports bound on a virtual server entered again (with or without its address) are the backend\'s servers', async () => {
+    const { getDriver } = await import('../../../main/services/drivers');
+    const [rs2, rs3] = parseAdx(published).reals.map((r) => r.address);
+    // The published config, with a virtual server as an engineer types it: entered, then entered again by name to bind.
+    const text = `${published}server virtual vi2 192.0.2.80\n port http\n!\nserver virtual-name-or-ip vi2\n bind http rs2 http\n bind http rs3 http rs2 http\n!\n`;
+    const r = importAdx(text, 'adx.cfg');
+    expect(r.workspace.groups?.find((g) => g.name === 'vi2')?.members).toEqual([{ server: 'rs2', port: 80, weight: 100 }, { server: 'rs3', port: 80, weight: 100 }]);
+    expect(r.items.find((i) => i.line === published.split('\n').length + 3)).toMatchObject({ outcome: 'imported', detail: expect.stringMatching(/entered again/) });
+    const w = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab1', host: '192.0.2.10', driver: 'haproxy' }] });
+    const out = getDriver('haproxy').render(w, w.appliances[0]!, { workspacePath: '/tmp/site.yaml' });
+    expect(out.errors).toEqual([]);
+    expect(out.text).toContain('frontend vi2\n    bind 192.0.2.80:80\n');
+    const backend = out.text.slice(out.text.indexOf('backend vi2\n'));
+    expect(backend).toMatch(new RegExp(`\\n    server rs2 ${rs2}:80 weight 1 check`));
+    expect(backend).toMatch(new RegExp(`\\n    server rs3 ${rs3}:80 `));
+  });
+});
