@@ -23,6 +23,8 @@ export interface RealPort {
 export interface AdxReal {
   name: string;
   address: string;
+  /** `server remote-name`: a real server beyond a router; the same block, bound the same way. */
+  remote: boolean;
   head: AdxLine;
   body: AdxLine[];
   disabled: boolean;
@@ -119,7 +121,7 @@ function virtualBody(v: AdxVirtual, l: AdxLine): void {
   v.unmodelled.push(l);
 }
 
-const HEADS: Record<string, 'real' | 'virtual' | undefined> = { real: 'real', 'real-name-or-ip': 'real', virtual: 'virtual', 'virtual-name-or-ip': 'virtual' };
+const HEADS: Record<string, 'real' | 'virtual' | undefined> = { real: 'real', 'real-name-or-ip': 'real', 'remote-name': 'real', virtual: 'virtual', 'virtual-name-or-ip': 'virtual' };
 
 export function parseAdx(text: string): AdxConfig {
   const lines = text.split('\n');
@@ -139,7 +141,7 @@ export function parseAdx(text: string): AdxConfig {
     if (kind && w[2] && ((w[3] && w.length === 4) || (known && w.length === 3))) {
       let obj = known;
       if (obj) cfg.reentered.push({ line: n, kind, name: obj.name });
-      else if (kind === 'real') cfg.reals.push(obj = { name: w[2], address: w[3]!, head: l, body: [], disabled: false, ports: new Map(), unmodelled: [] });
+      else if (kind === 'real') cfg.reals.push(obj = { name: w[2], address: w[3]!, remote: w[1] === 'remote-name', head: l, body: [], disabled: false, ports: new Map(), unmodelled: [] });
       else cfg.virtuals.push(obj = { name: w[2], address: w[3]!, head: l, body: [], ports: new Map(), binds: [], unmodelled: [] });
       const o = obj;
       current = { add: (b) => { o.body.push(b); if (kind === 'real') realBody(o as AdxReal, b); else virtualBody(o as AdxVirtual, b); } };
