@@ -9,7 +9,7 @@ import type { Plan } from '../../main/services/compare/plan';
 import type { SideResult } from '../../main/services/compare/run';
 import { TIMING_WARNING, PASSIVE_WARNING } from '../../main/services/drivers/haproxy-checks';
 import { HAPROXY_CANDIDATES } from '../../main/services/compare/sides';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { runCli } from '../helpers/cli';
 import { skipBecause } from '../helpers/skip';
 
@@ -56,6 +56,18 @@ describe.skipIf(skipBecause(noHaproxy, 'compare against real HAProxy'))(`compare
       for (const side of ['lab', 'appliance'] as const) expect(Object.keys(e.kinds[side]).filter((k) => k !== 'timeout' && k !== 'closed without an answer'), `${e.service} ${side}: ${JSON.stringify(e.kinds)}`).toEqual([]);
     }
   }, 100_000);
+
+  it('a site imported from F5 (no timers of its own) compares against its HAProxy render in seconds at --time-scale 0.05', async () => {
+    const { importF5 } = await import('../../main/services/drivers/f5/import');
+    const file = 'test/fixtures/import/f5/corkscrew-devcloud01.conf';
+    const r = importF5(readFileSync(file, 'utf8'), file);
+    const workspace = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab', host: '192.0.2.10', driver: 'haproxy' }] });
+    const report = await compareWithAppliance(workspace, workspace.appliances[0]!, { workspacePath: '/tmp/f5.yaml', timeScale: 0.05, faults: ['stopped'] });
+    console.log(`imported F5 site, fault stopped: ${report.durationMs} ms`);
+    expect(report.unexplained, summary(report)).toBe(0);
+    expect(report.members.map((m) => m.member)).toEqual(['app1_Node1', 'app1_Node2', 'app2_Node1', 'app2_Node2', 'app3_Node1', 'app3_Node2']);
+    expect(report.durationMs).toBeLessThan(30_000);
+  }, 60_000);
 
   it('HAProxy times retries from the end of a check: a frozen server goes out later, explained by that warning', async () => {
     // Four failures needed and checks that time out at 400 ms: each HAProxy retry waits for the

@@ -2,7 +2,7 @@
 // its own loopback servers, moved to private loopback addresses and free ports (so the run
 // never meets what already listens), timers optionally scaled.
 import type { Appliance, CheckType, HealthCheck, Workspace } from '../../../shared/model/schema';
-import { groupTransport, resolveCheck, resolveTimers, type ResolvedTimers } from '../../../shared/model/resolve';
+import { DEFAULT_TIMERS, groupTransport, resolveCheck, resolveTimers, type ResolvedTimers } from '../../../shared/model/resolve';
 import { selectIncluded } from '../drivers';
 import type { Personality } from './backends';
 
@@ -76,6 +76,9 @@ function scaleCheck(hc: HealthCheck, f: number): HealthCheck {
  */
 export async function makePlan(workspace: Workspace, appliance: Appliance, freePort: (address: string) => Promise<number>, scale = 1): Promise<Plan> {
   const included = selectIncluded(workspace, appliance);
+  // Scaled, the defaults are written out too: unscaled they keep Px's 30 s interval and 10 s
+  // retry, and a run on an imported site (no timers of its own) takes tens of minutes.
+  const globalTimers = scale === 1 ? workspace.healthTimers : scaleTimers({ ...DEFAULT_TIMERS, ...workspace.healthTimers }, scale);
   const skipped: Plan['skipped'] = [];
   const remapped: string[] = [];
   const serverAddress = new Map<string, string>();
@@ -122,13 +125,13 @@ export async function makePlan(workspace: Workspace, appliance: Appliance, freeP
     outServices.push({ ...s, address, port, group: `${group.name}~${s.name}` });
     services.push({
       name: s.name, address, port, algorithm: s.algorithm, members, check,
-      timers: resolveTimers({ server: scaleTimers(workspace.servers.find((x) => x.name === group.members[0]?.server)?.healthTimers, scale), group: scaleTimers(group.healthTimers, scale), global: scaleTimers(workspace.healthTimers, scale) }),
+      timers: resolveTimers({ server: scaleTimers(workspace.servers.find((x) => x.name === group.members[0]?.server)?.healthTimers, scale), group: scaleTimers(group.healthTimers, scale), global: globalTimers }),
     });
   }
   const usedServers = new Set(groups.flatMap((g) => g.members.map((m) => m.server)));
   const servers = workspace.servers.filter((x) => usedServers.has(x.name)).map((x) => ({ ...x, address: serverAddress.get(x.name)!, healthTimers: scaleTimers(x.healthTimers, scale) }));
   const out: Workspace = {
-    ...workspace, healthTimers: scaleTimers(workspace.healthTimers, scale), servers, groups, services: outServices, targetSets: [],
+    ...workspace, healthTimers: globalTimers, servers, groups, services: outServices, targetSets: [],
     appliances: [{ ...appliance, include: undefined }],
   };
   for (const t of included.targetSets) skipped.push({ service: `target set ${t.number}`, reason: 'target sets are not compared (their servers answer on every target-set port)' });

@@ -221,3 +221,19 @@ describe('driver a10: plan', () => {
     expect(p.steps.flatMap((s) => s.commands)).toEqual(['slb service-group SG1 tcp', 'no member SERVER3 80', 'exit']);
   });
 });
+
+describe('migration: an imported A10 site renders for HAProxy', () => {
+  it('Batfish\'s virtual server with a port entered again (range dropped on re-entry) is a service with its group\'s members', async () => {
+    const { getDriver } = await import('../../../main/services/drivers');
+    const r = importA10(fixture('batfish-virtual-server.cfg'), 'vs.cfg');
+    expect(r.workspace.services).toEqual([{ name: 'VS2', address: '10.0.0.102', port: 80, protocol: 'tcp', group: 'SG1', algorithm: 'round-robin' }]);
+    expect(r.items.find((i) => i.line === 48)).toMatchObject({ outcome: 'imported', detail: expect.stringMatching(/port 80 tcp entered again.*range is gone/) });
+    // VS3's `port 81 udp range 11` stays a range: kept, said.
+    expect(r.items.find((i) => i.line === 57)).toMatchObject({ outcome: 'kept', detail: expect.stringMatching(/range 11: a range of virtual ports is not modelled/) });
+    const w = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab1', host: '192.0.2.10', driver: 'haproxy' }] });
+    const out = getDriver('haproxy').render(w, w.appliances[0]!, { workspacePath: '/tmp/site.yaml' });
+    expect(out.errors).toEqual([]);
+    expect(out.text).toContain('frontend VS2\n    bind 10.0.0.102:80\n');
+    for (const [s, a] of [['SERVER1', '10.0.0.1'], ['SERVER2', '10.0.0.2'], ['SERVER3', '10.0.0.3']]) expect(out.text).toMatch(new RegExp(`server ${s} ${a}:80 weight 1 check`));
+  });
+});

@@ -113,3 +113,50 @@ describe('driver adx: render without the box', () => {
     expect(p.after).toContain(`server virtual vi1-ssl ${vip}\n port ssl\n port http\n bind http rs2 http rs3 http\n!\n`);
   });
 });
+
+describe('migration: an imported ADX site renders for HAProxy', () => {
+  it('the ports bound on a virtual server entered again (with or without its address) are the backend\'s servers', async () => {
+    const { getDriver } = await import('../../../main/services/drivers');
+    const [rs2, rs3] = parseAdx(published).reals.map((r) => r.address);
+    // The published config, with a virtual server as an engineer types it: entered, then entered again by name to bind.
+    const text = `${published}server virtual vi2 192.0.2.80\n port http\n!\nserver virtual-name-or-ip vi2\n bind http rs2 http\n bind http rs3 http rs2 http\n!\n`;
+    const r = importAdx(text, 'adx.cfg');
+    expect(r.workspace.groups?.find((g) => g.name === 'vi2')?.members).toEqual([{ server: 'rs2', port: 80, weight: 100 }, { server: 'rs3', port: 80, weight: 100 }]);
+    expect(r.items.find((i) => i.line === published.split('\n').length + 3)).toMatchObject({ outcome: 'imported', detail: expect.stringMatching(/entered again/) });
+    const w = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab1', host: '192.0.2.10', driver: 'haproxy' }] });
+    const out = getDriver('haproxy').render(w, w.appliances[0]!, { workspacePath: '/tmp/site.yaml' });
+    expect(out.errors).toEqual([]);
+    expect(out.text).toContain('frontend vi2\n    bind 192.0.2.80:80\n');
+    const backend = out.text.slice(out.text.indexOf('backend vi2\n'));
+    expect(backend).toMatch(new RegExp(`\\n    server rs2 ${rs2}:80 weight 1 check`));
+    expect(backend).toMatch(new RegExp(`\\n    server rs3 ${rs3}:80 `));
+  });
+  it('a remote real server (`server remote-name`) bound on a virtual server is a member, and is changed and removed as one', async () => {
+    const { getDriver } = await import('../../../main/services/drivers');
+    const rs2 = parseAdx(published).reals[0]!;
+    // As the box prints it: the remote server after the local ones, bound with them.
+    const text = `${published.replace('server virtual vi1', 'server remote-name far1 203.0.113.21\n port http\n port http keepalive\n!\nserver virtual vi1')}server virtual vi3 192.0.2.81\n port http\n bind http rs2 http far1 http\n!\n`;
+    const r = importAdx(text, 'adx.cfg');
+    expect(r.workspace.servers).toContainEqual({ name: 'far1', address: '203.0.113.21' });
+    expect(r.workspace.groups?.find((g) => g.name === 'vi3')?.members).toEqual([{ server: 'rs2', port: 80, weight: 100 }, { server: 'far1', port: 80, weight: 100 }]);
+    expect(r.items.find((i) => i.section === 'server remote-name far1')).toMatchObject({ outcome: 'imported' });
+    const lab = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'lab1', host: '192.0.2.10', driver: 'haproxy' }] });
+    const out = getDriver('haproxy').render(lab, lab.appliances[0]!, { workspacePath: '/tmp/site.yaml' }).text;
+    const backend = out.slice(out.indexOf('\nbackend vi3\n'));
+    expect(backend).toMatch(new RegExp(`\\n    server rs2 ${rs2.address}:80 `));
+    expect(backend).toMatch(/\n {4}server far1 203\.0\.113\.21:80 /);
+    // On the ADX itself: nothing to send as imported; a weight is set with its own command word,
+    // and the server removed is unbound, then removed as a remote server; the inverse gives the box back.
+    const w = imported(text);
+    expect(commands(w, text)).toEqual([]);
+    w.groups.find((g) => g.name === 'vi3')!.members.find((m) => m.server === 'far1')!.weight = 3;
+    expect(commands(w, text)).toEqual(['server remote-name far1 203.0.113.21', 'weight 3', 'exit']);
+    const g = w.groups.find((x) => x.name === 'vi3')!;
+    g.members = g.members.filter((m) => m.server !== 'far1');
+    w.servers = w.servers.filter((s) => s.name !== 'far1');
+    const p = planAdx(w, w.appliances[0]!, text);
+    expect(p.steps.flatMap((s) => s.commands)).toEqual(['server virtual vi3 192.0.2.81', 'no bind http far1 http', 'exit', 'no server remote-name far1']);
+    expect(p.after).not.toContain('far1');
+    expect(applyAdxCommands(p.after, [...p.steps].reverse().flatMap((s) => s.inverse))).toBe(text);
+  });
+});

@@ -5,7 +5,7 @@
 // that does not exist, re-creating a real server on another address), keeps the saved config
 // apart from the running one (`write memory`), and can be cut off mid-apply.
 import type { ServerChannel } from 'ssh2';
-import { AdxText } from '../../../main/services/drivers/adx/edit';
+import { AdxText, type AdxKind } from '../../../main/services/drivers/adx/edit';
 import { parseAdx, splitAdxWords } from '../../../main/services/drivers/adx/parse';
 import { startSshBox, type SshBox } from './ssh-box';
 
@@ -93,21 +93,21 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
   }
 
   /** Applies one config-mode command; an error message, or the mode it leaves the session in. */
-  function configure(cmd: string, mode: { kind: 'config' | 'rs' | 'vs'; name?: string }): { error?: string; mode: typeof mode } {
+  function configure(cmd: string, mode: { kind: 'config' | 'rs' | 'vs'; name?: string; word?: AdxKind }): { error?: string; mode: typeof mode } {
     const t = new AdxText(config);
     const w = splitAdxWords(cmd);
     const invalid = { error: `Invalid input -> ${cmd}\nType ? for a list`, mode };
-    if (w[0] === 'server' && (w[1] === 'real' || w[1] === 'virtual') && w[2]) {
+    if (w[0] === 'server' && (w[1] === 'real' || w[1] === 'remote-name' || w[1] === 'virtual') && w[2]) {
       const at = t.find(w[1], w[2]);
       if (at < 0 && !w[3]) return { error: `Error: ${w[1]} server ${w[2]} does not exist; give its IP address to create it`, mode };
       if (at >= 0 && w[3] && splitAdxWords(t.lines[at]!)[3] !== w[3]) return { error: `Error: ${w[1]} server ${w[2]} already exists with IP ${splitAdxWords(t.lines[at]!)[3]}`, mode };
       t.enter(w[1], w[2], w[3] ?? splitAdxWords(t.lines[at]!)[3]!);
       config = t.text;
-      return { mode: { kind: w[1] === 'real' ? 'rs' : 'vs', name: w[2] } };
+      return { mode: { kind: w[1] === 'virtual' ? 'vs' : 'rs', name: w[2], word: w[1] } };
     }
-    if (w[0] === 'no' && w[1] === 'server' && (w[2] === 'real' || w[2] === 'virtual') && w[3] && w.length === 4) {
+    if (w[0] === 'no' && w[1] === 'server' && (w[2] === 'real' || w[2] === 'remote-name' || w[2] === 'virtual') && w[3] && w.length === 4) {
       if (t.find(w[2], w[3]) < 0) return { error: `Error: ${w[2]} server ${w[3]} does not exist`, mode };
-      const bound = w[2] === 'real' ? boundTo(t, w[3]) : [];
+      const bound = w[2] !== 'virtual' ? boundTo(t, w[3]) : [];
       if (bound.length) return { error: `Error - real server ${w[3]} is bound to virtual server ${bound.join(', ')}; unbind it first`, mode };
       const at = t.find('virtual', w[3]);
       if (w[2] === 'virtual' && t.binds(at).length) return { error: `Error - virtual server ${w[3]} has real servers bound; unbind them first`, mode };
@@ -118,9 +118,9 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
     if (mode.kind === 'config' || !mode.name) return invalid;
     if (!(mode.kind === 'rs' ? REAL_SUB : VIRTUAL_SUB).test(cmd)) return invalid;
     if (w[0] === 'bind') {
-      for (let i = 2; i < w.length; i += 2) if (t.find('real', w[i]!) < 0) return { error: `Error: real server ${w[i]} does not exist`, mode };
+      for (let i = 2; i < w.length; i += 2) if (t.find('real', w[i]!) < 0 && t.find('remote-name', w[i]!) < 0) return { error: `Error: real server ${w[i]} does not exist`, mode };
     }
-    t.enter(mode.kind === 'rs' ? 'real' : 'virtual', mode.name, '');
+    t.enter(mode.kind === 'rs' ? mode.word ?? 'real' : 'virtual', mode.name, '');
     if (!t.sub(cmd)) return invalid;
     config = t.text;
     return { mode };
@@ -128,7 +128,7 @@ export async function startAdxBox(opts: AdxBoxOptions): Promise<AdxBox> {
 
   function shell(stream: ServerChannel): void {
     let level: 'user' | 'exec' | 'config' = opts.userMode ? 'user' : 'exec';
-    let mode: { kind: 'config' | 'rs' | 'vs'; name?: string } = { kind: 'config' };
+    let mode: { kind: 'config' | 'rs' | 'vs'; name?: string; word?: AdxKind } = { kind: 'config' };
     let paging = true;
     let input = '';
     let lastCr = false;

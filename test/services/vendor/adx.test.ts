@@ -210,6 +210,29 @@ describe('driver adx against the ADX test box', () => {
     expect(w.appliances[0]!.manage).toBe('sections');
   });
 
+  it('a remote real server (server remote-name): its weight changed and the server removed on the box, by its own command word', async () => {
+    const text = `${published.replace('server virtual vi1', 'server remote-name far1 203.0.113.21\n port http\n port http keepalive\n!\nserver virtual vi1')}server virtual vi3 192.0.2.81\n port http\n bind http rs2 http far1 http\n!\n`;
+    const b = await box({ host: '127.0.19.48', config: text });
+    const dir = mkdtempSync(join(tmpdir(), 'lbdesk-adx-'));
+    const file = join(dir, 'site.yaml');
+    const r = importAdx(b.running(), 'running.cfg');
+    const workspace = workspaceSchema.parse({ ...r.workspace, appliances: [{ name: 'adx1', host: b.host, port: b.port, user: 'admin', auth: 'key', keyFile: b.keyFile, driver: 'adx', manage: 'sections', cli: { timeout: '5s' } }] });
+    workspace.groups.find((g) => g.name === 'vi3')!.members.find((m) => m.server === 'far1')!.weight = 3;
+    writeFileSync(file, JSON.stringify(workspace));
+    const opts = { ...sshFor(b, 'adx1').options, dataDir: mkdtempSync(join(tmpdir(), 'lbdesk-adx-data-')) };
+    const link = openAppliance(workspace, workspace.appliances[0]!, file);
+    const weighted = await link.push('', opts) as CommandPushReport;
+    expect(weighted.outcome, weighted.reason).toBe('applied');
+    expect(changes(text, b.running())).toEqual({ removed: [], added: [' weight 3'] });
+    const g = workspace.groups.find((x) => x.name === 'vi3')!;
+    g.members = g.members.filter((m) => m.server !== 'far1');
+    workspace.servers = workspace.servers.filter((s) => s.name !== 'far1');
+    const removed = await link.push('', opts) as CommandPushReport;
+    expect(removed.outcome, removed.reason).toBe('applied');
+    expect(b.running()).not.toContain('far1');
+    expect(b.running()).toContain('server virtual vi3 192.0.2.81\n port http\n bind http rs2 http\n');
+  });
+
   it('refuses what the ADX refuses: a real server still bound is not removed', async () => {
     const b = await box({ host: '127.0.19.43' });
     await siteInUse(b);

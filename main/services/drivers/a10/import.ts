@@ -95,10 +95,12 @@ export function importA10(text: string, file: string, opts: A10ImportOptions = {
     if (!isIpAddress(v.address)) { item(v.head, section, 'kept', `"${v.address}" is not an IP address: not modelled, kept on the box`); continue; }
     item(v.head, section, 'imported', `${v.address}: ${v.ports.length} port${v.ports.length === 1 ? '' : 's'} (${v.ports.map((p) => `${p.port} ${p.proto}`).join(', ')}), each with a service group a service below${v.disabled ? '; disabled on the box: the line stays, lbdesk does not disable it' : ''}`);
     for (const l of v.unmodelled) kept(l, section);
-    const withGroup = v.ports.filter((p) => p.serviceGroup);
+    const withGroup = v.ports.filter((p) => p.serviceGroup && p.range === undefined);
     for (const p of v.ports) {
       for (const l of p.unmodelled) kept(l, section);
+      for (const e of p.entries.slice(1)) item(e[0]!, section, 'imported', `port ${p.port} ${p.proto} entered again: its lines are read as part of that port${p.range === undefined && /\brange\b/.test(p.line.text) ? ' (this head has no range: the range is gone, as on the box)' : ''}`);
       if (p.port < 1) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: a wildcard virtual port is not modelled; kept on the box`); continue; }
+      if (p.range !== undefined) { item(p.line, section, 'kept', `port ${p.port} ${p.proto} range ${p.range}: a range of virtual ports is not modelled; kept on the box`); continue; }
       const g = p.serviceGroup ? groupName.get(p.serviceGroup) : undefined;
       if (!p.serviceGroup) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: no service-group; nothing to balance, kept on the box`); continue; }
       if (!g) { item(p.line, section, 'kept', `port ${p.port} ${p.proto}: service-group ${p.serviceGroup} is not in the config; kept on the box`); continue; }

@@ -48,7 +48,18 @@ export interface A10Group {
   unmodelled: A10Line[];
 }
 
-export interface A10VPort { port: number; proto: string; line: A10Line; serviceGroup?: string; disabled: boolean; unmodelled: A10Line[] }
+export interface A10VPort {
+  port: number;
+  proto: string;
+  /** The first head; `entries` each head with its lines, in order (a port may be entered again). */
+  line: A10Line;
+  entries: A10Line[][];
+  /** `port 80 tcp range 10`: a range of virtual ports (not modelled), as the last head says. */
+  range?: number;
+  serviceGroup?: string;
+  disabled: boolean;
+  unmodelled: A10Line[];
+}
 
 export interface A10Virtual { name: string; address: string; head: A10Line; body: A10Line[]; disabled: boolean; ports: A10VPort[]; unmodelled: A10Line[] }
 
@@ -148,15 +159,19 @@ function groupOf(o: A10Group): void {
 function virtualOf(o: A10Virtual): void {
   for (const { line: l, kids } of nest(o.body)) {
     const p = portHead(l.words);
-    // `port 80 tcp range 10` is a range of virtual ports: not modelled, kept with its lines.
-    if (p && l.words.length === 3) {
-      const vp: A10VPort = { ...p, line: l, disabled: false, unmodelled: [] };
+    const range = l.words[3] === 'range' && num(l.words[4]) !== undefined && l.words.length === 5 ? num(l.words[4]) : undefined;
+    if (p && (l.words.length === 3 || range !== undefined)) {
+      // Entered again (as ACOS allows): one port; the later head sets or clears the range.
+      let vp = o.ports.find((x) => x.port === p.port && x.proto === p.proto);
+      if (!vp) { vp = { ...p, line: l, entries: [], disabled: false, unmodelled: [] }; o.ports.push(vp); }
+      vp.entries.push([l, ...kids]);
+      if (range !== undefined) vp.range = range; else delete vp.range;
       for (const k of kids) {
         if (k.words[0] === 'service-group' && k.words[1] && k.words.length === 2) vp.serviceGroup = k.words[1];
         else if (k.words.join(' ') === 'disable') { vp.disabled = true; vp.unmodelled.push(k); }
+        else if (k.words.join(' ') === 'enable') { vp.disabled = false; vp.unmodelled.push(k); }
         else vp.unmodelled.push(k);
       }
-      o.ports.push(vp);
       continue;
     }
     o.unmodelled.push(...kids);

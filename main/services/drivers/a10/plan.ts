@@ -252,7 +252,7 @@ function removedServices(cfg: A10Config, virtuals: Map<string, WantVirtual>, gro
   for (const v of cfg.virtuals) {
     if (!isIpAddress(v.address)) continue;
     const kept = virtuals.get(v.name);
-    const gone = v.ports.filter((p) => p.port >= 1 && p.serviceGroup && cfg.groups.some((g) => g.name === p.serviceGroup) && !kept?.ports.some((x) => x.port === p.port));
+    const gone = v.ports.filter((p) => p.port >= 1 && p.range === undefined && p.serviceGroup && cfg.groups.some((g) => g.name === p.serviceGroup) && !kept?.ports.some((x) => x.port === p.port));
     if (!gone.length) continue;
     for (const p of gone) freed.add(p.serviceGroup!);
     if (gone.length === v.ports.length && !kept) {
@@ -261,7 +261,7 @@ function removedServices(cfg: A10Config, virtuals: Map<string, WantVirtual>, gro
       continue;
     }
     const head = v.head.text.trim();
-    const back = gone.flatMap((p) => { const lines = portBlock(v, p.line); return [...lines, 'exit']; });
+    const back = gone.flatMap((p) => p.entries.flatMap((e) => [...e.map((l) => l.text.trim()), 'exit']));
     steps.push({ what: `slb virtual-server ${v.name}: ${gone.map((p) => `port ${p.port} ${p.proto} removed`).join(', ')}`, commands: [head, ...gone.map((p) => `no port ${p.port} ${p.proto}`), 'exit'], inverse: [head, ...back, 'exit'] });
     for (const p of gone) dropped.add(`${v.name} ${p.port}`);
   }
@@ -280,12 +280,4 @@ function removedServices(cfg: A10Config, virtuals: Map<string, WantVirtual>, gro
     }
   }
   return { steps, groups: removed };
-}
-
-/** A virtual port's line and its sub-mode lines, as written. */
-function portBlock(v: A10Virtual, line: A10Line): string[] {
-  const i = v.body.indexOf(line);
-  const out = [line.text.trim()];
-  for (let j = i + 1; j < v.body.length && v.body[j]!.indent > line.indent; j++) out.push(v.body[j]!.text.trim());
-  return out;
 }

@@ -6,6 +6,9 @@ import { quoteName, splitAdxWords } from './parse';
 export class AdxEditError extends Error {}
 
 const top = (l: string) => l !== '' && !/^\s/.test(l);
+/** The second word of a block's head: `server real`, `server remote-name` (a real server too), `server virtual`. */
+export type AdxKind = 'real' | 'remote-name' | 'virtual';
+const KINDS: readonly string[] = ['real', 'remote-name', 'virtual'];
 const wordsOf = (l: string) => splitAdxWords(l.trim());
 
 export class AdxText {
@@ -20,7 +23,7 @@ export class AdxText {
   get text(): string { return this.lines.join('\n'); }
 
   /** The head line of `server real|virtual NAME`, or -1. */
-  find(kind: 'real' | 'virtual', name: string): number {
+  find(kind: AdxKind, name: string): number {
     return this.lines.findIndex((l) => top(l) && (([a, b, c]) => a === 'server' && b === kind && c === name)(wordsOf(l)));
   }
 
@@ -35,18 +38,18 @@ export class AdxText {
   get current(): number { return this.at; }
   body(head: number): string[] { return this.lines.slice(head + 1, this.end(head)); }
 
-  enter(kind: 'real' | 'virtual', name: string, address: string): void {
+  enter(kind: AdxKind, name: string, address: string): void {
     let at = this.find(kind, name);
     if (at < 0) {
-      const after = this.lastOf(kind) ?? (kind === 'virtual' ? this.lastOf('real') : undefined);
+      const after = this.lastOf(kind) ?? (kind === 'virtual' ? this.lastOf('remote-name') : undefined) ?? (kind !== 'real' ? this.lastOf('real') : undefined);
       let pos: number;
       if (after !== undefined) {
         pos = this.end(after);
         if (this.lines[pos] === '!') pos++;
       } else {
-        const first = this.lines.findIndex((l) => top(l) && /^server (real|virtual) /.test(l));
+        const first = this.lines.findIndex((l) => top(l) && /^server (real|remote-name|virtual) /.test(l));
         const endLine = this.lines.findIndex((l) => l.trim() === 'end');
-        pos = first >= 0 && kind === 'real' ? first : endLine >= 0 ? endLine : this.lines.length - (this.lines[this.lines.length - 1] === '' ? 1 : 0);
+        pos = first >= 0 && kind !== 'virtual' ? first : endLine >= 0 ? endLine : this.lines.length - (this.lines[this.lines.length - 1] === '' ? 1 : 0);
       }
       this.lines.splice(pos, 0, `server ${kind} ${quoteName(name)} ${address}`, '!');
       at = pos;
@@ -54,13 +57,13 @@ export class AdxText {
     this.at = at;
   }
 
-  private lastOf(kind: 'real' | 'virtual'): number | undefined {
+  private lastOf(kind: AdxKind): number | undefined {
     let last: number | undefined;
     this.lines.forEach((l, i) => { if (top(l) && l.startsWith(`server ${kind} `)) last = i; });
     return last;
   }
 
-  remove(kind: 'real' | 'virtual', name: string): boolean {
+  remove(kind: AdxKind, name: string): boolean {
     const at = this.find(kind, name);
     if (at < 0) return false;
     let end = this.end(at);
@@ -178,8 +181,8 @@ export function applyAdxCommands(text: string, commands: string[]): string {
   const t = new AdxText(text);
   for (const c of commands) {
     const w = splitAdxWords(c.trim());
-    if (w[0] === 'server' && (w[1] === 'real' || w[1] === 'virtual') && w[2] && w[3]) t.enter(w[1], w[2], w[3]);
-    else if (w[0] === 'no' && w[1] === 'server' && (w[2] === 'real' || w[2] === 'virtual') && w[3]) { t.remove(w[2], w[3]); t.exit(); }
+    if (w[0] === 'server' && KINDS.includes(w[1]!) && w[2] && w[3]) t.enter(w[1] as AdxKind, w[2], w[3]);
+    else if (w[0] === 'no' && w[1] === 'server' && KINDS.includes(w[2]!) && w[3]) { t.remove(w[2] as AdxKind, w[3]); t.exit(); }
     else if (w[0] === 'exit' || w[0] === 'end') t.exit();
     else if (t.current >= 0) { if (!t.sub(c)) throw new AdxEditError(`no model for "${c}"`); }
     else throw new AdxEditError(`no model for "${c}" at the top level`);

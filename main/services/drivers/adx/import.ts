@@ -41,7 +41,7 @@ export function importAdx(text: string, file: string, opts: AdxImportOptions = {
   const serverNames = new NameSpace([...(opts.taken?.servers ?? []), ...(opts.existingServers ?? []).map((e) => e.name)]);
   const serverName = new Map<string, string>();
   for (const r of cfg.reals) {
-    const section = `server real ${r.name}`;
+    const section = `server ${r.remote ? 'remote-name' : 'real'} ${r.name}`;
     if (!isIpAddress(r.address)) { item(r.head, section, 'kept', `"${r.address}" is not an IP address: not modelled, kept on the box`); continue; }
     const notes: string[] = [];
     const name = serverNames.take(r.name);

@@ -23,6 +23,8 @@ export interface RealPort {
 export interface AdxReal {
   name: string;
   address: string;
+  /** `server remote-name`: a real server beyond a router; the same block, bound the same way. */
+  remote: boolean;
   head: AdxLine;
   body: AdxLine[];
   disabled: boolean;
@@ -108,13 +110,18 @@ function virtualBody(v: AdxVirtual, l: AdxLine): void {
   if (w[0] === 'port' && w[1] && w[1] !== 'default' && w[2] === 'sticky' && w.length === 3) { port(w[1]).sticky = true; return; }
   if (w[0] === 'port' && w[1] && w[1] !== 'default' && w[2] === 'disable' && w.length === 3) { port(w[1]).disabled = true; v.unmodelled.push(l); return; }
   if (w[0] === 'bind' && w[1] && w.length >= 4 && w.length % 2 === 0) {
-    for (let i = 2; i + 1 < w.length; i += 2) v.binds.push({ vport: w[1], real: w[i]!, rport: w[i + 1]!, line: l.n });
+    // A bind typed again (a re-entered block) is the same bind on the box.
+    for (let i = 2; i + 1 < w.length; i += 2) {
+      if (!v.binds.some((b) => b.vport === w[1] && b.real === w[i] && b.rport === w[i + 1])) v.binds.push({ vport: w[1], real: w[i]!, rport: w[i + 1]!, line: l.n });
+    }
     return;
   }
   if (w[0] === 'no' && w[1] === 'port' && w[2] && w[2] !== 'default' && w[3] === 'sticky' && w.length === 4) { port(w[2]).sticky = false; return; }
   if (w[0] === 'predictor' && w[1] && w.length === 2) { v.predictor = w[1]; return; }
   v.unmodelled.push(l);
 }
+
+const HEADS: Record<string, 'real' | 'virtual' | undefined> = { real: 'real', 'real-name-or-ip': 'real', 'remote-name': 'real', virtual: 'virtual', 'virtual-name-or-ip': 'virtual' };
 
 export function parseAdx(text: string): AdxConfig {
   const lines = text.split('\n');
@@ -126,13 +133,16 @@ export function parseAdx(text: string): AdxConfig {
     const l: AdxLine = { n, text: t, words: splitAdxWords(t.trim()) };
     if (/^\s/.test(t) && current) { current.add(l); return; }
     const w = l.words;
-    if (w[0] === 'server' && (w[1] === 'real' || w[1] === 'virtual') && w[2] && w[3] && w.length === 4) {
-      const kind = w[1];
-      const list: (AdxReal | AdxVirtual)[] = kind === 'real' ? cfg.reals : cfg.virtuals;
-      let obj = list.find((o) => o.name === w[2]);
+    // `server virtual vi1 192.0.2.1`, or the CLI's `server virtual-name-or-ip vi1`; entered again
+    // without its address (as an engineer types it), the lines still belong to that object.
+    const kind = w[0] === 'server' ? HEADS[w[1] ?? ''] : undefined;
+    const list: (AdxReal | AdxVirtual)[] = kind === 'real' ? cfg.reals : cfg.virtuals;
+    const known = kind && w[2] ? list.find((o) => o.name === w[2]) : undefined;
+    if (kind && w[2] && ((w[3] && w.length === 4) || (known && w.length === 3))) {
+      let obj = known;
       if (obj) cfg.reentered.push({ line: n, kind, name: obj.name });
-      else if (kind === 'real') cfg.reals.push(obj = { name: w[2], address: w[3], head: l, body: [], disabled: false, ports: new Map(), unmodelled: [] });
-      else cfg.virtuals.push(obj = { name: w[2], address: w[3], head: l, body: [], ports: new Map(), binds: [], unmodelled: [] });
+      else if (kind === 'real') cfg.reals.push(obj = { name: w[2], address: w[3]!, remote: w[1] === 'remote-name', head: l, body: [], disabled: false, ports: new Map(), unmodelled: [] });
+      else cfg.virtuals.push(obj = { name: w[2], address: w[3]!, head: l, body: [], ports: new Map(), binds: [], unmodelled: [] });
       const o = obj;
       current = { add: (b) => { o.body.push(b); if (kind === 'real') realBody(o as AdxReal, b); else virtualBody(o as AdxVirtual, b); } };
       return;

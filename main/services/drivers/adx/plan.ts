@@ -161,7 +161,7 @@ function changeReal(r: WantReal, box: AdxReal, maint: boolean): CommandStep | un
     what.push(`port ${p} url ${path}`);
   }
   if (!go.length) return undefined;
-  const head = `server real ${quoteName(box.name)} ${box.address}`;
+  const head = `${realWord(box)} ${quoteName(box.name)} ${box.address}`;
   return { what: `real server ${box.name}: ${what.join(', ')}`, commands: [head, ...go, 'exit'], inverse: [head, ...back, 'exit'] };
 }
 
@@ -222,11 +222,14 @@ function removedReals(cfg: AdxConfig, reals: Map<string, WantReal>, virtuals: Ma
   });
 }
 
+/** The command word of a real server as the box has it: `server real` or `server remote-name`. */
+const realWord = (r: AdxReal) => `server ${r.remote ? 'remote-name' : 'real'}`;
+
 function removeReal(r: AdxReal): CommandStep {
   // The inverse re-enters every line the block had, in its order: what lbdesk models and what it does not.
   return {
     what: `remove real server ${r.name}`,
-    commands: [`no server real ${quoteName(r.name)}`],
+    commands: [`no ${realWord(r)} ${quoteName(r.name)}`],
     inverse: [r.head.text.trim(), ...r.body.map((l) => l.text.trim()), 'exit'],
   };
 }
