@@ -11,7 +11,7 @@ import { compareTexts } from '../lib/textdiff';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
-import type { Problem } from '../model';
+import type { Problem } from '../lib/model';
 import { createDocumentClient, type DocumentClient } from '../document/client';
 import { quickCheck } from '../lib/quickCheck';
 import { describeAt, itemNoun } from '../lib/labels';
