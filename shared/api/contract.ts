@@ -12,6 +12,7 @@ import { ADMIN_STATES, type LiveState, type RuntimeResult } from './operate';
 import type { ReportExport } from './report';
 import type { SecretKeeping } from './secrets';
 import type { ReplayReport, WhatIfReport } from './whatif';
+import { VIEW_COMMANDS, type ViewCommand } from './views';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -346,12 +347,11 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
 /** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
  * the OS handed the app a file (second launch, file association, Open Recent); without `path`
  * the UI shows its open dialog. `view:<section>` selects a sidebar section. */
-export const MENU_COMMANDS = [
-  'open', 'save', 'save-as',
-  'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history', 'view:operate',
-  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report',
-] as const;
-export type MenuCommand = (typeof MENU_COMMANDS)[number];
+const FILE_COMMANDS = ['open', 'save', 'save-as'] as const;
+const OTHER_COMMANDS = ['toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report'] as const;
+/** The `view:` commands come from the views' registry (shared/api/views.ts). */
+export type MenuCommand = (typeof FILE_COMMANDS)[number] | ViewCommand | (typeof OTHER_COMMANDS)[number];
+export const MENU_COMMANDS: readonly MenuCommand[] = [...FILE_COMMANDS, ...VIEW_COMMANDS, ...OTHER_COMMANDS];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
 /** Where a service sends its events (every transport fans them out). */
 export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;
