@@ -180,7 +180,7 @@ describe('workspace store', () => {
       await writeFile(workspaceStore.path, text);
       // What main does after its own writes (and the host-key pinning): tell every window.
       const { mtimeMs } = await import('node:fs').then((fs) => fs.promises.stat(workspaceStore.path));
-      real.services.events.emit('workspace.changed', { path: workspaceStore.path, mtimeMs });
+      real.services.events.send('workspace.changed', { path: workspaceStore.path, mtimeMs });
     };
     const text = await readFile(workspaceStore.path, 'utf8');
     // The clock must move on between writes: within 1 ms counts as the same file.

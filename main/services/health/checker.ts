@@ -16,7 +16,7 @@ import { Histogram, Scheduler } from './scheduler';
 import { applyResult, initialTracker, type Tracker } from './state';
 import { changeOf, fixedTracker, statusOf } from './status';
 import type { HealthEvents, HealthView } from './types';
-import { Emitter } from '../emitter';
+import { Emitter } from '../../../shared/emitter';
 import { checkMembers } from './check-once';
 import { TcpThreads } from './probes/tcp-threads';
 import { realClock, type Clock, type TimerHandle } from './clock';
