@@ -4,7 +4,7 @@
 import { ApiError, METHOD_NAMES } from '../../shared/api/contract';
 import { channelOf, EVENT_CHANNEL } from '../../shared/api/channels';
 import { dispatch, type CallOutcome, type Handlers } from '../services/api/dispatch';
-import type { ApiEvents } from '../../shared/api/events';
+import type { ApiEvents } from '../../shared/api/api-events';
 
 /** The parts of Electron's IpcMainInvokeEvent we rely on. */
 export interface InvokeEventLike {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch, toErrorShape, type Handlers } from '../services/api/dispatch';
-import type { ApiEvents } from '../../shared/api/events';
+import type { ApiEvents } from '../../shared/api/api-events';
 import { send, serveStatic } from './static';
 
 export interface UiHostOptions {

@@ -1,7 +1,7 @@
 // Transport-independent API clients: over the preload bridge (Electron) and over a WebSocket
 // (browser mode). Pure: the socket class is passed in, so Node tests drive the same code.
 import { ApiError, type ApiClient, type ApiErrorShape, type ApiEvent, type ArgsOf, type EventMap, type EventName, type MethodName, type ResultOf } from './contract';
-import { ApiEvents } from './events';
+import { ApiEvents } from './api-events';
 
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
 export interface PreloadBridge {

@@ -2,7 +2,7 @@
 // listener that throws harms neither the emitter nor the other listeners.
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../../shared/emitter';
-import { ApiEvents } from '../../shared/api/events';
+import { ApiEvents } from '../../shared/api/api-events';
 import { bridgeClient } from '../../shared/api/client';
 
 interface Events { tick: number; note: { text: string } }

@@ -4,7 +4,7 @@ import type { EngineIo } from '../engine';
 import { join } from 'node:path';
 import { keepingOf, type SecretStore } from '../secrets/types';
 import { BoundSecretStore } from '../secrets/bound';
-import { ApiEvents } from '../../../shared/api/events';
+import { ApiEvents } from '../../../shared/api/api-events';
 import { handlerTable, type AreaHandlers, type Handlers } from './dispatch';
 import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
