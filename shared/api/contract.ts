@@ -3,7 +3,7 @@
 import { FILE_IMPORT_DRIVERS } from '../model/drivers';
 import { z } from 'zod';
 import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './types';
-import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
+import { FAULT_KINDS, type EngineEvent, type EngineStats, type FaultMeasure, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { applianceSchema, healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
@@ -90,10 +90,11 @@ export interface UnboundListener {
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
- * One member's news: its status as the health checker holds it (state, score, counters, RTT),
- * with the check result or the state change that made it. The page shows `member` as it is.
+ * `lab.member`, the one frame of a member's news: its status as the health checker holds it, with
+ * the check result and the transition it made (a fault's detection time beside its bound), or a
+ * transition without a check (apply, disable, maintenance).
  */
-export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange }
+export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange & Partial<FaultMeasure> }
 /** `lab.status` events: stats every second without members; with them when the set changed (start, apply, stop). */
 export type LabStatusEvent = Omit<LabStatus, 'members'> & { members?: MemberStatus[] };
 /**

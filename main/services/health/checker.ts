@@ -454,7 +454,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     const change = this.setTracker(m, next, now);
     // Without extra evidence a TCP result is exactly what its numbers rebuild: keep only those.
     m.results.push(result, trigger ? undefined : outcome.tcp);
-    this.emit('result', { key: m.spec.key, result });
+    this.emit('result', { key: m.spec.key, result, ...(change ? { change } : {}) });
     if (change) this.emit('change', change);
     if (!this.started) return;
     const delay = step.delayMs * (1 - this.jitter * Math.random());
