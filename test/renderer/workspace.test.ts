@@ -54,6 +54,19 @@ describe('workspace store', () => {
     expect(workspaceStore.get(['targetSets', 0, 'servers', 0, 'weight'])).toBe(250);
   });
 
+  it('a call runs on the file as saved, or with the text on screen while it has unsaved edits', async () => {
+    const workspaceStore = useWorkspace();
+    expect(await workspaceStore.openDemo()).toBe(true);
+    expect(await workspaceStore.source()).toEqual({ path: workspaceStore.path });
+    workspaceStore.set(['targetSets', 0, 'servers', 0, 'weight'], 251);
+    // The edit is in the text even before it reached the engine.
+    const src = await workspaceStore.source();
+    expect(src.path).toBe(workspaceStore.path);
+    expect(src.text).toContain('weight: 251');
+    expect(await workspaceStore.save()).toBe(true);
+    expect(await workspaceStore.source()).toEqual({ path: workspaceStore.path });
+  });
+
   it('validates as you type with the shared rules, per field', async () => {
     const workspaceStore = useWorkspace();
     await workspaceStore.openDemo();

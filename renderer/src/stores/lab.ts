@@ -152,8 +152,7 @@ export const useLab = defineStore('lab', () => {
 
   /** What to run, and the data it is (taken with the text: later typing is not in it). */
   async function source(): Promise<{ src: { path: string; text?: string }; raw: Raw }> {
-    const text = workspaceStore.dirty ? await workspaceStore.text() : undefined;
-    return { src: { path: workspaceStore.path, text }, raw: workspaceStore.raw };
+    return { src: await workspaceStore.source(), raw: workspaceStore.raw };
   }
 
   async function start(): Promise<boolean> {

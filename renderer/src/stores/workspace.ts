@@ -315,6 +315,11 @@ export const useWorkspace = defineStore('workspace', () => {
     return r.text ?? '';
   }
 
+  /** What a call runs on: the file, with the text on screen when it has edits not saved. */
+  async function source(): Promise<{ path: string; text?: string }> {
+    return dirty.value ? { path: path.value, text: await text() } : { path: path.value };
+  }
+
   async function save(to?: string): Promise<boolean> {
     if (!loaded.value || saving.value) return false;
     const target = to ?? path.value;
@@ -465,7 +470,7 @@ export const useWorkspace = defineStore('workspace', () => {
   return {
     path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
     conflict, dropped, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
-    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
+    load, open, openDemo, start, refreshRecent, text, source, save, overwrite, reload, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
   };
 });
