@@ -2,7 +2,8 @@
 // what they report (member states, each check's result, state changes).
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
-import type { LabSession, LabStatusEvent, MemberEvent } from '../../../shared/api/contract';
+import type { ArgsOf, LabSession, LabStatusEvent, MemberEvent, ResultOf } from '../../../shared/api/contract';
+import type { ReplayReport } from '../../../shared/api/whatif';
 import type { EngineEvent, FaultKind, PoolStats, ServerStats } from '../../../shared/api/engine';
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
@@ -263,5 +264,18 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, fault, backfill, setStatus };
+  /** One check of a group's members now (or of every member), outside the running lab. */
+  async function checkNow(group?: string): Promise<ResultOf<'check.run'>> {
+    return api.call('check.run', { ...(await workspaceStore.source()), group });
+  }
+
+  /** A member's recorded checks replayed under other timers by main's state machine. */
+  async function replay(member: string, timers: NonNullable<ArgsOf<'lab.replay'>['timers']>, recorded: { results: readonly CheckResult[]; changes: readonly StateChange[] }): Promise<ReplayReport> {
+    return api.call('lab.replay', {
+      ...(await workspaceStore.source()), member, historyName: 'the lab\'s history',
+      history: JSON.stringify({ results: recorded.results, changes: recorded.changes }), timers,
+    });
+  }
+
+  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, fault, backfill, checkNow, replay, setStatus };
 });
