@@ -13,7 +13,7 @@ import type { MemberEvent } from '../../../shared/api/contract';
 import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
-import { Lab, stateLine } from '../../services/lab';
+import { Lab, stateLine, Told } from '../../services/lab';
 import { listenControl } from '../../services/lab/control';
 import type { FaultLine } from '../../services/lab/faults';
 import { parseScenario, runFaultLine, runScenario, type ScenarioStep } from '../../services/lab/scenario';
@@ -326,13 +326,13 @@ type Printer = ((e: EngineEvent) => void) & { listen(listener: (e: EngineEvent) 
 
 /** JSON lines with --events; otherwise one readable line per event. */
 function printer(json: boolean): Printer {
-  const listeners = new Set<(e: EngineEvent) => void>();
+  const told = new Told();
   const print = (e: EngineEvent) => {
     const line = json ? JSON.stringify(e) : human(e);
     if (line !== undefined) process.stdout.write(`${line}\n`);
-    for (const l of listeners) l(e);
+    told.tell(e);
   };
-  return Object.assign(print, { listen: (l: (e: EngineEvent) => void) => (listeners.add(l), () => void listeners.delete(l)) });
+  return Object.assign(print, { listen: (l: (e: EngineEvent) => void) => told.on('event', l) });
 }
 
 /** A member's transition, which comes in its lab.member frame, as a `state` line. */

@@ -6,6 +6,7 @@ import type { AdminState } from '../../../shared/api/operate';
 import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats, FaultMeasure } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
+import { Emitter } from '../../../shared/emitter';
 import { ForwardingEngine, stateEvent, type EngineIo } from '../engine';
 import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
@@ -55,7 +56,8 @@ export class Lab {
   private changes: StateChange[] = [];
   private events: EngineEvent[] = [];
   /** Every lab event, for a scenario that runs on it. */
-  private listeners = new Set<(e: EngineEvent) => void>();
+  /** The lab's events for a scenario run here; a listener's fault stays with it (the one Emitter). */
+  private readonly told = new Told();
   private scenarioRun: AbortController | undefined;
   /** The workspace as given to the last start (a scenario's members are read against it). */
   private applied: Workspace | undefined;
@@ -257,7 +259,7 @@ export class Lab {
       await runScenario(steps, {
         exec: (line) => (say(`scenario ${name}: ${line}`), runFaultLine(target, (f) => f(), line)),
         members: () => this.health?.all() ?? [],
-        events: (l) => (this.listeners.add(l), () => void this.listeners.delete(l)),
+        events: (l) => this.told.on('event', l),
         report: (e) => (counts[e.ok ? 'passed' : 'failed']++, this.onEngineEvent(e)),
         signal: run.signal,
       });
@@ -363,7 +365,7 @@ export class Lab {
 
   /** An event for the session and a scenario, and what it says of the listeners and errors. */
   private keep(e: EngineEvent): void {
-    for (const l of this.listeners) l(e);
+    this.told.tell(e);
     if (e.type !== 'stats') {
       this.events.push(e);
       if (this.events.length > SESSION_EVENTS * 1.5) this.events = this.events.slice(-SESSION_EVENTS);
@@ -385,6 +387,13 @@ export class Lab {
     // Stats only: each member's news came as it happened (lab.member).
     const { members: _members, ...stats } = this.status();
     this.deps.emit('lab.status', stats);
+  }
+}
+
+/** An event told to whoever listens (a scenario): the one Emitter, with its owner's `tell`. */
+export class Told extends Emitter<{ event: EngineEvent }> {
+  tell(e: EngineEvent): void {
+    this.emit('event', e);
   }
 }
 
