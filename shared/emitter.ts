@@ -28,3 +28,10 @@ export class Emitter<Events extends object> {
     }
   }
 }
+
+/** One kind of event told by whoever holds it (a lab's events for a scenario, serve's printed lines). */
+export class Told<T> extends Emitter<{ event: T }> {
+  tell(payload: T): void {
+    this.emit('event', payload);
+  }
+}

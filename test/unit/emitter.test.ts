@@ -1,7 +1,7 @@
 // The one event style of the services and the clients: typed names and payloads, `on` returns its `off`, and a
 // listener that throws harms neither the emitter nor the other listeners.
 import { describe, expect, it } from 'vitest';
-import { Emitter } from '../../shared/emitter';
+import { Emitter, Told } from '../../shared/emitter';
 import { ApiEvents } from '../../shared/api/api-events';
 import { bridgeClient } from '../../shared/api/client';
 
@@ -40,6 +40,19 @@ describe('Emitter', () => {
     expect(() => s.fire('tick', 1)).not.toThrow();
     s.fire('tick', 2);
     expect(seen).toEqual([1, 10, 20]);
+  });
+
+  it('Told: what its holder tells reaches every listener, past one that throws', () => {
+    const told = new Told<number>();
+    const seen: number[] = [];
+    told.on('event', () => {
+      throw new Error('a scenario listener with a bug');
+    });
+    const off = told.on('event', (n) => seen.push(n));
+    expect(() => told.tell(1)).not.toThrow();
+    off();
+    told.tell(2);
+    expect(seen).toEqual([1]);
   });
 
   it('types names and payloads', () => {

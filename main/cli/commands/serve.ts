@@ -13,7 +13,8 @@ import type { MemberEvent } from '../../../shared/api/contract';
 import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
-import { Lab, stateLine, Told } from '../../services/lab';
+import { Lab, stateLine } from '../../services/lab';
+import { Told } from '../../../shared/emitter';
 import { listenControl } from '../../services/lab/control';
 import type { FaultLine } from '../../services/lab/faults';
 import { parseScenario, runFaultLine, runScenario, type ScenarioStep } from '../../services/lab/scenario';
@@ -326,7 +327,7 @@ type Printer = ((e: EngineEvent) => void) & { listen(listener: (e: EngineEvent) 
 
 /** JSON lines with --events; otherwise one readable line per event. */
 function printer(json: boolean): Printer {
-  const told = new Told();
+  const told = new Told<EngineEvent>();
   const print = (e: EngineEvent) => {
     const line = json ? JSON.stringify(e) : human(e);
     if (line !== undefined) process.stdout.write(`${line}\n`);

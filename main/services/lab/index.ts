@@ -6,7 +6,7 @@ import type { AdminState } from '../../../shared/api/operate';
 import type { StateChange } from '../../../shared/api/types';
 import type { EngineEvent, EngineStats, FaultMeasure } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
-import { Emitter } from '../../../shared/emitter';
+import { Told } from '../../../shared/emitter';
 import { ForwardingEngine, stateEvent, type EngineIo } from '../engine';
 import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
@@ -57,7 +57,7 @@ export class Lab {
   private events: EngineEvent[] = [];
   /** Every lab event, for a scenario that runs on it. */
   /** The lab's events for a scenario run here; a listener's fault stays with it (the one Emitter). */
-  private readonly told = new Told();
+  private readonly told = new Told<EngineEvent>();
   private scenarioRun: AbortController | undefined;
   /** The workspace as given to the last start (a scenario's members are read against it). */
   private applied: Workspace | undefined;
@@ -387,13 +387,6 @@ export class Lab {
     // Stats only: each member's news came as it happened (lab.member).
     const { members: _members, ...stats } = this.status();
     this.deps.emit('lab.status', stats);
-  }
-}
-
-/** An event told to whoever listens (a scenario): the one Emitter, with its owner's `tell`. */
-export class Told extends Emitter<{ event: EngineEvent }> {
-  tell(e: EngineEvent): void {
-    this.emit('event', e);
   }
 }
 
