@@ -4,7 +4,7 @@
 import { ApiError, METHOD_NAMES } from '../../shared/api/contract';
 import { channelOf, EVENT_CHANNEL } from '../../shared/api/channels';
 import { dispatch, type CallOutcome, type Handlers } from '../services/api/dispatch';
-import type { EventBus } from '../services/api/events';
+import type { ApiEvents } from '../../shared/api/api-events';
 
 /** The parts of Electron's IpcMainInvokeEvent we rely on. */
 export interface InvokeEventLike {
@@ -82,7 +82,7 @@ export function bindIpc(
 }
 
 /** Forwards every contract event to a window while it lives. */
-export function forwardEvents(events: EventBus, target: WebContentsLike): () => void {
+export function forwardEvents(events: ApiEvents, target: WebContentsLike): () => void {
   const off = events.subscribe((e) => {
     if (!target.isDestroyed()) target.send(EVENT_CHANNEL, e);
   });

@@ -3,6 +3,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { basename, dirname } from 'node:path';
 import type { MenuCommand } from '../../shared/api/contract';
+import { VIEWS } from '../../shared/api/views';
 
 export interface MenuOptions {
   platform: NodeJS.Platform;
@@ -17,17 +18,6 @@ export interface MenuOptions {
 
 export const RECENT_IN_MENU = 10;
 
-export const SECTIONS: { command: MenuCommand; label: string }[] = [
-  { command: 'view:overview', label: 'Overview' },
-  { command: 'view:servers', label: 'Real Servers' },
-  { command: 'view:groups', label: 'Server Groups' },
-  { command: 'view:services', label: 'Virtual Services' },
-  { command: 'view:target-sets', label: 'Target Sets' },
-  { command: 'view:appliances', label: 'Appliances' },
-  { command: 'view:problems', label: 'Problems' },
-  { command: 'view:history', label: 'History' },
-  { command: 'view:operate', label: 'Operate' },
-];
 
 /** `lab-site-a.yaml — /home/me/sites`: the name first, so similar paths stay tellable apart. */
 export function recentLabel(path: string): string {
@@ -71,7 +61,8 @@ export function buildMenuTemplate(o: MenuOptions): MenuItemConstructorOptions[] 
   const view: MenuItemConstructorOptions = {
     label: '&View',
     submenu: [
-      ...SECTIONS.map((s, i) => ({ label: s.label, accelerator: `CmdOrCtrl+${i + 1}`, click: () => o.send(s.command) })),
+      // The views, as the sidebar names them (shared/api/views.ts).
+      ...VIEWS.map((v) => ({ label: v.label, ...('key' in v ? { accelerator: `CmdOrCtrl+${v.key}` } : {}), click: () => o.send(v.command) })),
       sep,
       { label: 'Toggle &Theme', accelerator: 'CmdOrCtrl+Shift+L', click: () => o.send('toggle-theme') },
       sep,

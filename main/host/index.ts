@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch, toErrorShape, type Handlers } from '../services/api/dispatch';
-import type { EventBus } from '../services/api/events';
+import type { ApiEvents } from '../../shared/api/api-events';
 import { send, serveStatic } from './static';
 
 export interface UiHostOptions {
   handlers: Handlers;
-  events: EventBus;
+  events: ApiEvents;
   /** Folder of the built renderer (out/renderer). */
   staticDir: string;
   port?: number;

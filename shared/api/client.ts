@@ -1,6 +1,7 @@
 // Transport-independent API clients: over the preload bridge (Electron) and over a WebSocket
 // (browser mode). Pure: the socket class is passed in, so Node tests drive the same code.
 import { ApiError, type ApiClient, type ApiErrorShape, type ApiEvent, type ArgsOf, type EventMap, type EventName, type MethodName, type ResultOf } from './contract';
+import { ApiEvents } from './api-events';
 
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
 export interface PreloadBridge {
@@ -18,34 +19,22 @@ export interface SocketLike {
 }
 export type SocketFactory = (url: string) => SocketLike;
 
-class Listeners {
-  private readonly map = new Map<string, Set<(p: unknown) => void>>();
-  on(event: string, fn: (p: unknown) => void): () => void {
-    let set = this.map.get(event);
-    if (!set) this.map.set(event, (set = new Set()));
-    set.add(fn);
-    return () => set.delete(fn);
-  }
-  fire(e: ApiEvent): void {
-    for (const fn of this.map.get(e.event) ?? []) fn(e.payload);
-  }
-}
-
 function unwrap<T>(out: Outcome): T {
   if (!out.ok) throw new ApiError(out.error.code, out.error.message);
   return out.result as T;
 }
 
 export function bridgeClient(bridge: PreloadBridge): ApiClient {
-  const listeners = new Listeners();
-  bridge.onEvent((e) => listeners.fire(e));
+  // The page's listeners, each apart from the others (a throwing one stops none).
+  const listeners = new ApiEvents();
+  bridge.onEvent((e) => listeners.deliver(e));
   return {
     async call(method, args) {
       const fn = bridge.methods[method];
       if (!fn) throw new ApiError('bad-method', `unknown method ${method}`);
       return unwrap(await fn(args));
     },
-    on: (event, fn) => listeners.on(event, fn as (p: unknown) => void),
+    on: (event, fn) => listeners.on(event, fn),
   };
 }
 
@@ -57,7 +46,7 @@ export const RECONNECT_MS = { first: 250, max: 5000 };
  * longer after each failed attempt (RECONNECT_MS), so a page that only listens resumes too.
  */
 export function socketClient(url: string, open: SocketFactory): ApiClient & { close(): void; ready(): Promise<void> } {
-  const listeners = new Listeners();
+  const listeners = new ApiEvents();
   const watchers = new Set<(state: 'connected' | 'reconnecting') => void>();
   const pending = new Map<number, (o: Outcome) => void>();
   let nextId = 1;
@@ -90,7 +79,7 @@ export function socketClient(url: string, open: SocketFactory): ApiClient & { cl
       };
       ws.onmessage = (m) => {
         const frame = JSON.parse(String(m.data)) as (Outcome & { id: number }) | ApiEvent;
-        if ('event' in frame) return listeners.fire(frame);
+        if ('event' in frame) return listeners.deliver(frame);
         pending.get(frame.id)?.(frame);
         pending.delete(frame.id);
       };
@@ -121,7 +110,7 @@ export function socketClient(url: string, open: SocketFactory): ApiClient & { cl
     },
     on<E extends EventName>(event: E, fn: (p: EventMap[E]) => void) {
       void connect().catch(() => undefined);
-      return listeners.on(event, fn as (p: unknown) => void);
+      return listeners.on(event, fn);
     },
     onConnection(fn) {
       watchers.add(fn);

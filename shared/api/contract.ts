@@ -3,7 +3,7 @@
 import { FILE_IMPORT_DRIVERS } from '../model/drivers';
 import { z } from 'zod';
 import type { CertificateSeen, CheckResult, MemberStatus, StateChange } from './types';
-import { FAULT_KINDS, type EngineEvent, type EngineStats, type LabFault, type PairStatus } from './engine';
+import { FAULT_KINDS, type EngineEvent, type EngineStats, type FaultMeasure, type LabFault, type PairStatus } from './engine';
 import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../model/limits';
 import { applianceSchema, healthTimersSchema } from '../model/schema';
 import type { CompareReport } from './compare';
@@ -13,6 +13,7 @@ import type { ReportExport } from './report';
 import type { PairOutcome, PushOutcome, PushProgress } from './sync';
 import type { SecretKeeping } from './secrets';
 import type { ReplayReport, WhatIfReport } from './whatif';
+import { VIEW_COMMANDS, type ViewCommand } from './views';
 
 /** A method: arguments checked at runtime in main, result typed at compile time. */
 interface Method<A extends z.ZodType, R> {
@@ -90,10 +91,11 @@ export interface UnboundListener {
 }
 export interface MemberHistory { results: CheckResult[]; changes: StateChange[] }
 /**
- * One member's news: its status as the health checker holds it (state, score, counters, RTT),
- * with the check result or the state change that made it. The page shows `member` as it is.
+ * `lab.member`, the one frame of a member's news: its status as the health checker holds it, with
+ * the check result and the transition it made (a fault's detection time beside its bound), or a
+ * transition without a check (apply, disable, maintenance).
  */
-export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange }
+export interface MemberEvent { member: MemberStatus; result?: CheckResult; change?: StateChange & Partial<FaultMeasure> }
 /** `lab.status` events: stats every second without members; with them when the set changed (start, apply, stop). */
 export type LabStatusEvent = Omit<LabStatus, 'members'> & { members?: MemberStatus[] };
 /**
@@ -347,12 +349,11 @@ export const EVENT_NAMES: EventName[] = ['lab.member', 'lab.status', 'lab.event'
 /** The `command` values of `menu.command` events (desktop app only). `open` carries `path` when
  * the OS handed the app a file (second launch, file association, Open Recent); without `path`
  * the UI shows its open dialog. `view:<section>` selects a sidebar section. */
-export const MENU_COMMANDS = [
-  'open', 'save', 'save-as',
-  'view:overview', 'view:servers', 'view:groups', 'view:services', 'view:target-sets', 'view:appliances', 'view:problems', 'view:history', 'view:operate',
-  'toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report',
-] as const;
-export type MenuCommand = (typeof MENU_COMMANDS)[number];
+const FILE_COMMANDS = ['open', 'save', 'save-as'] as const;
+const OTHER_COMMANDS = ['toggle-theme', 'lab-start', 'lab-stop', 'import-new', 'import-into', 'change-report'] as const;
+/** The `view:` commands come from the views' registry (shared/api/views.ts). */
+export type MenuCommand = (typeof FILE_COMMANDS)[number] | ViewCommand | (typeof OTHER_COMMANDS)[number];
+export const MENU_COMMANDS: readonly MenuCommand[] = [...FILE_COMMANDS, ...VIEW_COMMANDS, ...OTHER_COMMANDS];
 export interface ApiEvent<E extends EventName = EventName> { event: E; payload: EventMap[E] }
 /** Where a service sends its events (every transport fans them out). */
 export type EventSink = <E extends EventName>(event: E, payload: EventMap[E]) => void;

@@ -2,7 +2,8 @@
 // DevTools offered in development only.
 import { describe, expect, it } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
-import { buildMenuTemplate, RECENT_IN_MENU, recentLabel, SECTIONS, type MenuOptions } from '../../main/app/menu';
+import { buildMenuTemplate, RECENT_IN_MENU, recentLabel, type MenuOptions } from '../../main/app/menu';
+import { VIEWS } from '../../shared/api/views';
 import { MENU_COMMANDS } from '../../shared/api/contract';
 
 function build(over: Partial<MenuOptions> = {}) {
@@ -62,14 +63,16 @@ describe('native menu', () => {
     expect(byLabel(template, '&Quit')).toMatchObject({ role: 'quit', accelerator: 'CmdOrCtrl+Q' });
   });
 
-  it('has every section in View, with Ctrl+1… and a command the renderer knows', () => {
+  it('has every view in View, with Ctrl+1… and a command the renderer knows', () => {
     const { template, sent } = build();
-    SECTIONS.forEach((s, i) => {
-      const item = byLabel(template, s.label);
+    const view = template.find((m) => m.label === '&View')!.submenu as MenuItemConstructorOptions[];
+    VIEWS.forEach((v, i) => {
+      const item = byLabel(template, v.label);
       expect(item?.accelerator).toBe(`CmdOrCtrl+${i + 1}`);
+      expect(view[i]?.label).toBe(v.label);
       click(item);
     });
-    expect(sent.map(([c]) => c)).toEqual(SECTIONS.map((s) => s.command));
+    expect(sent.map(([c]) => c)).toEqual(VIEWS.map((v) => v.command));
     const known = new Set<string>(MENU_COMMANDS);
     for (const [c] of sent) expect(known.has(c), c).toBe(true);
   });

@@ -1,6 +1,7 @@
 // The import graph between folders of main/, shared/ and renderer/src/: a folder is the first
-// level under main/services, main, shared and renderer/src; a file at one of those roots (the
-// renderer's App.vue and model.ts, services/paths.ts) is a module of its own.
+// level under main/services, main, shared and renderer/src; a file at the root of main/services,
+// main or shared (services/paths.ts) is a module of its own. The renderer's root files (main.ts,
+// App.vue) are the app itself, one module `renderer/src`: no folder below may import them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -9,7 +10,8 @@ const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|i
 export function folderOf(file: string): string {
   const parts = file.split('/');
   const base = parts[0] === 'main' && parts[1] === 'services' ? 2 : parts[0] === 'renderer' && parts[1] === 'src' ? 2 : 1;
-  return parts.length > base + 1 ? parts.slice(0, base + 1).join('/') : file.replace(/\.(ts|vue)$/, '');
+  if (parts.length > base + 1) return parts.slice(0, base + 1).join('/');
+  return parts[0] === 'renderer' ? 'renderer/src' : file.replace(/\.(ts|vue)$/, '');
 }
 
 function sources(root: string, dir: string, out: string[] = []): string[] {

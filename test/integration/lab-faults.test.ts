@@ -8,7 +8,8 @@ import * as net from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../shared/api/engine';
-import { Lab } from '../../main/services/lab';
+import type { MemberEvent } from '../../shared/api/contract';
+import { Lab, stateLine } from '../../main/services/lab';
 import { boundFor, LabFaults, parseFaultLine, type Fault } from '../../main/services/lab/faults';
 import { detectionTimes } from '../../shared/model/detection';
 import { MemorySecretStore } from '../../main/services/secrets/memory';
@@ -43,6 +44,9 @@ async function runLab(site: ReturnType<typeof workspace>, io?: 'uv') {
     statusEveryMs: 0,
     emit: (event, payload) => {
       if (event === 'lab.event') events.push({ ...(payload as EngineEvent), at: Date.now() });
+      // A transition comes in its member's one frame, as serve prints it.
+      const state = event === 'lab.member' ? stateLine(payload as MemberEvent) : undefined;
+      if (state) events.push({ ...state, at: Date.now() });
     },
   });
   cleanups.push(() => lab.stop());

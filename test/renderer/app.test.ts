@@ -79,7 +79,7 @@ describe('App', () => {
     const workspaceStore = useWorkspace();
     nav.go('overview');
     nav.member = 'g:web/web2:8081';
-    real.services.events.emit('lab.status', { running: true, path: workspaceStore.path, listening: [], members: [], notes: [] });
+    real.services.events.send('lab.status', { running: true, path: workspaceStore.path, listening: [], members: [], notes: [] });
     await flushPromises();
     expect(w.find('[data-testid="timers-not-applied"]').exists()).toBe(false);
     workspaceStore.set(['healthTimers', 'interval'], '6s');

@@ -51,8 +51,8 @@ describe('appliances store', () => {
   it('queues host key questions and takes them off when answered', async () => {
     const apps = useAppliances();
     const prompt = { id: 'q1', host: '127.0.0.1', port: 2222, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc', reason: 'unknown' as const };
-    real.services.events.emit('hostKey.prompt', prompt);
-    real.services.events.emit('hostKey.prompt', { ...prompt, id: 'q2' });
+    real.services.events.send('hostKey.prompt', prompt);
+    real.services.events.send('hostKey.prompt', { ...prompt, id: 'q2' });
     await flushPromises();
     expect(apps.hostKeys.map((p) => p.id)).toEqual(['q1', 'q2']);
     await apps.answerHostKey('q1', true);
@@ -62,7 +62,7 @@ describe('appliances store', () => {
   it('queues login questions (OTP) and takes them off when answered', async () => {
     const apps = useAppliances();
     const prompt = { id: 'k1', appliance: 'lab-haproxy', host: 'lbdesk@127.0.0.1:2222', name: 'Two-step', instructions: '', prompts: [{ prompt: 'Verification code: ', echo: true }] };
-    real.services.events.emit('ssh.prompt', prompt);
+    real.services.events.send('ssh.prompt', prompt);
     await flushPromises();
     expect(apps.sshPrompts.map((p) => p.id)).toEqual(['k1']);
     await apps.answerSshPrompt('k1', ['123456']);

@@ -38,7 +38,7 @@ describe('merging with the file on disk', () => {
   async function theirs(text: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
     await writeFile(file, text);
-    real.services.events.emit('workspace.changed', { path: file, mtimeMs: (await stat(file)).mtimeMs });
+    real.services.events.send('workspace.changed', { path: file, mtimeMs: (await stat(file)).mtimeMs });
   }
 
   it('another server edited on disk: merged with mine, comments kept, nothing asked; the save writes both', async () => {

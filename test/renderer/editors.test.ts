@@ -152,7 +152,7 @@ describe('Real servers table', () => {
     const w = mountWith(ServersView, t.real.api, t.pinia);
     await flushPromises();
     expect(w.text()).toContain('enabled');
-    t.real.services.events.emit('lab.status', {
+    t.real.services.events.send('lab.status', {
       running: true, listening: [], notes: [],
       members: [{ key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7, state: 'unavailable', score: 1, reason: 'refused', since: 1, consecutiveFailures: 2, consecutivePasses: 0 }],
     });
@@ -199,13 +199,13 @@ describe('Overview shares', () => {
     const share = (server: string) => w.find(`[data-member="g:web/${server}:8081"] [data-testid="share"]`);
     // Off: the weights' promise (100 : 200).
     expect(share('web1').text()).toBe('w 100 · 33 %');
-    t.real.services.events.emit('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'available')], notes: [] });
+    t.real.services.events.send('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'available')], notes: [] });
     await flushPromises();
     expect(share('web1').text()).toBe('w 100 · 0 %');
     expect(share('web2').text()).toBe('w 200 · 100 %');
     expect(share('web1').attributes('title')).toMatch(/^0 % of new connections now .*weight 100: 33\.3 % of new connections when all are$/);
     // Only degraded ones left: they share by weight.
-    t.real.services.events.emit('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'unavailable')], notes: [] });
+    t.real.services.events.send('lab.status', { running: true, listening: [], members: [member('web1', 'degraded'), member('web2', 'unavailable')], notes: [] });
     await flushPromises();
     expect(share('web1').text()).toBe('w 100 · 100 %');
     expect(share('web2').text()).toBe('w 200 · 0 %');

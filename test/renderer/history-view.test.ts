@@ -60,8 +60,8 @@ describe('History of a lab started elsewhere', () => {
   it('an engine notice that names its target set is not prefixed with it twice', async () => {
     await useWorkspace().openDemo();
     const lab = useLab();
-    real.services.events.emit('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 1, message: 'target set 1: TCP is forwarded; SCTP is kept in the config but not forwarded locally' });
-    real.services.events.emit('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 2, message: 'not forwarded: heartbeat port busy' });
+    real.services.events.send('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 1, message: 'target set 1: TCP is forwarded; SCTP is kept in the config but not forwarded locally' });
+    real.services.events.send('lab.event', { ts: new Date().toISOString(), type: 'notice', targetSet: 2, message: 'not forwarded: heartbeat port busy' });
     await vi.waitFor(() => expect(lab.events).toHaveLength(2));
     const w = mountWith(HistoryView, real.api, pinia);
     const text = w.find('[data-testid="engine-events"]').text();

@@ -23,7 +23,7 @@ describe('lab store', () => {
 
   it('shows each member as the engine holds it; stats-only status keeps the members', async () => {
     const lab = useLab();
-    const emit = real.services.events.emit;
+    const emit = real.services.events.send;
     emit('lab.status', { running: true, listening: [], members: [member({ rttMs: 4.2 })], notes: [] });
     await flushPromises();
     expect(lab.running).toBe(true);
@@ -48,7 +48,7 @@ describe('lab store', () => {
   it('keeps a bounded window of results per member', async () => {
     const lab = useLab();
     for (let i = 0; i < KEEP_RESULTS + 15; i++) {
-      real.services.events.emit('lab.member', { member: member({ key: 'k' }), result: { ok: true, rttMs: i, reason: 'ok', evidence: {}, at: i } });
+      real.services.events.send('lab.member', { member: member({ key: 'k' }), result: { ok: true, rttMs: i, reason: 'ok', evidence: {}, at: i } });
     }
     await flushPromises();
     const list = lab.results.get('k')!;

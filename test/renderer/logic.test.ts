@@ -7,7 +7,8 @@ import { parseUnifiedDiff } from '../../renderer/src/lib/diff';
 import { checkLoad, shares, timersFor, topology } from '../../renderer/src/lib/derive';
 import { errorSentence, sentence } from '../../renderer/src/lib/errors';
 import { parsePath, pathKey, type Path } from '../../renderer/src/lib/tree';
-import { ApiError } from '../../shared/api/contract';
+import { ApiError, MENU_COMMANDS } from '../../shared/api/contract';
+import { VIEWS } from '../../shared/api/views';
 import { resolveTimers } from '../../shared/model/resolve';
 import type { MemberStatus } from '../../shared/api/types';
 
@@ -33,6 +34,15 @@ describe('shortcuts', () => {
     expect(shortcutFor(ev({ key: 'F1', code: 'F1' }, input))?.action).toBe('help');
     // Alt+Delete stays out of fields (it would remove the item while editing it).
     expect(shortcutFor(ev({ key: 'Delete', code: 'Delete', altKey: true }, input))).toBeUndefined();
+  });
+  it('takes each view from the registry: Ctrl+key and Alt+key run the command the menu sends', () => {
+    for (const v of VIEWS) {
+      for (const mod of ['ctrlKey', 'altKey'] as const) {
+        const s = shortcutFor(ev({ key: v.key, code: `Digit${v.key}`, [mod]: true }, document.createElement('input')));
+        expect(s, `${mod} ${v.key}`).toMatchObject({ action: v.command, label: `Go to ${v.label}` });
+      }
+      expect(MENU_COMMANDS).toContain(v.command);
+    }
   });
   it('has no key bound twice', () => {
     const keys = SHORTCUTS.flatMap((s) => s.keys);

@@ -9,6 +9,7 @@ import { realApi, type RealApi } from './helpers/api';
 import { mountWith, settled, storeContext } from './helpers/mount';
 import { freePort } from './helpers/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
+import { usePairPush } from '../../renderer/src/stores/pairs';
 import PairPush from '../../renderer/src/appliance/PairPush.vue';
 
 describe('pair push in the app', () => {
@@ -38,6 +39,11 @@ describe('pair push in the app', () => {
     await useWorkspace().open(file);
     const w = mountWith(PairPush, real.api, pinia);
     await settled();
+    // As for one appliance: what the boxes would do is seen before a push (a dry run of the pair at this revision).
+    expect(w.find('[data-push-pair="edge"]').attributes('disabled')).toBeDefined();
+    expect(w.find('[data-pair-gate="edge"]').text()).toMatch(/^Dry run first/);
+    await w.find('input[type="checkbox"]').setValue(true);
+    expect(w.find('[data-push-pair="edge"]').attributes('disabled')).toBeUndefined();
     await w.find('[data-push-pair="edge"]').trigger('click');
     await vi.waitFor(async () => {
       await settled();
@@ -51,6 +57,13 @@ describe('pair push in the app', () => {
     expect(w.find('[data-box="h2"] [data-testid="holds"]').text()).toBe('runs its previous config (the new one was refused before going live)');
     expect(w.find('[data-box="h1"]').text()).toContain('not pushed');
     expect(w.find('[data-box="h1"] [data-testid="holds"]').text()).toBe('runs its previous config (untouched)');
+    // The steps came through the store as they happened: the standby's, none of the active's.
+    const steps = usePairPush().progress;
+    expect(steps.length).toBeGreaterThan(0);
+    expect(new Set(steps.map((p) => p.appliance))).toEqual(new Set(['h2']));
+    // A dry run that did not pass opens no push.
+    await w.find('input[type="checkbox"]').setValue(false);
+    expect(w.find('[data-push-pair="edge"]').attributes('disabled')).toBeDefined();
     w.unmount();
   }, 30_000);
 });

@@ -48,7 +48,7 @@ describe('series store', () => {
 
   it('turns each stats snapshot into rates per pool and per member that had traffic', async () => {
     const series = useSeries();
-    const emit = (s: EngineStats) => t.real.services.events.emit('lab.status', { running: true, listening: [], notes: [], stats: s });
+    const emit = (s: EngineStats) => t.real.services.events.send('lab.status', { running: true, listening: [], notes: [], stats: s });
     emit(stats(1000, [pool([server('a'), server('b')])]));
     emit(stats(2000, [pool([server('a', { active: 2, total: 4, bytesIn: 400, bytesOut: 4000 }), server('b')], { active: 2, total: 4, bytesIn: 400, bytesOut: 4000 })]));
     // The same snapshot again (a call's answer and the event): recorded once.
@@ -94,7 +94,7 @@ describe('series store', () => {
   it('keeps each member its check results: passed, degraded and failed, bounded, in order', async () => {
     const series = useSeries();
     const member = { key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http' as const, layer: 7 as const, state: 'available' as const, score: 10, reason: '', since: 1, consecutiveFailures: 0, consecutivePasses: 1 };
-    const emit = (at: number, r: { ok: boolean; rttMs?: number; degraded?: boolean }) => t.real.services.events.emit('lab.member', { member, result: { ...r, reason: 'x', evidence: {}, at } });
+    const emit = (at: number, r: { ok: boolean; rttMs?: number; degraded?: boolean }) => t.real.services.events.send('lab.member', { member, result: { ...r, reason: 'x', evidence: {}, at } });
     emit(1, { ok: true, rttMs: 2.5 });
     emit(2, { ok: true, rttMs: 250, degraded: true });
     emit(3, { ok: false });

@@ -54,6 +54,19 @@ describe('workspace store', () => {
     expect(workspaceStore.get(['targetSets', 0, 'servers', 0, 'weight'])).toBe(250);
   });
 
+  it('a call runs on the file as saved, or with the text on screen while it has unsaved edits', async () => {
+    const workspaceStore = useWorkspace();
+    expect(await workspaceStore.openDemo()).toBe(true);
+    expect(await workspaceStore.source()).toEqual({ path: workspaceStore.path });
+    workspaceStore.set(['targetSets', 0, 'servers', 0, 'weight'], 251);
+    // The edit is in the text even before it reached the engine.
+    const src = await workspaceStore.source();
+    expect(src.path).toBe(workspaceStore.path);
+    expect(src.text).toContain('weight: 251');
+    expect(await workspaceStore.save()).toBe(true);
+    expect(await workspaceStore.source()).toEqual({ path: workspaceStore.path });
+  });
+
   it('validates as you type with the shared rules, per field', async () => {
     const workspaceStore = useWorkspace();
     await workspaceStore.openDemo();
@@ -180,7 +193,7 @@ describe('workspace store', () => {
       await writeFile(workspaceStore.path, text);
       // What main does after its own writes (and the host-key pinning): tell every window.
       const { mtimeMs } = await import('node:fs').then((fs) => fs.promises.stat(workspaceStore.path));
-      real.services.events.emit('workspace.changed', { path: workspaceStore.path, mtimeMs });
+      real.services.events.send('workspace.changed', { path: workspaceStore.path, mtimeMs });
     };
     const text = await readFile(workspaceStore.path, 'utf8');
     // The clock must move on between writes: within 1 ms counts as the same file.

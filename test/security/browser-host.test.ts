@@ -210,7 +210,7 @@ describe('browser mode over WebSocket', () => {
     let gone = false;
     void closed.then(() => (gone = true));
     for (let i = 0; i < 400 && !gone; i++) {
-      services.events.emit('lab.event', big as never);
+      services.events.send('lab.event', big as never);
       await new Promise((r) => setTimeout(r, 2));
     }
     (ws as unknown as { _socket: { resume(): void } })._socket.resume();

@@ -1,4 +1,5 @@
-// No two folders of main/, shared/ and renderer/src/ import each other, directly or around a
+// No two folders of main/, shared/ and renderer/src/ (the renderer's root, App.vue and main.ts,
+// one of them) import each other, directly or around a
 // loop: each folder can be read, tested and moved with only what it names below it.
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli';
@@ -13,6 +14,7 @@ describe('folder dependencies', () => {
     expect(cycles).toEqual([]);
     // The graph is the real one: the layers are in it.
     expect(graph.get('main/services/lab')?.has('main/services/health')).toBe(true);
+    expect(graph.get('renderer/src')?.has('renderer/src/views')).toBe(true);
   });
 
   it('finds a cycle around three folders, and none in a chain', () => {
@@ -28,7 +30,8 @@ describe('folder dependencies', () => {
   it('names a folder by its first level', () => {
     expect(folderOf('main/services/sync/vendor/apply.ts')).toBe('main/services/sync');
     expect(folderOf('main/services/paths.ts')).toBe('main/services/paths');
-    expect(folderOf('renderer/src/model.ts')).toBe('renderer/src/model');
+    expect(folderOf('renderer/src/App.vue')).toBe('renderer/src');
+    expect(folderOf('renderer/src/main.ts')).toBe('renderer/src');
     expect(folderOf('main/cli/commands/push.ts')).toBe('main/cli');
     expect(folderOf('renderer/src/stores/lab.ts')).toBe('renderer/src/stores');
     expect(folderOf('shared/version.ts')).toBe('shared/version');

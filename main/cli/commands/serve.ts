@@ -9,10 +9,12 @@ import { resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
+import type { MemberEvent } from '../../../shared/api/contract';
 import type { MemberStatus } from '../../../shared/api/types';
 import { formatProblem } from '../../../shared/model/problem';
 import type { Workspace } from '../../../shared/model/schema';
-import { Lab } from '../../services/lab';
+import { Lab, stateLine } from '../../services/lab';
+import { Told } from '../../../shared/emitter';
 import { listenControl } from '../../services/lab/control';
 import type { FaultLine } from '../../services/lab/faults';
 import { parseScenario, runFaultLine, runScenario, type ScenarioStep } from '../../services/lab/scenario';
@@ -198,6 +200,7 @@ async function directRunner(path: string, workspace: Workspace, opts: ServeOptio
     ...(opts.threads ? { threads: opts.threads } : {}),
     emit: (event, payload) => {
       if (event === 'lab.event') print(payload as EngineEvent);
+      if (event === 'lab.member') printState(print, payload as MemberEvent);
     },
   });
   return runner(lab, secrets, path, async () => void (await lab.stop()));
@@ -214,6 +217,7 @@ async function uiRunner(path: string, workspace: Workspace, opts: ServeOptions, 
   let stopping = false;
   const off = ui.services.events.subscribe((e) => {
     if (e.event === 'lab.event') print(e.payload as EngineEvent);
+    if (e.event === 'lab.member') printState(print, e.payload as MemberEvent);
     if (e.event !== 'lab.status' || stopping) return;
     const now = (e.payload as { running: boolean; path?: string }).running;
     if (now === running) return;
@@ -323,13 +327,19 @@ type Printer = ((e: EngineEvent) => void) & { listen(listener: (e: EngineEvent) 
 
 /** JSON lines with --events; otherwise one readable line per event. */
 function printer(json: boolean): Printer {
-  const listeners = new Set<(e: EngineEvent) => void>();
+  const told = new Told<EngineEvent>();
   const print = (e: EngineEvent) => {
     const line = json ? JSON.stringify(e) : human(e);
     if (line !== undefined) process.stdout.write(`${line}\n`);
-    for (const l of listeners) l(e);
+    told.tell(e);
   };
-  return Object.assign(print, { listen: (l: (e: EngineEvent) => void) => (listeners.add(l), () => void listeners.delete(l)) });
+  return Object.assign(print, { listen: (l: (e: EngineEvent) => void) => told.on('event', l) });
+}
+
+/** A member's transition, which comes in its lab.member frame, as a `state` line. */
+function printState(print: (e: EngineEvent) => void, e: MemberEvent): void {
+  const line = stateLine(e);
+  if (line) print(line);
 }
 
 function where(e: { service?: string; targetSet?: number }): string {

@@ -4,7 +4,7 @@ import type { EngineIo } from '../engine';
 import { join } from 'node:path';
 import { keepingOf, type SecretStore } from '../secrets/types';
 import { BoundSecretStore } from '../secrets/bound';
-import { EventBus } from './events';
+import { ApiEvents } from '../../../shared/api/api-events';
 import { handlerTable, type AreaHandlers, type Handlers } from './dispatch';
 import { workspaceStore } from '../workspace';
 import { Lab } from '../lab';
@@ -38,7 +38,7 @@ export interface AppServicesOptions {
 
 export interface AppServices {
   handlers: Handlers;
-  events: EventBus;
+  events: ApiEvents;
   lab: Lab;
   /** The store the services use: stored secrets bound to the places they were first sent to. */
   secrets: BoundSecretStore;
@@ -57,8 +57,8 @@ function secretsHandlers(secrets: SecretStore): AreaHandlers<'secrets'> {
 }
 
 export function createAppServices(opts: AppServicesOptions): AppServices {
-  const events = new EventBus();
-  const emit = events.emit;
+  const events = new ApiEvents();
+  const emit = events.send;
   // The page drives everything below: stored secrets go only to the hosts they were first used with.
   const secrets = new BoundSecretStore(opts.secrets, join(opts.dataDir, 'secret-hosts.json'));
   const lab = new Lab({ secrets, emit, ...(opts.io ? { io: opts.io } : {}) });

@@ -10,7 +10,7 @@ import { TCP_IO_FALLBACK } from '../health/probes/tcp';
 import { buildConfig, type EngineConfig, type ListenerConfig } from './config';
 import type { StateTuple, ToController, ToWorker, WorkerApplyResult } from './messages';
 import { startEngineWorker } from './worker-path';
-import { Emitter } from '../emitter';
+import { Emitter } from '../../../shared/emitter';
 
 export interface ForwardingEngineOptions {
   health: HealthView;

@@ -16,7 +16,7 @@ import { Histogram, Scheduler } from './scheduler';
 import { applyResult, initialTracker, type Tracker } from './state';
 import { changeOf, fixedTracker, statusOf } from './status';
 import type { HealthEvents, HealthView } from './types';
-import { Emitter } from '../emitter';
+import { Emitter } from '../../../shared/emitter';
 import { checkMembers } from './check-once';
 import { TcpThreads } from './probes/tcp-threads';
 import { realClock, type Clock, type TimerHandle } from './clock';
@@ -454,7 +454,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     const change = this.setTracker(m, next, now);
     // Without extra evidence a TCP result is exactly what its numbers rebuild: keep only those.
     m.results.push(result, trigger ? undefined : outcome.tcp);
-    this.emit('result', { key: m.spec.key, result });
+    this.emit('result', { key: m.spec.key, result, ...(change ? { change } : {}) });
     if (change) this.emit('change', change);
     if (!this.started) return;
     const delay = step.delayMs * (1 - this.jitter * Math.random());

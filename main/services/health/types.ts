@@ -3,7 +3,8 @@ import type { MemberKey, MemberStatus, StateChange, CheckResult } from '../../..
 
 export interface HealthEvents {
   change: StateChange;
-  result: { key: MemberKey; result: CheckResult };
+  /** `change`: the transition this result made, if it made one (also told as `change`). */
+  result: { key: MemberKey; result: CheckResult; change?: StateChange };
 }
 
 export interface HealthView {

@@ -1,12 +1,13 @@
 // The live lab: the health checker and the forwarding engine running a workspace on this machine,
 // their states and events fanned out through the contract. The one runtime behind the app's
 // window, `serve --ui` and plain `serve` (which differ only in the options below).
-import type { EventSink, LabSession, LabStatus, UnboundListener } from '../../../shared/api/contract';
+import type { EventSink, LabSession, LabStatus, MemberEvent, UnboundListener } from '../../../shared/api/contract';
 import type { AdminState } from '../../../shared/api/operate';
-import { memberKey, type StateChange } from '../../../shared/api/types';
-import type { EngineEvent, EngineStats } from '../../../shared/api/engine';
+import type { StateChange } from '../../../shared/api/types';
+import type { EngineEvent, EngineStats, FaultMeasure } from '../../../shared/api/engine';
 import type { Workspace } from '../../../shared/model/schema';
-import { ForwardingEngine, type EngineIo } from '../engine';
+import { Told } from '../../../shared/emitter';
+import { ForwardingEngine, stateEvent, type EngineIo } from '../engine';
 import { HealthChecker } from '../health';
 import type { SecretStore } from '../secrets/types';
 import { LabFaults, type Fault, type FaultLine } from './faults';
@@ -55,7 +56,8 @@ export class Lab {
   private changes: StateChange[] = [];
   private events: EngineEvent[] = [];
   /** Every lab event, for a scenario that runs on it. */
-  private listeners = new Set<(e: EngineEvent) => void>();
+  /** The lab's events for a scenario run here; a listener's fault stays with it (the one Emitter). */
+  private readonly told = new Told<EngineEvent>();
   private scenarioRun: AbortController | undefined;
   /** The workspace as given to the last start (a scenario's members are read against it). */
   private applied: Workspace | undefined;
@@ -100,18 +102,24 @@ export class Lab {
           await pairs.reroute();
         },
       });
+      // One frame per member's news (lab.member): a result with the transition it made, or a
+      // transition without a check. The health checker also tells a result's transition as
+      // `change`, after the result: that one is already out.
+      const withResult = new WeakSet<object>();
       this.offs = [
         engine.on('event', onEvent),
-        health.on('change', (change) => {
-          this.changes.push(change);
-          if (this.changes.length > SESSION_CHANGES * 1.5) this.changes = this.changes.slice(-SESSION_CHANGES);
-          const member = health.status(change.key);
-          if (member) this.deps.emit('lab.member', { member, change });
-        }),
         // The health checker sets the state before it tells about the result: `member` is already the new one.
-        health.on('result', ({ key, result }) => {
+        health.on('result', ({ key, result, change }) => {
+          if (change) withResult.add(change);
           const member = health.status(key);
-          if (member) this.deps.emit('lab.member', { member, result });
+          const told = change && this.onChange(change);
+          if (member) this.deps.emit('lab.member', { member, result, ...(told ? { change: told } : {}) });
+        }),
+        health.on('change', (change) => {
+          if (withResult.has(change)) return;
+          const member = health.status(change.key);
+          const told = this.onChange(change);
+          if (member) this.deps.emit('lab.member', { member, change: told });
         }),
       ];
     }
@@ -251,7 +259,7 @@ export class Lab {
       await runScenario(steps, {
         exec: (line) => (say(`scenario ${name}: ${line}`), runFaultLine(target, (f) => f(), line)),
         members: () => this.health?.all() ?? [],
-        events: (l) => (this.listeners.add(l), () => void this.listeners.delete(l)),
+        events: (l) => this.told.on('event', l),
         report: (e) => (counts[e.ok ? 'passed' : 'failed']++, this.onEngineEvent(e)),
         signal: run.signal,
       });
@@ -335,10 +343,29 @@ export class Lab {
     return { changes: this.changes.slice(-SESSION_CHANGES), latest, events: [...this.events] };
   }
 
-  private onEngineEvent(event: EngineEvent): void {
-    const e = event.type === 'state' ? this.measured(event) : event;
+  /**
+   * A member's transition, kept for the session and told to a scenario as a `state` event, with
+   * the time a fault took to be seen beside its bound. The forwarding engines' own `state` events
+   * say the same once per engine (a pair's boxes too), so they go no further.
+   */
+  private onChange(change: StateChange): StateChange & Partial<FaultMeasure> {
+    this.changes.push(change);
+    if (this.changes.length > SESSION_CHANGES * 1.5) this.changes = this.changes.slice(-SESSION_CHANGES);
+    const m = this.faults?.measure(change.key, change.from, change.to, change.at);
+    const told = m ? { ...change, ...m } : change;
+    this.keep(stateLine({ change: told })!);
+    return told;
+  }
+
+  private onEngineEvent(e: EngineEvent): void {
+    if (e.type === 'state') return; // see onChange
     this.deps.emit('lab.event', e);
-    for (const l of this.listeners) l(e);
+    this.keep(e);
+  }
+
+  /** An event for the session and a scenario, and what it says of the listeners and errors. */
+  private keep(e: EngineEvent): void {
+    this.told.tell(e);
     if (e.type !== 'stats') {
       this.events.push(e);
       if (this.events.length > SESSION_EVENTS * 1.5) this.events = this.events.slice(-SESSION_EVENTS);
@@ -354,13 +381,6 @@ export class Lab {
     }
   }
 
-  /** A transition a fault caused, with the time it took beside its bound. */
-  private measured(e: Extract<EngineEvent, { type: 'state' }>): EngineEvent {
-    const key = e.group !== undefined ? memberKey({ group: e.group, server: e.server, port: e.port }) : memberKey({ targetSet: e.targetSet!, address: e.address });
-    const m = this.faults?.measure(key, e.from, e.to, Date.parse(e.ts));
-    return m ? { ...e, ...m } : e;
-  }
-
   private async pushStatus(): Promise<void> {
     if (!this.engine) return;
     await this.engine.refreshStats().catch(() => undefined);
@@ -368,4 +388,12 @@ export class Lab {
     const { members: _members, ...stats } = this.status();
     this.deps.emit('lab.status', stats);
   }
+}
+
+/** A member's transition as the line `serve` prints (a `state` event), if its frame has one. */
+export function stateLine(e: Pick<MemberEvent, 'change'>): Extract<EngineEvent, { type: 'state' }> | undefined {
+  const c = e.change;
+  if (!c) return undefined;
+  const m = c.fault !== undefined ? { fault: c.fault, detectedMs: c.detectedMs, bound: c.bound, withinBound: c.withinBound } : {};
+  return { ...(stateEvent(c) as Extract<EngineEvent, { type: 'state' }>), ...m };
 }

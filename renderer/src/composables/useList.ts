@@ -6,7 +6,7 @@ import { useWorkspace } from '../stores/workspace';
 import { useApp } from '../stores/app';
 import { usePrefs } from '../stores/prefs';
 import { describeReferences, ownedReferences, type RenameKind } from '../lib/references';
-import type { ListSection } from '../lib/sections';
+import type { ListViewId } from '../../../shared/api/views';
 import type { Path } from '../lib/tree';
 
 export interface ListOptions {
@@ -18,14 +18,14 @@ export interface ListOptions {
   describe(item: Record<string, unknown>): string;
 }
 
-const KIND: Partial<Record<ListSection, RenameKind>> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
+const KIND: Partial<Record<ListViewId, RenameKind>> = { servers: 'server', groups: 'group', services: 'service', appliances: 'appliance' };
 
 /** `group web`, `groups web and directory`, `group web and service x`. */
 function joinWords(words: string[]): string {
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
-export function useList(list: ListSection, opts: ListOptions) {
+export function useList(list: ListViewId, opts: ListOptions) {
   const workspaceStore = useWorkspace();
   const nav = useNav();
   const filter = ref('');

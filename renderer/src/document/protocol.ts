@@ -1,7 +1,7 @@
 // The document worker's messages. The worker owns the YAML text and Document (parsing a
 // 10,000-server file takes long enough to stutter a UI thread, so it runs in a worker); the
 // UI keeps a plain-JS mirror it updates at once and learns problems and undo state from here.
-import type { Problem } from '../model';
+import type { Problem } from '../lib/model';
 import type { Path } from '../lib/tree';
 
 export type EditOp =

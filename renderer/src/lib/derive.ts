@@ -1,7 +1,7 @@
 // Figures the UI derives from the document as typed: resolved timers and their source, the check
 // a member gets, weight shares, check load. The rules themselves come from shared/model.
 import { memberKey } from '../../../shared/api/types';
-import { detectionTimes, parseDuration, resolveCheck, resolveTimers, TIMER_NAMES, type DetectionTimes, type ResolvedTimers, type TimerName } from '../model';
+import { detectionTimes, parseDuration, resolveCheck, resolveTimers, TIMER_NAMES, type DetectionTimes, type ResolvedTimers, type TimerName } from './model';
 import type { Path } from './tree';
 
 type Obj = Record<string, unknown>;

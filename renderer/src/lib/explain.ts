@@ -1,6 +1,6 @@
 // "Why is it down?" in words, from what the health checker reported and the timers that apply.
 import type { CheckResult, MemberState, MemberStatus, StateChange } from '../../../shared/api/types';
-import { detectionWays, PASSIVE_MIN_GAP_MS, type DetectionRange, type ResolvedTimers } from '../model';
+import { detectionWays, PASSIVE_MIN_GAP_MS, type DetectionRange, type ResolvedTimers } from './model';
 import { humanMs, rtt } from './format';
 
 /**

@@ -6,7 +6,7 @@ import { applianceSchema, groupSchema, healthTimersSchema, serverSchema, service
 import { zodIssues, type Issue } from '../../../shared/model/issues';
 import { checkTargetSet } from '../../../shared/model/targetsets';
 import { duplicateName, isNamedList } from '../../../shared/model/crossref';
-import { formatPath, type Problem } from '../model';
+import { formatPath, type Problem } from './model';
 import { getIn, type Path } from './tree';
 
 const SCHEMAS: Record<string, z.ZodType> = {

@@ -1,4 +1,5 @@
 // Keyboard shortcuts: one table used by the key handler, the help dialog and docs/ui.md.
+import { VIEWS } from '../../../shared/api/views';
 export interface Shortcut {
   /** `Ctrl+Shift+S`; Cmd counts as Ctrl on macOS. */
   keys: string[];
@@ -18,7 +19,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Ctrl+Shift+S'], label: 'Save as…', action: 'saveAs', inInputs: true },
   { keys: ['Ctrl+Z'], label: 'Undo', action: 'undo', inInputs: true },
   { keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], label: 'Redo', action: 'redo', inInputs: true },
-  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ keys: [`Ctrl+${n}`, `Alt+${n}`], label: `Section ${n}`, action: `section:${n}`, inInputs: true })),
+  // A browser tab may keep Ctrl+digits for its tabs: Alt+digit always reaches lbdesk. The action is the menu's command.
+  ...VIEWS.map((v) => ({ keys: [`Ctrl+${v.key}`, `Alt+${v.key}`], label: `Go to ${v.label}`, action: v.command, inInputs: true })),
   { keys: ['Alt+L'], desktopKeys: ['F5'], label: 'Start or stop the lab', action: 'lab', inInputs: true },
   { keys: ['Alt+Shift+L'], desktopKeys: ['Shift+F5'], label: 'Apply edits to the running lab', action: 'labApply', inInputs: true },
   { keys: ['Ctrl+F'], label: 'Filter the table', action: 'filter', inInputs: true },

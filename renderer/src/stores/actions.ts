@@ -1,5 +1,6 @@
 // Every command the header, the menus and the keyboard share, by name.
 import { nextTick } from 'vue';
+import { viewOfCommand } from '../../../shared/api/views';
 import { useApp } from './app';
 import { useAppliances } from './appliances';
 import { useLab } from './lab';
@@ -51,8 +52,8 @@ export function useActions() {
   };
 
   function run(action: string): void {
-    const m = /^section:(\d)$/.exec(action);
-    if (m) return nav.goIndex(Number(m[1]) - 1);
+    const view = viewOfCommand(action);
+    if (view) return nav.go(view.id);
     void table[action]?.();
   }
 

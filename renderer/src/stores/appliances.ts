@@ -160,7 +160,7 @@ export const useAppliances = defineStore('appliances', () => {
     if (ticker) clearInterval(ticker);
   });
 
-  const src = async () => ({ path: workspaceStore.path, text: workspaceStore.dirty ? await workspaceStore.text() : undefined });
+  const src = () => workspaceStore.source();
 
   /** `user@host:port` of an appliance as the workspace names it. */
   function hostOf(appliance: string): string {

@@ -2,7 +2,8 @@
 // what they report (member states, each check's result, state changes).
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowReactive, shallowRef, onScopeDispose } from 'vue';
-import type { LabSession, LabStatusEvent, MemberEvent } from '../../../shared/api/contract';
+import type { ArgsOf, LabSession, LabStatusEvent, MemberEvent, ResultOf } from '../../../shared/api/contract';
+import type { ReplayReport } from '../../../shared/api/whatif';
 import type { EngineEvent, FaultKind, PoolStats, ServerStats } from '../../../shared/api/engine';
 import type { CheckResult, MemberStatus, StateChange } from '../../../shared/api/types';
 import { useApi } from '../api/inject';
@@ -45,6 +46,13 @@ export const useLab = defineStore('lab', () => {
    * data as last read or saved here stands in (the contract does not report what the lab runs).
    */
   const applied = shallowRef<{ path: string; raw: Raw }>();
+  /**
+   * This window looked at a lab already running (or lost the connection for a while): a member's
+   * checks from before are asked of the lab once, when its detail first needs them. A lab started
+   * here was seen from its first check and is never asked.
+   */
+  let lookedLate = false;
+  const backfilled = new Set<string>();
 
   const running = computed(() => status.value?.running === true);
   /** The lab runs another file than the open one. */
@@ -97,6 +105,20 @@ export const useLab = defineStore('lab', () => {
     }
   }
 
+  /** Changes from the lab merged with those seen live: one of each, in time order. */
+  function mergeChanges(older: readonly StateChange[]): void {
+    const seen = new Set<string>();
+    const merged = [...older, ...changes.value]
+      .filter((c) => {
+        const id = `${c.key}|${c.at}|${c.to}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      })
+      .sort((a, b) => a.at - b.at);
+    changes.value = merged.length > KEEP_CHANGES ? merged.slice(-KEEP_CHANGES) : merged;
+  }
+
   const offs = [
     api.on('lab.status', setStatus),
     api.on('lab.member', onMember),
@@ -131,8 +153,7 @@ export const useLab = defineStore('lab', () => {
 
   /** What to run, and the data it is (taken with the text: later typing is not in it). */
   async function source(): Promise<{ src: { path: string; text?: string }; raw: Raw }> {
-    const text = workspaceStore.dirty ? await workspaceStore.text() : undefined;
-    return { src: { path: workspaceStore.path, text }, raw: workspaceStore.raw };
+    return { src: await workspaceStore.source(), raw: workspaceStore.raw };
   }
 
   async function start(): Promise<boolean> {
@@ -145,6 +166,8 @@ export const useLab = defineStore('lab', () => {
     applied.value = { path: src.path, raw };
     results.clear();
     changes.value = [];
+    lookedLate = false;
+    backfilled.clear();
     events.value = [];
     setStatus(s);
     return s.running;
@@ -208,33 +231,51 @@ export const useLab = defineStore('lab', () => {
     } catch {
       return; // a nicety: the live events still come
     }
+    lookedLate = true;
+    backfilled.clear();
     for (const { key, result } of session.latest) if (!results.has(key)) results.set(key, [result]);
     // Changes and events seen live meanwhile are in both: keep one of each.
-    const seen = new Set<string>();
-    const merged = [...session.changes, ...changes.value]
-      .filter((c) => {
-        const id = `${c.key}|${c.at}|${c.to}`;
-        if (seen.has(id)) return false;
-        seen.add(id);
-        return true;
-      })
-      .sort((a, b) => a.at - b.at);
-    changes.value = merged.length > KEEP_CHANGES ? merged.slice(-KEEP_CHANGES) : merged;
+    mergeChanges(session.changes);
     const shown = session.events.filter((e) => !HIDDEN_EVENTS.has(e.type));
     const ids = new Set(events.value.map((e) => JSON.stringify(e)));
     const all = [...shown.filter((e) => !ids.has(JSON.stringify(e))), ...events.value];
     events.value = all.length > KEEP_EVENTS ? all.slice(-KEEP_EVENTS) : all;
   }
 
-  /** Full history of one member from the health checker (results and changes), merged with what we saw. */
-  async function history(key: string): Promise<{ results: CheckResult[]; changes: StateChange[]; error?: string }> {
+  /**
+   * A member's checks from before this window looked, into the one history (`results`,
+   * `changes`) its detail reads; once per member, and only when this window looked late.
+   * Returns why it could not, if it could not.
+   */
+  async function backfill(key: string): Promise<string | undefined> {
+    if (!lookedLate || !running.value || backfilled.has(key)) return undefined;
+    backfilled.add(key);
     try {
       const h = await api.call('lab.history', { key });
-      return { results: h.results, changes: h.changes };
+      const mine = results.get(key) ?? [];
+      const seen = new Set(mine.map((r) => r.at));
+      const all = [...h.results.filter((r) => !seen.has(r.at)), ...mine].sort((a, b) => a.at - b.at);
+      results.set(key, all.slice(-KEEP_RESULTS));
+      mergeChanges(h.changes);
+      return undefined;
     } catch (e) {
-      return { results: results.get(key) ?? [], changes: changes.value.filter((c) => c.key === key), error: errorSentence(e, 'load the member history') };
+      backfilled.delete(key);
+      return errorSentence(e, 'load the member history');
     }
   }
 
-  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, fault, history, setStatus };
+  /** One check of a group's members now (or of every member), outside the running lab. */
+  async function checkNow(group?: string): Promise<ResultOf<'check.run'>> {
+    return api.call('check.run', { ...(await workspaceStore.source()), group });
+  }
+
+  /** A member's recorded checks replayed under other timers by main's state machine. */
+  async function replay(member: string, timers: NonNullable<ArgsOf<'lab.replay'>['timers']>, recorded: { results: readonly CheckResult[]; changes: readonly StateChange[] }): Promise<ReplayReport> {
+    return api.call('lab.replay', {
+      ...(await workspaceStore.source()), member, historyName: 'the lab\'s history',
+      history: JSON.stringify({ results: recorded.results, changes: recorded.changes }), timers,
+    });
+  }
+
+  return { status, members, results, changes, events, pools, traffic, busy, reconnecting, message, unsupported, running, runsOther, outOfDate, counts, start, apply, stop, toggle, refresh, pairBox, fault, backfill, checkNow, replay, setStatus };
 });

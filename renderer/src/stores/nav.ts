@@ -2,12 +2,12 @@
 // field a "jump to problem" should focus once it is on screen.
 import { defineStore } from 'pinia';
 import { reactive, ref, shallowRef } from 'vue';
-import { isListSection, SECTIONS, type ListSection, type SectionId } from '../lib/sections';
+import { isListView, type ListViewId, type ViewId } from '../../../shared/api/views';
 import { parsePath, pathKey, type Path } from '../lib/tree';
 
 export const useNav = defineStore('nav', () => {
-  const section = ref<SectionId>('overview');
-  const selected = reactive<Record<ListSection, number | undefined>>({
+  const section = ref<ViewId>('overview');
+  const selected = reactive<Record<ListViewId, number | undefined>>({
     servers: undefined, groups: undefined, services: undefined, targetSets: undefined, appliances: undefined,
   });
   /** Field (path key) to focus once its editor is rendered; consumed by the field itself. */
@@ -20,14 +20,10 @@ export const useNav = defineStore('nav', () => {
   const listActions = shallowRef<{ add(): void; duplicate(): void; remove(): void }>();
   const problemCursor = ref(-1);
 
-  function go(id: SectionId): void {
+  function go(id: ViewId): void {
     section.value = id;
   }
-  function goIndex(n: number): void {
-    const s = SECTIONS[n];
-    if (s) go(s.id);
-  }
-  function select(list: ListSection, index: number | undefined): void {
+  function select(list: ListViewId, index: number | undefined): void {
     selected[list] = index;
   }
 
@@ -35,7 +31,7 @@ export const useNav = defineStore('nav', () => {
   function jumpTo(path: Path | string): void {
     const p = parsePath(path);
     const head = p[0];
-    if (isListSection(head)) {
+    if (isListView(head)) {
       section.value = head;
       if (typeof p[1] === 'number') selected[head] = p[1];
     } else if (head === 'healthTimers' || head === 'name' || head === 'description' || head === 'lbdesk') {
@@ -49,5 +45,5 @@ export const useNav = defineStore('nav', () => {
     focusSeq.value++;
   }
 
-  return { section, selected, focusKey, focusSeq, member, shortcutsOpen, listActions, problemCursor, go, goIndex, select, jumpTo, focus };
+  return { section, selected, focusKey, focusSeq, member, shortcutsOpen, listActions, problemCursor, go, select, jumpTo, focus };
 });

@@ -46,7 +46,7 @@ export const useOperate = defineStore('operate', () => {
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const src = async () => ({ path: workspaceStore.path, text: workspaceStore.dirty ? await workspaceStore.text() : undefined });
+  const src = () => workspaceStore.source();
   const labSame = computed(() => lab.running && !lab.runsOther);
   const rows = computed<OperateRow[]>(() => (live.value?.members ?? []).map((m) => {
     const l = labSame.value ? lab.members.get(memberKey(m)) : undefined;

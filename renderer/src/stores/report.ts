@@ -26,8 +26,7 @@ export const useReport = defineStore('report', () => {
     error.value = '';
     result.value = undefined;
     try {
-      const text = workspaceStore.dirty ? await workspaceStore.text() : undefined;
-      const r = await api.call('report.export', { path: workspaceStore.path, ...(text !== undefined ? { text } : {}), offline: offline.value });
+      const r = await api.call('report.export', { ...(await workspaceStore.source()), offline: offline.value });
       result.value = r;
       return r;
     } catch (e) {

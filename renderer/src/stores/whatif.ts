@@ -35,8 +35,7 @@ export const useWhatIf = defineStore('whatif', () => {
     }
     busy.value = true;
     try {
-      const text = workspaceStore.dirty ? await workspaceStore.text() : undefined;
-      result.value = await api.call('lab.whatif', { path: workspaceStore.path, ...(text !== undefined ? { text } : {}), fail: [...failing.value] });
+      result.value = await api.call('lab.whatif', { ...(await workspaceStore.source()), fail: [...failing.value] });
     } catch (e) {
       result.value = undefined;
       error.value = errorSentence(e, 'work out what-if');

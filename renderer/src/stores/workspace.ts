@@ -13,7 +13,7 @@ import { fastLoad } from '../../../shared/model/fastload';
 import { parsePath, pathKey, itemRoot, getIn, type Path } from '../lib/tree';
 import { mirror, plain, type Raw } from './mirror';
 import { advanceRename, beginRename, renameOps, type RenameKind, type RenameSession } from '../lib/references';
-import type { Problem } from '../model';
+import type { Problem } from '../lib/model';
 import { createDocumentClient, type DocumentClient } from '../document/client';
 import { quickCheck } from '../lib/quickCheck';
 import { describeAt, itemNoun } from '../lib/labels';
@@ -160,7 +160,7 @@ export const useWorkspace = defineStore('workspace', () => {
     pushCheck = setTimeout(() => {
       void (async () => {
         try {
-          const found = await api.call('appliance.problems', { path: path.value, text: dirty.value ? await text() : undefined });
+          const found = await api.call('appliance.problems', await source());
           if (seq === pushCheckSeq) pushProblems.value = keyed(found);
         } catch {
           if (seq === pushCheckSeq) pushProblems.value = [];
@@ -338,6 +338,11 @@ export const useWorkspace = defineStore('workspace', () => {
     await flush();
     const r = await (await getDocument()).send({ kind: 'text' });
     return r.text ?? '';
+  }
+
+  /** What a call runs on: the file, with the text on screen when it has edits not saved. */
+  async function source(): Promise<{ path: string; text?: string }> {
+    return dirty.value ? { path: path.value, text: await text() } : { path: path.value };
   }
 
   async function save(to?: string): Promise<boolean> {
@@ -618,7 +623,7 @@ export const useWorkspace = defineStore('workspace', () => {
   return {
     path, mtimeMs, loaded, raw, savedRaw, rev, state, problems, validating, warming, loading, saving, lastSavedAt, message, notice, externalChange,
     conflict, dropped, restored, merge, lastMerge, recent, name, dirty, canUndo, canRedo, undoLabel, redoLabel, broken, errors, warnings, byItem, problemsAt,
-    load, open, openDemo, start, refreshRecent, text, save, overwrite, reload, choose, applyMerge, get, set, insert, remove, transact, rename, endRename,
+    load, open, openDemo, start, refreshRecent, text, source, save, overwrite, reload, choose, applyMerge, get, set, insert, remove, transact, rename, endRename,
     undo, redo, settle,
   };
 });

@@ -3,7 +3,7 @@
 import * as net from 'node:net';
 import type { MemberKey, MemberState, MemberStatus, StateChange } from '../../../shared/api/types';
 import type { HealthEvents, HealthView } from '../../../main/services/health/types';
-import { Emitter } from '../../../main/services/emitter';
+import { Emitter } from '../../../shared/emitter';
 import type { ForwardingEngine } from '../../../main/services/engine';
 import { workspaceSchema, type Workspace, type WorkspaceInput } from '../../../shared/model/schema';
 

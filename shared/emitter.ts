@@ -1,5 +1,5 @@
-// The one way a service tells about what happens in it (health checker, forwarding engine, the
-// API's event bus): a typed map of event names to payloads, `on` returning its own `off`.
+// The one way anything here tells about what happens in it (health checker, forwarding engine,
+// the API's events in main and in every client): a typed map of event names to payloads, `on` returning its own `off`.
 // A listener's fault stays with it: the emitter and the other listeners carry on (a bug in a
 // page's listener must not stop health checking or forwarding).
 
@@ -26,5 +26,12 @@ export class Emitter<Events extends object> {
         // see the file comment
       }
     }
+  }
+}
+
+/** One kind of event told by whoever holds it (a lab's events for a scenario, serve's printed lines). */
+export class Told<T> extends Emitter<{ event: T }> {
+  tell(payload: T): void {
+    this.emit('event', payload);
   }
 }
