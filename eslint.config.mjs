@@ -12,7 +12,7 @@ const WS_NAME = {
   selector: 'Identifier[name=/^ws$|^ws[A-Z0-9_]|Ws([A-Z0-9_]|$)/]',
   message: '`ws` names only a WebSocket: call a workspace `workspace`, its store `workspaceStore`, its file `workspaceFile`.',
 };
-const SOCKET_FILES = ['main/host/**', 'shared/api/client.ts', 'test/security/browser-host*.ts', 'test/e2e/reconnect.spec.ts', 'test/integration/parity.test.ts'];
+const SOCKET_FILES = ['main/host/**', 'shared/api/client.ts', 'test/main/host/browser-host*.ts', 'test/helpers/host-client.ts', 'test/e2e/reconnect.spec.ts', 'test/main/host/parity.test.ts'];
 
 const restrict = (patterns, paths = []) => ['error', { paths, patterns }];
 const electron = [{ name: 'electron', message: 'Only main/app and main/preload may import electron.' }];

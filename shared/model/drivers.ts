@@ -1,6 +1,6 @@
 // What each driver can do, as facts the validation, the services and the page ask instead of a
 // driver's name. main's registry (main/services/drivers/index.ts) is checked against this table
-// (test/services/drivers/driver-facts.test.ts): a Driver object and its facts cannot drift.
+// (test/main/services/drivers/driver-facts.test.ts): a Driver object and its facts cannot drift.
 // Adding a name to DRIVERS fails to compile until its row is here.
 
 /** Every driver a workspace may name (`driver:`), in the order help and lists show them. */

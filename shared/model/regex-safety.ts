@@ -2,7 +2,7 @@
 // so a pattern like ^(a+)+$ takes exponential time on a line such as "aaa…a!". This check is
 // conservative: it refuses a repeated group that holds a repetition (star height above 1) or a
 // choice whose branches could match the same text, and backreferences. What is left runs in
-// polynomial time, and the matching itself is time-bounded (main/services/sync/vendor/bounded.ts).
+// polynomial time, and the matching itself is time-bounded (main/services/sync/commands/bounded.ts).
 
 /** Longest pattern accepted: a CLI's prompt or error line needs far less. */
 export const MAX_PATTERN_LENGTH = 512;

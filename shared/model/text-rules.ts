@@ -68,7 +68,7 @@ export const TEXT_RULES: Readonly<Record<TextRuleName, TextRule>> = RULES;
 
 /**
  * Every workspace field under a rule (`[]` is any list index, `{}` any key). The schema uses
- * these rules; test/unit/model/text-rules.test.ts tries each field with every refused kind.
+ * these rules; test/shared/model/text-rules.test.ts tries each field with every refused kind.
  */
 export const TEXT_FIELDS: readonly { path: string; rule: TextRuleName }[] = [
   { path: 'name', rule: 'workspaceName' },

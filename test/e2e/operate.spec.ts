@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { LbdeskPage } from './pages/lbdesk';
 import { dataDir } from './pages/env';
 import { freePort, haveSshd, noSshd, startSshd, type Sshd } from '../helpers/sshd';
-import { adminBits as boxAdminBits, HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../services/operate/box';
+import { adminBits as boxAdminBits, HAPROXY, HaproxyBox, HeldBackends, hold, renderBox, type Held } from '../helpers/operate/box';
 
 const VIP = '127.0.34.1';
 const WEB1 = '127.0.34.2';

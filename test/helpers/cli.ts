@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isFresh } from '../security/built';
+import { isFresh } from './built';
 
 export const ROOT = resolve(__dirname, '../..');
 const BIN = resolve(ROOT, 'main/cli/bin.ts');

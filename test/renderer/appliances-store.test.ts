@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { storeContext } from './helpers/mount';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { storeContext } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useAppliances } from '../../renderer/src/stores/appliances';
 
@@ -107,7 +107,7 @@ describe('appliances store', () => {
     apps.confirmSeconds = 15;
     expect(apps.windowError).toBe('');
     // The panel: Push stays off while a push waits for Confirm, or the window is wrong.
-    const { mountWith } = await import('./helpers/mount');
+    const { mountWith } = await import('../helpers/renderer/mount');
     const PushPanel = (await import('../../renderer/src/appliance/PushPanel.vue')).default;
     const { getActivePinia } = await import('pinia');
     const w = mountWith(PushPanel, real.api, getActivePinia()!);

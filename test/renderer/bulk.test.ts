@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { all, inOrder, keep, pick, single } from '../../renderer/src/lib/selection';
 import { membersBulk, parseWeightChange, serversBulk } from '../../renderer/src/lib/bulk';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
-import { settled, withDemo } from './helpers/mount';
+import { settled, withDemo } from '../helpers/renderer/mount';
 
 describe('selection', () => {
   const order = [5, 3, 9, 1, 7]; // the order shown (sorted)

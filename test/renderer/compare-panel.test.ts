@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import ComparePanel from '../../renderer/src/appliance/ComparePanel.vue';
 import { HAPROXY_CANDIDATES } from '../../main/services/compare/sides';
-import { mountWith, withDemo } from './helpers/mount';
+import { mountWith, withDemo } from '../helpers/renderer/mount';
 import { skipBecause } from '../helpers/skip';
 
 const noHaproxy = HAPROXY_CANDIDATES.some((p) => existsSync(p)) ? '' : ' (skipped: haproxy is not installed)';

@@ -7,7 +7,7 @@ import { WorkspaceDocument } from '../../renderer/src/document/document';
 import { mirror, type Raw } from '../../renderer/src/stores/workspace';
 import type { EditOp } from '../../renderer/src/document/protocol';
 import { quickCheck } from '../../renderer/src/lib/quickCheck';
-import { ROOT } from './helpers/api';
+import { ROOT } from '../helpers/renderer/api';
 
 const demo = readFileSync(join(ROOT, 'assets/demo/lab-site-a.yaml'), 'utf8');
 

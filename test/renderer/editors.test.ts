@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { mountWith, settled, withDemo } from './helpers/mount';
+import { mountWith, settled, withDemo } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
 import GroupEditor from '../../renderer/src/editors/GroupEditor.vue';

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { storeContext } from './helpers/mount';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { storeContext } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab, KEEP_RESULTS } from '../../renderer/src/stores/lab';
 import type { MemberStatus } from '../../shared/api/types';
-import { freePort, labWorkspace } from './helpers/workspace';
+import { freePort, labWorkspace } from '../helpers/renderer/workspace';
 
 const member = (over: Partial<MemberStatus> = {}): MemberStatus => ({
   key: 'g:web/web1:8081', group: 'web', server: 'web1', address: '127.0.0.21', port: 8081, check: 'http', layer: 7,

@@ -1,8 +1,8 @@
 // A fault from the window: on a member of the running lab (the real lab behind the real API),
 // shown on the member, taken off with one click.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mountWith, until, withRealLab } from './helpers/mount';
-import { httpMemberSite } from './helpers/workspace';
+import { mountWith, until, withRealLab } from '../helpers/renderer/mount';
+import { httpMemberSite } from '../helpers/renderer/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import MemberDetail from '../../renderer/src/lab/MemberDetail.vue';

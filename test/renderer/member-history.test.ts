@@ -3,8 +3,8 @@
 // already running asks the lab for the checks from before, once per member.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemberEvent } from '../../shared/api/contract';
-import { mountWith, until, withRealLab } from './helpers/mount';
-import { httpMemberSite } from './helpers/workspace';
+import { mountWith, until, withRealLab } from '../helpers/renderer/mount';
+import { httpMemberSite } from '../helpers/renderer/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import MemberDetail from '../../renderer/src/lab/MemberDetail.vue';

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VueWrapper } from '@vue/test-utils';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, storeContext, until } from './helpers/mount';
-import { startAdxBox, type AdxBox } from '../services/vendor/adx-box';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { mountWith, storeContext, until } from '../helpers/renderer/mount';
+import { startAdxBox, type AdxBox } from '../helpers/command-boxes/adx-box';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import OperateView from '../../renderer/src/views/OperateView.vue';
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mountWith, settled, until, withRealLab } from './helpers/mount';
-import { freePort } from './helpers/workspace';
+import { mountWith, settled, until, withRealLab } from '../helpers/renderer/mount';
+import { freePort } from '../helpers/renderer/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import PairStrip from '../../renderer/src/lab/PairStrip.vue';

@@ -5,8 +5,8 @@ import { flushPromises } from '@vue/test-utils';
 import { addOps, parseServers } from '../../renderer/src/lib/pasteServers';
 import PasteServersDialog from '../../renderer/src/components/dialogs/PasteServersDialog.vue';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
-import { realApi, type RealApi } from './helpers/api';
-import { mountWith, storeContext } from './helpers/mount';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { mountWith, storeContext } from '../helpers/renderer/mount';
 
 describe('parseServers', () => {
   it('reads CSV with a header, TSV and semicolons, quoted fields', () => {

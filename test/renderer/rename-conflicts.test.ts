@@ -2,7 +2,7 @@
 // only the edited item's references, and a clash shows under the field being edited.
 import { describe, expect, it } from 'vitest';
 import type { VueWrapper } from '@vue/test-utils';
-import { mountWith, settled, withDemo } from './helpers/mount';
+import { mountWith, settled, withDemo } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import ServerEditor from '../../renderer/src/editors/ServerEditor.vue';
 import ServiceEditor from '../../renderer/src/editors/ServiceEditor.vue';

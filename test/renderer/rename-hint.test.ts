@@ -3,8 +3,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { realApi, type RealApi } from './helpers/api';
-import { settled, storeContext } from './helpers/mount';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { settled, storeContext } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 
 const SITE = [

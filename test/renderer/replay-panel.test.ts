@@ -4,7 +4,7 @@
 // the failure began); replayed, at the first (1 ms after).
 import { describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import { mountWith, withDemo } from './helpers/mount';
+import { mountWith, withDemo } from '../helpers/renderer/mount';
 import ReplayPanel from '../../renderer/src/lab/ReplayPanel.vue';
 import type { CheckResult } from '../../shared/api/types';
 

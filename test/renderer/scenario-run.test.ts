@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mountWith, until, withRealLab } from './helpers/mount';
-import { httpMemberSite } from './helpers/workspace';
+import { mountWith, until, withRealLab } from '../helpers/renderer/mount';
+import { httpMemberSite } from '../helpers/renderer/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import ScenarioRun from '../../renderer/src/lab/ScenarioRun.vue';

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createServer, connect, type Server } from 'node:net';
 import { flushPromises } from '@vue/test-utils';
-import { withDemo } from './helpers/mount';
-import { freePort, labWorkspace } from './helpers/workspace';
+import { withDemo } from '../helpers/renderer/mount';
+import { freePort, labWorkspace } from '../helpers/renderer/workspace';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import { useLab } from '../../renderer/src/stores/lab';
 import { CHECK_ROWS, MAX_MEMBER_SERIES, TRAFFIC_ROWS, useSeries } from '../../renderer/src/stores/series';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VueWrapper } from '@vue/test-utils';
-import { mountWith, settled, withDemo } from './helpers/mount';
+import { mountWith, settled, withDemo } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 import TargetSetEditor from '../../renderer/src/editors/TargetSetEditor.vue';
 

@@ -2,7 +2,7 @@
 // target sets that lose capacity, struck through the failed members, with main's answer.
 import { describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import { mountWith, settled, withDemo } from './helpers/mount';
+import { mountWith, settled, withDemo } from '../helpers/renderer/mount';
 import OverviewView from '../../renderer/src/views/OverviewView.vue';
 import { useWhatIf } from '../../renderer/src/stores/whatif';
 import { useWorkspace } from '../../renderer/src/stores/workspace';

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { realApi, type RealApi } from './helpers/api';
-import { settled, storeContext } from './helpers/mount';
+import { realApi, type RealApi } from '../helpers/renderer/api';
+import { settled, storeContext } from '../helpers/renderer/mount';
 import { useWorkspace } from '../../renderer/src/stores/workspace';
 
 describe('workspace store', () => {

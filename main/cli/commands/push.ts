@@ -9,7 +9,7 @@ import { CONFIRM_WITHIN_MAX_MS, CONFIRM_WITHIN_MIN_MS } from '../../../shared/mo
 import { ApiError } from '../../../shared/api/contract';
 import { pushAppliance } from '../../services/push';
 import { pushFleet, syncDataDir, type FleetItem } from '../../services/sync';
-import { pendingWatches } from '../../services/sync/vendor';
+import { pendingWatches } from '../../services/sync/commands';
 import { CliError, unprefixed } from '../errors';
 import { durationOption, intOption, prepareForSync, progressLine, refuseNoConfirm, sshOptionsFrom, withSshOptions } from '../sync-options';
 import { pushPairCli, type PairCliOptions } from './push-pair';

@@ -8,7 +8,7 @@ import { loadSource } from '../workspace/source';
 import type { SecretStore } from '../secrets/types';
 import type { SshOptions } from '../ssh';
 import { listHistory, readHistory, syncDataDir, withSession, type PushOptions, type ReadOptions } from '../sync';
-import { shownConfig } from '../sync/vendor/redact';
+import { shownConfig } from '../sync/commands/redact';
 import { openAppliance } from '../sync/appliance';
 import { getDriver } from '../drivers';
 import { pushAppliance, pushPairOf } from '../push';

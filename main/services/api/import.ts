@@ -8,7 +8,7 @@ import { workspaceSchema, type DriverName, type Workspace } from '../../../share
 import { driversWhere, FILE_IMPORT_DRIVERS, isFileImport } from '../../../shared/model/drivers';
 import { openAppliance } from '../sync/appliance';
 import { applyMerge, decodeConfig, detectDriver, importConfig, newWorkspaceText, planMerge, workspaceProblems, ImportError, MAX_IMPORT_BYTES, type Imported, type ReportItem } from '../import';
-import { shownConfig } from '../sync/vendor/redact';
+import { shownConfig } from '../sync/commands/redact';
 import { getDriver } from '../drivers';
 import { checkWritableWorkspace, readConfigFile } from '../files/guard';
 import { writeFileAtomic } from '../workspace/atomic';

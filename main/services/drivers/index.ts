@@ -4,7 +4,7 @@ import { cutText, UnwritableTextError } from '../../../shared/model/text-rules';
 import { a10Driver } from './a10';
 import { adxDriver } from './adx';
 import { netscalerDriver } from './netscaler';
-import { cliDriver } from './cli';
+import { cliDriver } from './template';
 import { f5Driver } from './f5';
 import { haproxyDriver } from './haproxy';
 import { keepalivedDriver } from './keepalived';

@@ -1,6 +1,6 @@
 // What a command-driven box says about its members at run time (its show commands, parsed) and
 // the commands that change one member's admin state at once, never saved (no write memory).
-// Each dialect's words live in its folder (drivers/<name>/show.ts); operate/vendor.ts sends them.
+// Each dialect's words live in its folder (drivers/<name>/show.ts); operate/command-box.ts sends them.
 
 export type LiveAdmin = 'ready' | 'drain' | 'maint';
 

@@ -103,7 +103,7 @@ export interface CommandDriven {
    * unchanged, so nothing is undone by inverse commands; `abort` drops a transaction begun.
    */
   transaction?: { begin: string; submit: string; abort: string };
-  /** Applied as a batch file by the box's own tool over SSH exec, not typed into a CLI session (./sync/vendor/batch.ts). */
+  /** Applied as a batch file by the box's own tool over SSH exec, not typed into a CLI session (main/services/sync/commands/batch.ts). */
   batch?: BatchApply;
 }
 

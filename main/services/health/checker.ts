@@ -18,7 +18,7 @@ import { changeOf, fixedTracker, statusOf } from './status';
 import type { HealthEvents, HealthView } from './types';
 import { Emitter } from '../../../shared/emitter';
 import { checkMembers } from './check-once';
-import { TcpThreads } from './probes/tcp-threads';
+import { TcpPool } from './probes/tcp-pool';
 import { realClock, type Clock, type TimerHandle } from './clock';
 
 export interface HealthCheckerOptions {
@@ -115,7 +115,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
   private readonly historySize: number;
   private sweepTimer: TimerHandle | undefined;
   private started = false;
-  private tcp: TcpThreads | undefined;
+  private tcp: TcpPool | undefined;
   /** Due → the probe's start (its connect call, on a probe thread too), per check. */
   private readonly lateness = new Histogram();
 
@@ -191,7 +191,7 @@ export class HealthChecker extends Emitter<HealthEvents> implements HealthView {
     let tcp = 0;
     for (const m of this.members.values()) if (isProbed(m.spec) && m.spec.check.type === 'tcp') tcp++;
     if (tcp < (this.opts.probeThreadsFrom ?? 1000)) return;
-    this.tcp = new TcpThreads(count);
+    this.tcp = new TcpPool(count);
     // A check on a thread is in flight until its result is back here, well after its socket
     // has closed: without more room, results in transit would hold back the next starts.
     if (this.opts.maxInFlight === undefined) this.scheduler.maxInFlight = DEFAULT_IN_FLIGHT * (1 + count);

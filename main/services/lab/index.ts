@@ -13,7 +13,7 @@ import type { SecretStore } from '../secrets/types';
 import { LabFaults, type Fault, type FaultLine } from './faults';
 import { labScope } from './local';
 import { describeUnbound, unbindable, unboundSentence } from './unbound';
-import { LabPairs } from './pairs';
+import { LabPairs } from './lab-pairs';
 import { runFaultLine, runScenario, type ScenarioStep } from './scenario';
 
 const STATS_EVERY_MS = 1000;

@@ -2,7 +2,7 @@
 // whatever the box has (socat, an nc with -U, python3; probed once per connection), one exec for
 // any number of commands, each answer kept apart.
 import type { Remote } from '../sync/remote';
-import { shq, tail } from '../sync/shell';
+import { shq, tail } from '../sync/quote';
 
 export interface DeclaredSocket {
   path: string;

@@ -11,7 +11,7 @@ import type { SecretStore } from '../secrets/types';
 import type { SyncTarget } from '../sync/target';
 import { haproxyRuntime } from './haproxy';
 import { pingdirectoryRuntime } from './pingdirectory';
-import { vendorRuntime } from './vendor';
+import { commandBoxRuntime } from './command-box';
 import { ipvsRuntime } from './ipvs';
 import { runtimeRemote } from './remote';
 import { lbdeskRuntime } from './lbdesk';
@@ -26,7 +26,7 @@ export { runtimeRemote } from './remote';
 export { loadKept, outForWords } from '../sync/kept';
 export type { AdminState, MemberState, Runtime, WorkspaceMember } from './types';
 
-const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: vendorRuntime('adx', 'real server port'), a10: vendorRuntime('a10', 'slb server port'), netscaler: vendorRuntime('netscaler', 'service group member'), f5: vendorRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime, lbdesk: lbdeskRuntime };
+const drivers: Partial<Record<DriverName, RuntimeDriver>> = { haproxy: haproxyRuntime, adx: commandBoxRuntime('adx', 'real server port'), a10: commandBoxRuntime('a10', 'slb server port'), netscaler: commandBoxRuntime('netscaler', 'service group member'), f5: commandBoxRuntime('f5', 'pool member'), keepalived: ipvsRuntime, pingdirectory: pingdirectoryRuntime, lbdesk: lbdeskRuntime };
 
 /** The driver's runtime part, or undefined where lbdesk has none for it yet. */
 export function runtimeDriver(driver: DriverName): RuntimeDriver | undefined {

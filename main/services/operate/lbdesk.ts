@@ -4,7 +4,7 @@
 // Not `lbdesk ctl` on the box: a Node start per ask would cost more than the round trip itself,
 // and the socket needs nothing of lbdesk's version on the box but its protocol.
 import type { ControlAnswer, ControlMember } from '../lab/control';
-import { shq, tail } from '../sync/shell';
+import { shq, tail } from '../sync/quote';
 import type { BoxHealth, MemberState, Runtime, RuntimeContext, RuntimeDriver, SetOutcome, WorkspaceMember } from './types';
 import { RuntimeError } from './haproxy';
 

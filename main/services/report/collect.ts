@@ -13,7 +13,7 @@ import { VERSION } from '../../../shared/version';
 import { createTwoFilesPatch } from 'diff';
 import { listHistory, readHistory } from '../sync/history';
 import { loadKept } from '../sync/kept';
-import { redactPatch } from '../sync/vendor/redact';
+import { redactPatch } from '../sync/commands/redact';
 import { openAppliance } from '../sync/appliance';
 import type { ReadOptions } from '../sync/pull';
 import { sha256 } from '../hash';

@@ -5,7 +5,7 @@
 // puts one algorithm in it before each attempt: SHA-2 first, then `ssh-rsa` where
 // legacyAlgorithms or PubkeyAcceptedAlgorithms allow it (a server may advertise SHA-2 and
 // still accept only ssh-rsa). Relies on ssh2 1.x internals (`_protocol._handlers.EXT_INFO`);
-// test/services/ssh/legacy.test.ts fails if they change.
+// test/main/services/ssh/legacy.test.ts fails if they change.
 import type { Client } from 'ssh2';
 
 type ExtInfo = (p: unknown, exts: { name: string; algs?: string[] }[]) => void;

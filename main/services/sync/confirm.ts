@@ -4,7 +4,7 @@
 // access still heals. Marker claims are atomic (rename / unlink): exactly one of the two wins.
 import type { Remote } from './remote';
 import { DISARM } from './scripts';
-import { tail } from './shell';
+import { tail } from './quote';
 
 export type DisarmResult = { outcome: 'confirmed' } | { outcome: 'none' } | { outcome: 'too-late'; firedAt?: number; rc?: number; hash?: string };
 

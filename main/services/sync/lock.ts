@@ -6,7 +6,7 @@ import type { SshConnection } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
 import { LOCK } from './scripts';
-import { shScript } from './shell';
+import { shScript } from './quote';
 import type { Sudo } from './sudo';
 
 /** In-process guard: the same appliance file twice in one fleet run fails fast. */

@@ -1,6 +1,6 @@
 // Pull and diff: read the live config from the appliance.
 import { createTwoFilesPatch } from 'diff';
-import { redactPatch } from './vendor/redact';
+import { redactPatch } from './commands/redact';
 import { isUtf8 } from 'node:buffer';
 import type { DiffReport, HistoryEntry } from '../../../shared/api/sync';
 import { connectSsh, type SshConnection, type SshOptions } from '../ssh/connect';

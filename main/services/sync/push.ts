@@ -11,7 +11,7 @@ import { acquireLock, claimPush, type Lock } from './lock';
 import { remotePaths } from './paths';
 import { Remote, verifyMethod, type Inspection } from './remote';
 import { sha256 } from '../hash';
-import { fillFile, tail } from './shell';
+import { fillFile, tail } from './quote';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
 import type { OntoOutcome, SyncTarget, VerifyTarget } from './target';
 import { maskVolatile } from './volatile';

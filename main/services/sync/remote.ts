@@ -4,13 +4,13 @@ import type { SFTPWrapper } from 'ssh2';
 import type { SshConnection, ExecResult } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import type { RemotePaths } from './paths';
-import { shScript, tail } from './shell';
+import { shScript, tail } from './quote';
 import { CAPS, CONFIRM_STATE, EXEC_UPLOAD, INSPECT, INSTALL, KEEP_MODE, PREPARE, PROBE, RESTORE, TIMER, USER_UPLOAD } from './scripts';
 import { Sudo, type SudoOptions } from './sudo';
 import type { SyncTarget } from './target';
 import { remotePaths } from './paths';
 import { readIfExists, scpPut, scpTransfer } from '../transfer';
-import { keepNote } from '../transfer/shell';
+import { keepNote } from '../transfer/remote-posix';
 
 export interface Inspection {
   exists: boolean;

@@ -2,7 +2,7 @@
 // Paths and values always arrive as arguments ($1…), never spliced into the code. Steps are
 // merged where that is safe: each exec costs the appliance a fork and a shell. The hash
 // function is the transfer layer's, which hashes the same files.
-import { HASH_FN, KEEP_FN } from '../transfer/shell';
+import { HASH_FN, KEEP_FN } from '../transfer/remote-posix';
 
 /**
  * What this box has, probed once per connection (printed with the inspection): tools as

@@ -7,7 +7,7 @@ import type { SshConnection } from '../ssh/connect';
 import { SshError } from '../ssh/errors';
 import { destination, SecretRefusedError } from '../secrets/bound';
 import { secretName, secretToSend, type SecretStore } from '../secrets/types';
-import { shScript } from './shell';
+import { shScript } from './quote';
 
 export interface SudoOptions {
   secrets?: SecretStore;

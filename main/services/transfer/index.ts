@@ -6,7 +6,7 @@ import { TransferError, type FileTransfer, type ReadOptions, type TransferMode }
 
 export { scpTransfer, scpGet, scpPut } from './scp';
 export { sftpTransfer } from './sftp';
-export { probeShell } from './shell';
+export { probeShell } from './remote-posix';
 export type { TransferHost } from './host';
 export * from './types';
 

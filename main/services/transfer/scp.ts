@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import type { ClientChannel } from 'ssh2';
 import { execChannel, labelOf, remoteWord, tempBeside, type TransferHost } from './host';
 import { ChannelReader } from './reader';
-import { probeShell, shellHash, shellRemove, shellReplace } from './shell';
+import { probeShell, shellHash, shellRemove, shellReplace } from './remote-posix';
 import {
   DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, TransferError,
   type FileTransfer, type ReadOptions, type WriteOptions, type WriteResult,

@@ -1,7 +1,7 @@
 // SFTP transfer: a temp file beside the target, fsync, then posix-rename (or a shell `mv`).
 import type { SFTPWrapper, Stats } from 'ssh2';
 import { labelOf, openSftp, tempBeside, type TransferHost } from './host';
-import { probeShell, shellHash, shellReplace } from './shell';
+import { probeShell, shellHash, shellReplace } from './remote-posix';
 import {
   DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, TransferError,
   type FileTransfer, type ReadOptions, type WriteOptions, type WriteResult,

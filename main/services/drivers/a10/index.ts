@@ -2,7 +2,7 @@
 // its running config (docs/vendor-cli.md, "A10"). Everything the A10 dialect knows lives in this
 // folder: parse (parse.ts), import (import.ts), diff -> commands with inverses (plan.ts), and
 // what `show running-config` reads after the commands (edit.ts).
-import { CLI_VOLATILE, DEFAULT_PROMPT } from '../cli-patterns';
+import { CLI_VOLATILE, DEFAULT_PROMPT } from '../box-patterns';
 import type { Driver } from '../types';
 import { importA10 } from './import';
 import { planA10 } from './plan';

@@ -2,7 +2,7 @@
 // config (docs/vendor-cli.md, "ADX"). Everything the ADX dialect knows lives in this folder:
 // parse (parse.ts), import (import.ts), diff -> commands with inverses (plan.ts), and what
 // `show running-config` reads after the commands (edit.ts).
-import { CLI_VOLATILE } from '../cli-patterns';
+import { CLI_VOLATILE } from '../box-patterns';
 import type { Driver } from '../types';
 import { importAdx } from './import';
 import { planAdx } from './plan';

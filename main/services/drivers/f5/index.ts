@@ -3,7 +3,7 @@
 // (parse.ts), import (import.ts), diff -> commands with inverses (plan.ts), and what
 // `tmsh show running-config` reads after the commands (edit.ts). A push runs in one tmsh
 // transaction: the box takes all of it at `submit cli transaction`, or none.
-import { CLI_VOLATILE, DEFAULT_ERRORS } from '../cli-patterns';
+import { CLI_VOLATILE, DEFAULT_ERRORS } from '../box-patterns';
 import type { Driver } from '../types';
 import { importF5 } from './import';
 import { planF5 } from './plan';

@@ -2,7 +2,7 @@
 // config (docs/vendor-cli.md, "NetScaler"). Everything the dialect knows lives in this folder:
 // parse (parse.ts), import (import.ts), diff -> commands with inverses (plan.ts), and what
 // `show ns runningConfig` reads after the commands (edit.ts).
-import { CLI_VOLATILE } from '../cli-patterns';
+import { CLI_VOLATILE } from '../box-patterns';
 import type { Driver } from '../types';
 import { importNs } from './import';
 import { planNs } from './plan';

@@ -1,5 +1,5 @@
 // The TCP Layer 4 handshake on a bare libuv TCP handle: connect, then close with RST. Small
-// imports only: the probe thread (tcp-thread.ts) runs it as well.
+// imports only: the probe thread (tcp-worker.ts) runs it as well.
 import { performance } from 'node:perf_hooks';
 import { isV6 } from '../../address-family';
 

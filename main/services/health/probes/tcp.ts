@@ -4,7 +4,7 @@
 // Two implementations of the same packets: node:net with socket.resetAndDestroy(), and, when
 // the runtime offers it, the libuv TCP handle that node:net drives underneath (the same
 // `connect` and `reset` calls, without the stream objects): a third of the CPU per check,
-// and the handshakes can run on probe threads (tcp-threads.ts) when the health checker has
+// and the handshakes can run on probe threads (tcp-pool.ts) when the health checker has
 // many members. LBDESK_HEALTH_IO=net forces node:net; the forwarding engine uses the same handles.
 import net from 'node:net';
 import { getSystemErrorName } from 'node:util';

@@ -2,7 +2,7 @@
 import type { CertificateSeen } from '../../../../shared/api/types';
 import type { HealthCheck } from '../../../../shared/model/schema';
 import type { SecretStore } from '../../secrets/types';
-import type { TcpThreads } from './tcp-threads';
+import type { TcpPool } from './tcp-pool';
 
 export type Evidence = Record<string, string | number | boolean>;
 
@@ -22,7 +22,7 @@ export interface ProbeContext {
   /** argv prefix for ICMP echo (default ['ping']); the address and options are appended. */
   pingCommand?: string[];
   /** Threads for TCP Layer 4 handshakes (the health checker's, when it runs many members). */
-  tcpThreads?: TcpThreads;
+  tcpThreads?: TcpPool;
 }
 
 /** One probe's outcome; the health checker adds the start time to make a CheckResult. */
