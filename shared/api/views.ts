@@ -14,7 +14,7 @@ export interface ViewSpec {
   list?: true;
 }
 
-export const VIEWS = [
+const LIST = [
   { id: 'overview', label: 'Overview', command: 'view:overview', key: '1' },
   { id: 'servers', label: 'Real servers', command: 'view:servers', key: '2', list: true },
   { id: 'groups', label: 'Server groups', command: 'view:groups', key: '3', list: true },
@@ -26,14 +26,16 @@ export const VIEWS = [
   { id: 'operate', label: 'Operate', command: 'view:operate', key: '9' },
 ] as const satisfies readonly ViewSpec[];
 
-export type View = (typeof VIEWS)[number];
+export type View = (typeof LIST)[number];
+/** Typed so that a view without a key or a list still reads `key`/`list` as absent. */
+export const VIEWS: readonly (View & Pick<ViewSpec, 'key' | 'list'>)[] = LIST;
 export type ViewId = View['id'];
 export type ViewCommand = View['command'];
 /** The views that edit a list of the workspace (their ids are its keys). */
 export type ListViewId = Extract<View, { list: true }>['id'];
 
-export const VIEW_COMMANDS: readonly ViewCommand[] = VIEWS.map((v) => v.command);
-export const LIST_VIEWS: readonly ListViewId[] = VIEWS.flatMap((v) => ('list' in v ? [v.id] : []));
+export const VIEW_COMMANDS: readonly ViewCommand[] = LIST.map((v) => v.command);
+export const LIST_VIEWS: readonly ListViewId[] = LIST.flatMap((v) => ('list' in v ? [v.id] : []));
 
 export function isListView(id: unknown): id is ListViewId {
   return typeof id === 'string' && (LIST_VIEWS as readonly string[]).includes(id);
