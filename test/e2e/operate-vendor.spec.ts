@@ -58,8 +58,8 @@ for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
 
     await page.keyboard.press('Control+9');
     await expect(page.getByTestId('nav-operate')).toHaveAttribute('aria-current', 'page');
-    const web1 = app.member(WEB1);
-    const web2 = app.member(WEB2);
+    const web1 = page.locator(`tr[data-member="${WEB1}"]`);
+    const web2 = page.locator(`tr[data-member="${WEB2}"]`);
     // As the box has them: web1 up, ready, its 3 connections; web2 failing its check.
     await expect(web1.getByTestId('health')).toHaveText('up', { timeout: 20_000 });
     await expect(web1.getByTestId('admin')).toHaveText('ready');

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../helpers/cli';
 import { startAdxBox, type AdxBox } from '../../../helpers/command-boxes/adx-box';
 import { startF5Box, type F5Box } from '../../../helpers/command-boxes/f5-box';
@@ -182,5 +182,56 @@ describe('a push to the NetScaler test box keeps lbdesk maint and drain', { time
     const again = await cli(['push', file, '--appliance', 'ns1']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).not.toMatch(/kept /);
+  });
+});
+
+describe('a commit-confirmed push to the ADX test box, not confirmed: the inverse keeps lbdesk maint and drain', { timeout: 120_000 }, () => {
+  const CONFIG = [
+    'server real web1 192.0.2.11', ' port http', ' port http keepalive', '!',
+    'server real web2 192.0.2.12', ' port http', ' port http keepalive', '!',
+    'server virtual vip1 192.0.2.100', ' port http', ' bind http web1 http web2 http', '!', '',
+  ].join('\n');
+  let box: AdxBox;
+  let dir: string;
+  let file: string;
+  let cli: ReturnType<typeof tools>['cli'];
+  const admin = async (server: string) => {
+    const r = await cli(['state', file, '--appliance', 'adx1', '--json']);
+    return (JSON.parse(r.stdout) as JsonState).members.find((m) => m.server === server)?.admin;
+  };
+
+  beforeAll(async () => {
+    box = await startAdxBox({ host: '127.0.43.2', config: CONFIG });
+    dir = mkdtempSync(join(tmpdir(), 'lbdesk-kept-confirm-'));
+    ({ cli } = tools(dir, box.knownHostsLine));
+    file = site(dir, ['  - name: adx1', `    host: ${box.host}`, `    port: ${box.port}`, '    user: admin', '    auth: key', `    keyFile: ${box.keyFile}`, '    driver: adx', '    cli:', '      timeout: 5s'], ', weight: 5');
+  });
+  afterAll(async () => { await box?.stop(); });
+
+  it('web1 in maint before the push, web2 drained while it waits: the inverse at the deadline takes the weights back and neither member comes back; nothing saved', async () => {
+    expect((await cli(['maint', file, '--appliance', 'adx1', 'web1'])).code).toBe(0);
+    const maintOnly = box.running();
+    const push = cli(['push', file, '--appliance', 'adx1', '--confirm-within', '10s']);
+    // Applied, not yet confirmed: the engineer drains web2 meanwhile.
+    await vi.waitFor(() => expect(box.running()).toMatch(/weight 5/), { timeout: 30_000, interval: 100 });
+    expect((await cli(['drain', file, '--appliance', 'adx1', 'web2'])).code).toBe(0);
+    const p = await push;
+    expect(p.code, p.stderr + p.stdout).toBe(3);
+    expect(p.stdout).toMatch(/adx1: note: kept maint on web\/web1:80 \(since .*\): left as it is on the box until lbdesk ready/);
+    expect(p.stdout).toMatch(/adx1: not confirmed: the inverse was sent at .*, nothing saved/);
+    // The weights went back; web1's disable and web2's port disable stayed: the inverse only undoes the push.
+    expect(box.running()).not.toMatch(/weight 5/);
+    expect(box.running()).toBe(maintOnly.replace('server real web2 192.0.2.12\n port http\n port http keepalive\n', 'server real web2 192.0.2.12\n port http\n port http keepalive\n port http disable\n'));
+    expect(await admin('web1')).toBe('maint');
+    expect(await admin('web2')).toBe('drain');
+    expect(box.saved()).toBe(CONFIG);
+    expect(box.received).not.toContain('write memory');
+
+    // Still kept: the next push names both, and ready brings them back.
+    const dry = await cli(['push', file, '--appliance', 'adx1', '--dry-run']);
+    expect(dry.stderr).toMatch(/adx1: would keep maint on web\/web1:80/);
+    expect(dry.stderr).toMatch(/adx1: would keep drain on web\/web2:80/);
+    expect((await cli(['ready', file, '--appliance', 'adx1', 'web1', 'web2'])).code).toBe(0);
+    expect(box.running()).toBe(CONFIG);
   });
 });
