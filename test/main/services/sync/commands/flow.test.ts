@@ -43,6 +43,8 @@ interface Dialect {
   heavier: string;
   /** The line diff the push must leave against the original, exactly. */
   expected(original: string): { removed: string[]; added: string[] };
+  /** The running config a rollback leaves when it cannot be the original's bytes, and why. */
+  restored?: { text(original: string): string; why: string };
 }
 
 const adx = parseAdx(fixture('adx/brocade-vtm-translator.cfg'));
@@ -53,6 +55,12 @@ const block = (text: string, head: string, close: string) => {
   const at = lines.findIndex((l) => l.startsWith(head));
   return lines.slice(at, lines.indexOf(close, at) + 1);
 };
+
+/** `text` with the adjacent lines `a` then `b` as `b` then `a` (they must be there). */
+function swapped(text: string, a: string, b: string): string {
+  expect(text).toContain(a + b);
+  return text.replace(a + b, b + a);
+}
 
 const DIALECTS: Dialect[] = [
   {
@@ -88,6 +96,10 @@ const DIALECTS: Dialect[] = [
       removed: ['add server 1.2.3.4 1.2.3.4', 'bind serviceGroup app1_http_sg 1.2.3.5 80', 'bind serviceGroup app1_http_sg 1.2.3.4 80'],
       added: ['bind serviceGroup app1_http_sg 1.2.3.5 80 -weight 5'],
     }),
+    restored: {
+      text: (o) => swapped(o, 'add server 1.2.3.4 1.2.3.4\n', 'add server 1.2.3.5 1.2.3.5\n'),
+      why: 'the re-added `add server 1.2.3.4 1.2.3.4` is listed after `add server 1.2.3.5 1.2.3.5`, where the box lists a new server (docs/vendor-cli.md, NetScaler rollback); every other byte is the original\'s. The fixture lists the servers 1.2.3.4, 1.2.3.5 but binds them 1.2.3.5, 1.2.3.4, so whichever is removed, one re-created line comes back below its neighbour',
+    },
   },
   {
     driver: 'f5', fixture: 'f5/corkscrew-devcloud01.conf', appliance: 'bigip1', host: '127.0.41.93',
@@ -142,7 +154,7 @@ const fence = (lines: string[]) => `\`\`\`\n${lines.join('\n')}\n\`\`\``;
 
 describe('the vendor flow once per dialect, end to end', () => {
   for (const d of DIALECTS) {
-    it(`${d.driver}: import a published config, remove ${d.gone}, weigh ${d.heavier} 5, preview, push, diff, roll back byte for byte`, async () => {
+    it(`${d.driver}: import a published config, remove ${d.gone}, weigh ${d.heavier} 5, preview, push, diff, roll back ${d.restored ? 'to the original but for one re-created line\'s place' : 'byte for byte'}`, async () => {
       const b = await d.start(d.host, fixture(d.fixture));
       boxes.push(b);
       const original = b.running();
@@ -184,6 +196,7 @@ describe('the vendor flow once per dialect, end to end', () => {
       const saved = b.saved() === after;
 
       await sendInverse(b, appliance, file, inverse);
+      const restored = d.restored?.text(original) ?? original;
       const back = b.running() === original;
       notes.push([
         `## ${d.driver}`, '',
@@ -195,15 +208,15 @@ describe('the vendor flow once per dialect, end to end', () => {
         `- the push sent the preview's commands: ${JSON.stringify(sent.commands) === JSON.stringify(commands) ? 'yes' : 'no'}; its plan's inverse is the preview's: ${JSON.stringify(sent.inverse) === JSON.stringify(inverse) ? 'yes' : 'no'}`,
         `- running config after the push vs the original: ${diff.removed.length} lines removed, ${diff.added.length} added (saved: ${saved ? 'yes' : 'no'})`, '',
         fence([...diff.removed.map((l) => `-${l}`), ...diff.added.map((l) => `+${l}`)]), '',
-        `- rollback (the inverse above, sent as lbdesk sends an inverse, then saved) byte for byte: ${back ? 'yes' : 'no'}`, '',
+        `- rollback (the inverse above, sent as lbdesk sends an inverse, then saved) byte for byte: ${back ? 'yes' : `no: ${b.running() === restored && d.restored ? d.restored.why : 'it differs from the original'}`}`, '',
       ].join('\n'));
 
       expect(report.outcome).toBe('applied');
       expect(sent).toEqual({ commands, inverse });
       expect(diff).toEqual(d.expected(original));
       expect(saved).toBe(true);
-      expect(b.running()).toBe(original);
-      expect(b.saved()).toBe(original);
+      expect(b.running()).toBe(restored);
+      expect(b.saved()).toBe(restored);
     });
   }
 });
