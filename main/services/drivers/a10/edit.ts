@@ -91,8 +91,13 @@ export class A10Text {
       });
       let pos: number;
       if (after !== undefined) {
+        // Right after that block's own `!` (a section's second `!` stays below the new block), and
+        // after comment lines glued to no object below (left by an object removed from here).
         pos = this.end(after);
-        while (pos < this.lines.length && /^!\s*$/.test(this.lines[pos]!)) pos++;
+        if (/^!\s*$/.test(this.lines[pos] ?? '')) pos++;
+        let c = pos;
+        while (c < this.lines.length && /^!\s*\S/.test(this.lines[c]!)) c++;
+        if (c > pos && (c === this.lines.length || /^!\s*$/.test(this.lines[c]!))) pos = c;
       } else if (before !== undefined) {
         // The first object of a later kind: the new block goes above it and the comments glued to it.
         pos = before;

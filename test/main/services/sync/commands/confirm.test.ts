@@ -1,4 +1,4 @@
-// Commit-confirmed on vendor boxes without a rollback timer of their own (ADX, BIG-IP): push
+// Commit-confirmed on vendor boxes without a rollback timer of their own (ADX, A10, NetScaler, BIG-IP): push
 // --confirm-within applies the commands without saving; confirm saves; at the deadline the
 // pushing process sends the precomputed inverse; a box it cannot reach then is said to still
 // run the change unsaved. Against the SSH test boxes on loopback.
@@ -16,24 +16,31 @@ import { cliPatterns } from '../../../../../main/services/drivers/box-patterns';
 import { parseAdx } from '../../../../../main/services/drivers/adx/parse';
 import { importAdx } from '../../../../../main/services/drivers/adx/import';
 import { importF5 } from '../../../../../main/services/drivers/f5/import';
+import { importA10 } from '../../../../../main/services/drivers/a10/import';
+import { importNs } from '../../../../../main/services/drivers/netscaler/import';
 import { runCli } from '../../../../helpers/cli';
 import { connectTo, sshFor } from '../../../../helpers/command-boxes/connect';
 import { startAdxBox, type AdxBox } from '../../../../helpers/command-boxes/adx-box';
 import { startF5Box, type F5Box } from '../../../../helpers/command-boxes/f5-box';
+import { startA10Box, type A10Box } from '../../../../helpers/command-boxes/a10-box';
+import { startNsBox, type NsBox } from '../../../../helpers/command-boxes/netscaler-box';
 
 const ADX = readFileSync(resolve(__dirname, '../../../../fixtures/import/adx/brocade-vtm-translator.cfg'), 'utf8');
 const F5 = readFileSync(resolve(__dirname, '../../../../fixtures/import/f5/corkscrew-devcloud01.conf'), 'utf8');
+const A10 = readFileSync(resolve(__dirname, '../../../../fixtures/import/a10/batfish-virtual-server-convert.cfg'), 'utf8');
+const NS = readFileSync(resolve(__dirname, '../../../../fixtures/import/netscaler/flipper-ns1-v13.1.conf'), 'utf8');
 const adx = parseAdx(ADX);
 const addr = (kind: 'reals' | 'virtuals', name: string) => adx[kind].find((o) => o.name === name)!.address;
 
-const boxes: (AdxBox | F5Box)[] = [];
+type Box = AdxBox | F5Box | A10Box | NsBox;
+const boxes: Box[] = [];
 afterEach(async () => { for (const b of boxes.splice(0)) await b.stop(); });
 
 interface Setup { link: ApplianceLink; file: string; opts: { dataDir: string; knownHostsFile?: string; sshConfigFile?: string } & Record<string, unknown> }
 
 type Imported = ReturnType<typeof importAdx>['workspace'];
 
-function linkFor(doc: Imported, b: AdxBox | F5Box, name: string, driver: 'adx' | 'f5'): Setup {
+function linkFor(doc: Imported, b: Box, name: string, driver: 'adx' | 'f5' | 'a10' | 'netscaler'): Setup {
   const appliances = [{ name, driver, manage: 'sections', host: b.host, port: b.port, user: 'admin', auth: 'key', keyFile: b.keyFile, cli: { timeout: '5s' } }];
   const dir = mkdtempSync(join(tmpdir(), 'lbdesk-vcc-'));
   const file = join(dir, 'site.yaml');
@@ -60,6 +67,33 @@ async function adxSite(host: string): Promise<{ b: AdxBox; original: string } & 
     for (const m of g.members) if (m.server === 'rs2' && m.weight === 2) m.weight = 5;
   }
   return { b, original: b.running(), ...linkFor(doc, b, 'adx1', 'adx') };
+}
+
+/** As in a10.test.ts: the published ACOS config imported, then SERVER3 removed and SERVER1's weight set to 5. */
+async function a10Site(host: string): Promise<{ b: A10Box; original: string } & Setup> {
+  const b = await startA10Box({ host, config: A10 });
+  boxes.push(b);
+  const doc = importA10(b.show(), 'running.cfg').workspace;
+  dropAndWeigh(doc, 'SERVER3', 'SERVER1');
+  return { b, original: b.running(), ...linkFor(doc, b, 'thunder1', 'a10') };
+}
+
+/** As in netscaler.test.ts: the published ns.conf imported, then server 1.2.3.4 removed and 1.2.3.5's weight 1 -> 5. */
+async function nsSite(host: string): Promise<{ b: NsBox; original: string } & Setup> {
+  const b = await startNsBox({ host, config: NS });
+  boxes.push(b);
+  const doc = importNs(b.running(), 'ns.conf').workspace;
+  dropAndWeigh(doc, '1.2.3.4', '1.2.3.5');
+  return { b, original: b.running(), ...linkFor(doc, b, 'ns1', 'netscaler') };
+}
+
+/** `gone` removed with its members; `heavier`'s members at weight 5. */
+function dropAndWeigh(doc: Imported, gone: string, heavier: string): void {
+  doc.servers = doc.servers.filter((x) => x.name !== gone);
+  for (const g of doc.groups) {
+    g.members = (g.members ?? []).filter((m) => m.server !== gone);
+    for (const m of g.members) if (m.server === heavier) m.weight = 5;
+  }
 }
 
 const watchOf = (appliance: string) => {
@@ -154,6 +188,56 @@ describe('commit-confirmed on a command-driven vendor box', () => {
     expect(b.received.filter((c) => c === 'create cli transaction')).toHaveLength(2);
     expect(b.received).not.toContain('save sys config');
   });
+
+  // The NetScaler box lists a re-added server after the others (docs/vendor-cli.md): the published
+  // ns.conf adds 1.2.3.4 before 1.2.3.5, so its rollback differs from the original by that order only.
+  const nsBack = (o: string) => {
+    const [a, b] = ['add server 1.2.3.4 1.2.3.4\n', 'add server 1.2.3.5 1.2.3.5\n'];
+    expect(o).toContain(a + b);
+    return o.replace(a + b, b + a);
+  };
+  for (const [dialect, site, name, save, changes, back] of [
+    ['A10', a10Site, 'thunder1', 'write memory', '3 changes in 7 commands', (o: string) => o],
+    ['NetScaler', nsSite, 'ns1', 'save ns config', '3 changes in 3 commands', nsBack],
+  ] as const) {
+    it(`${dialect}: confirmed in time: applied unsaved, then confirm saves it (${save} only then)`, async () => {
+      const { b, original, link, opts } = await site(dialect === 'A10' ? '127.0.41.80' : '127.0.41.82');
+      expect(link.noConfirm).toBeUndefined();
+      const report = await link.push('', { ...opts, confirmWithinMs: 20_000 });
+      expect(report.outcome).toBe('applied');
+      expect(report.reason).toMatch(new RegExp(`^${changes}, NOT saved: confirm before .* \\(lbdesk confirm\\)`));
+      const watch = watchOf(name);
+      expect(b.running()).not.toBe(original);
+      expect(b.saved()).toBe(original);
+      expect(b.received).not.toContain(save);
+      await expect(link.push('', opts)).rejects.toThrow(/a commit-confirmed push is pending until .*: run lbdesk confirm/);
+
+      const c = await link.confirm(opts);
+      expect(c.outcome).toBe('confirmed');
+      expect(c.reason).toBe(`the pushed change is saved (${save})`);
+      expect(b.saved()).toBe(b.running());
+      expect(b.received.filter((x) => x === save)).toHaveLength(1);
+      expect(await watch).toEqual({ outcome: 'confirmed' });
+      expect((await listHistory(opts.dataDir, name)).filter((e) => e.kind === 'push').at(-1)?.confirm).toBe('confirmed');
+      expect((await link.confirm(opts)).outcome).toBe('none');
+    });
+
+    it(`${dialect}: not confirmed: at the deadline the inverse goes back, the running config is the one before${dialect === 'NetScaler' ? ' but for where the box lists a re-added server' : ''}, nothing saved`, async () => {
+      const { b, original, link, opts } = await site(dialect === 'A10' ? '127.0.41.81' : '127.0.41.83');
+      const report = await link.push('', { ...opts, confirmWithinMs: 1500 });
+      expect(report.outcome).toBe('applied');
+      expect(b.running()).not.toBe(original);
+      const r = await watchOf(name);
+      expect(r.outcome).toBe('rolled-back');
+      expect(b.running()).toBe(back(original));
+      expect(b.saved()).toBe(original);
+      expect(b.received).not.toContain(save);
+      expect((await listHistory(opts.dataDir, name)).filter((e) => e.kind === 'push').at(-1)).toMatchObject({ confirm: 'rolled-back', outcome: 'rolled-back' });
+      expect(await readPending(opts.dataDir, name, link.where)).toBeUndefined();
+      expect((await link.confirm(opts)).outcome).toBe('none');
+      expect(b.saved()).toBe(original);
+    });
+  }
 
   it('the lbdesk commands: push --confirm-within waits; lbdesk confirm from another process saves, and the push then exits 0', async () => {
     const { b, original, file, opts } = await adxSite('127.0.19.63');
