@@ -20,6 +20,7 @@ import type { CliReadOptions } from './pull';
 import { redact } from './redact';
 import type { CliTarget } from './target';
 import { sha256 } from '../../hash';
+import { gatePlan } from './gate';
 
 /** lbdesk's own words (names, never values): shown as they are, not through redact(). */
 class PushRefused extends Error {}
@@ -85,16 +86,10 @@ export async function pushBatch(
     const p = plan(before);
     planned = p.steps;
     after = p.after;
-    if (p.errors.length) {
-      const why = p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ');
-      emit('inspect', 'fail', why);
-      return report('refused', `nothing sent: ${why}`);
-    }
-    const commands = planned.flatMap((s, i) => s.commands.map((text) => ({ step: i, text })));
+    const gate = gatePlan(p, emit, opts.dryRun, 'configuration');
+    const { commands } = gate;
     detail.total = commands.length;
-    emit('inspect', 'ok', `${planned.length} change${planned.length === 1 ? '' : 's'}, ${commands.length} commands`);
-    if (!planned.length) return report('unchanged', 'the configuration already is what the workspace says: nothing sent');
-    if (opts.dryRun) return report('would-apply', `dry run: ${commands.length} commands would be sent (${planned.map((s) => s.what).join('; ')})`);
+    if (gate.stop) return report(...gate.stop);
 
     const apply = tool.apply(appliance);
     if ('refused' in apply) throw new PushRefused(apply.refused);

@@ -15,6 +15,7 @@ import { redact } from './redact';
 import { cliWhere, type CliTarget } from './target';
 import { watchPending, writePending } from './confirm';
 import { sha256 } from '../../hash';
+import { gatePlan } from './gate';
 
 /** What a vendor box without a timer of its own is left with when nobody sends the inverse. */
 export const UNWATCHED = 'the box has no rollback timer of its own: if lbdesk is closed before then, or the box cannot be reached then, nothing is sent and the change stays running unsaved (a reload or reboot of the box reverts it)';
@@ -138,16 +139,10 @@ export async function pushCommands(
     const p = plan(before);
     planned = p.steps;
     after = p.after;
-    if (p.errors.length) {
-      const why = p.errors.map((e) => `${e.subject}: ${e.message}`).join('; ');
-      emit('inspect', 'fail', why);
-      return report('refused', `nothing sent: ${why}`);
-    }
-    const commands = planned.flatMap((s, i) => s.commands.map((text) => ({ step: i, text })));
+    const gate = gatePlan(p, emit, opts.dryRun, 'running config');
+    const { commands } = gate;
     detail.total = commands.length;
-    emit('inspect', 'ok', `${planned.length} change${planned.length === 1 ? '' : 's'}, ${commands.length} commands`);
-    if (!planned.length) return report('unchanged', 'the running config already is what the workspace says: nothing sent');
-    if (opts.dryRun) return report('would-apply', `dry run: ${commands.length} commands would be sent (${planned.map((s) => s.what).join('; ')})`);
+    if (gate.stop) return report(...gate.stop);
 
     begin('reload', `${commands.length} commands in the CLI`);
     for (const c of driver.prologue.filter((x) => /^conf/.test(x))) await must(session, c, 'prologue');
