@@ -14,6 +14,8 @@ import { openAppliance } from '../../../../../main/services/sync/appliance';
 import { BoxSession } from '../../../../../main/services/sync/commands';
 import { cliPatterns } from '../../../../../main/services/drivers/box-patterns';
 import { f5Driver } from '../../../../../main/services/drivers/f5';
+import { importF5 } from '../../../../../main/services/drivers/f5/import';
+import { planF5 } from '../../../../../main/services/drivers/f5/plan';
 import type { CommandPushReport } from '../../../../../main/services/sync/commands/steps';
 import { runCli } from '../../../../helpers/cli';
 import { connectTo, sshFor } from '../../../../helpers/command-boxes/connect';
@@ -148,5 +150,32 @@ describe('driver f5 changing a pool\'s check against the tmsh test box', () => {
     const b = await box('127.0.42.14');
     const { cli } = await site(b, () => undefined);
     expect(await cli('--commands')).toBe('');
+  });
+});
+
+describe('driver f5 removal offline: what another object names is kept', () => {
+  const plan = (text: string, edit: (d: Doc) => void) => {
+    const doc = structuredClone(importF5(text, 'bigip.conf').workspace) as unknown as Doc;
+    edit(doc);
+    const w = workspaceSchema.parse({ ...doc, appliances: [{ name: 'bigip1', host: '192.0.2.250', driver: 'f5', manage: 'sections' }] });
+    return planF5(w, w.appliances[0]!, text);
+  };
+
+  it('a pool an iRule names stays (with a warning naming the line), and so do its nodes; the virtual goes', () => {
+    const text = published.replace('when HTTP_REQUEST {\n', 'when HTTP_REQUEST {\n    pool /Common/app3_t8443_pool\n');
+    const p = plan(text, dropApp3(true));
+    expect(p.steps.flatMap((s) => s.commands)).toEqual(['delete ltm virtual /Common/app3_t8443_vs']);
+    expect(p.warnings.map((x) => `${x.subject}: ${x.message}`)).toContainEqual(expect.stringMatching(/^ltm pool \/Common\/app3_t8443_pool: its virtual server is deleted, but it is kept: line \d+ names it \("pool \/Common\/app3_t8443_pool"\)$/));
+  });
+
+  it('a virtual an iRule names stays, with a warning; with manage: file nothing is removed', () => {
+    const text = published.replace('when HTTP_REQUEST {\n', 'when HTTP_REQUEST {\n    virtual app3_t8443_vs\n');
+    const p = plan(text, dropApp3(true));
+    expect(p.steps).toEqual([]);
+    expect(p.warnings.map((x) => x.subject)).toContain('ltm virtual /Common/app3_t8443_vs');
+    const doc = structuredClone(importF5(published, 'bigip.conf').workspace) as unknown as Doc;
+    dropApp3(false)(doc);
+    const w = workspaceSchema.parse({ ...doc, appliances: [{ name: 'bigip1', host: '192.0.2.250', driver: 'f5' }] });
+    expect(planF5(w, w.appliances[0]!, published).steps).toEqual([]);
   });
 });
