@@ -141,7 +141,8 @@ function persistenceOf(persist: string[], cfg: F5Config, notes: string[]): Servi
   return undefined;
 }
 
-function checkOf(pool: F5Pool, cfg: F5Config, notes: string[]): { check: NonNullable<GroupInput['healthCheck']>; timers?: GroupInput['healthTimers'] } {
+/** A pool's check as the importer reads it (plan.ts compares the group's check with it). */
+export function checkOf(pool: F5Pool, cfg: F5Config, notes: string[]): { check: NonNullable<GroupInput['healthCheck']>; timers?: GroupInput['healthTimers'] } {
   const first = pool.monitor?.[0];
   if (!first) return { check: { type: 'none' } };
   if ((pool.monitor?.length ?? 0) > 1) notes.push(`pool ${pool.obj.name} checks with ${pool.monitor!.join(' and ')}: lbdesk checks one way (${first})`);

@@ -1,15 +1,18 @@
 // From a BIG-IP's running config to the workspace's owned objects, as tmsh commands: create new
-// nodes, change pools by their members (add, modify only the changed ratio, delete), create
-// pools and virtual servers the box lacks, and delete (after their pool members are gone) the
-// nodes the workspace no longer has. Each step carries its inverse from the before-state.
+// nodes, change pools by their members (add, modify only the changed ratio, delete) and their
+// built-in monitor, create pools and virtual servers the box lacks, delete the virtual servers
+// (then their pools) of services the workspace removed, and delete (after their pool members
+// are gone) the nodes the workspace no longer has. Each step carries its inverse from the
+// before-state.
 import type { Appliance, CheckType, Group, Server, Service, Workspace } from '../../../../shared/model/schema';
-import { sameAddress } from '../../../../shared/model/address';
+import { isIpAddress, sameAddress } from '../../../../shared/model/address';
+import { legalName } from '../../import/names';
 import { boxObjectFor } from '../box-object';
 import { selectIncluded } from '../include';
 import type { CommandPlan, CommandStep, DriverProblem } from '../types';
 import { applyF5Commands } from './edit';
-import { localName, modeAlgorithm } from './import';
-import { fullName, parseF5, quoteF5, type F5Entry, type F5Member, type F5Node, type F5Pool } from './parse';
+import { checkOf, localName, modeAlgorithm } from './import';
+import { fullName, parseF5, quoteF5, splitF5Words, unquote, type F5Config, type F5Entry, type F5Member, type F5Node, type F5Pool, type F5Virtual } from './parse';
 
 const MODE_OF: Partial<Record<Service['algorithm'], string>> = {
   'round-robin': 'round-robin',
@@ -44,6 +47,7 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
   const nodes = new Map<string, WantNode>();
   const pools = new Map<string, WantPool>();
   const virtuals: { service: Service; pool: string }[] = [];
+  const matched = new Set<string>();   // box virtuals a workspace service stands for
   const modelled = (n: F5Node) => n.address !== undefined;
   // New objects named as the box names its own: full paths (bigip.conf) or relative (`tmsh list` in /Common).
   const relative = cfg.nodes.length > 0 && cfg.nodes.every((n) => !n.obj.name.startsWith('/'));
@@ -62,6 +66,7 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
     const mode = boxP && modeAlgorithm(boxP.mode).algorithm === service.algorithm ? boxP.mode ?? 'round-robin' : want;
     if (!mode) { errors.push({ subject, message: `algorithm ${service.algorithm} has no BIG-IP load-balancing mode lbdesk sets (round-robin, weighted-round-robin, least-connections do)` }); continue; }
     if (!service.enabled) warnings.push({ subject, message: 'disabled in the workspace: the virtual server stays as it is (lbdesk does not disable it)' });
+    if (boxV) matched.add(boxV.obj.name);
     if (!boxV) virtuals.push({ service, pool: poolName });
     else if ((service.persistence.type === 'client-ip') !== boxV.persist.some((x) => /source[-_]addr/.test(x))) {
       warnings.push({ subject, message: `persistence ${service.persistence.type} differs from virtual server ${boxV.obj.name}'s (${boxV.persist.join(', ') || 'none'}): lbdesk does not change a virtual server's persistence profiles` });
@@ -103,7 +108,7 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
   }
   const imported = (m: F5Member) => cfg.nodes.some((n) => fullName(n.obj.name) === fullName(m.node) && modelled(n));
   for (const p of pools.values()) {
-    const s = p.box ? changePool(p, p.box, imported) : createPool(p);
+    const s = p.box ? changePool(p, p.box, imported, cfg, warnings) : createPool(p);
     if (s) steps.push(s);
   }
   for (const v of virtuals) {
@@ -115,11 +120,15 @@ export function planF5(workspace: Workspace, appliance: Appliance, running: stri
     });
     if (v.service.persistence.type !== 'none') warnings.push({ subject: `service ${v.service.name}`, message: 'client-address persistence is not set on a new virtual server (add a source_addr persistence profile on the box)' });
   }
-  // Nodes the workspace removed: members only of pools it owns, and no longer wanted anywhere.
+  const gone = appliance.manage === 'sections' && appliance.include === undefined ? removedServices(cfg, matched, pools, workspace, warnings) : { steps: [], pools: new Set<string>() };
+  steps.push(...gone.steps);
+  // Nodes the workspace removed: members only of pools it owns (or deletes), and no longer wanted anywhere.
   for (const n of cfg.nodes) {
     if (!modelled(n) || nodes.has(n.obj.name)) continue;
     const inPools = cfg.pools.filter((p) => p.members.some((m) => fullName(m.node) === fullName(n.obj.name)));
-    if (!inPools.length || !inPools.every((p) => pools.has(fullName(p.obj.name)))) continue;
+    if (!inPools.length || !inPools.every((p) => pools.has(fullName(p.obj.name)) || gone.pools.has(fullName(p.obj.name)))) continue;
+    // A node of a deleted pool that the workspace still has stays (in no pool).
+    if (inPools.some((p) => gone.pools.has(fullName(p.obj.name))) && workspace.servers.some((s) => nodeFor(s) === n)) continue;
     steps.push({
       what: `remove node ${n.obj.name}`,
       commands: [`delete ltm node ${quoteF5(n.obj.name)}`],
@@ -146,7 +155,7 @@ function createPool(p: WantPool): CommandStep {
   return { what: `create pool ${p.name}`, commands: [parts.join(' ')], inverse: [`delete ltm pool ${quoteF5(p.name)}`] };
 }
 
-function changePool(p: WantPool, box: F5Pool, imported: (m: F5Member) => boolean): CommandStep | undefined {
+function changePool(p: WantPool, box: F5Pool, imported: (m: F5Member) => boolean, cfg: F5Config, warnings: DriverProblem[]): CommandStep | undefined {
   const go: string[] = [];
   const back: string[] = [];
   const what: string[] = [];
@@ -178,6 +187,77 @@ function changePool(p: WantPool, box: F5Pool, imported: (m: F5Member) => boolean
     back.push(`${head} members add { ${gone.map((m) => `${quoteF5(m.name)} { ${(m.entry.children ?? []).map(oneLine).join(' ')} }`).join(' ')} }`);
     what.push(`delete ${gone.map((m) => m.name).join(', ')}`);
   }
+  const mon = changeMonitor(p, box, cfg, warnings);
+  if (mon) { go.push(`${head} ${mon.go}`); back.push(`${head} ${mon.back}`); what.push(mon.what); }
   if (!go.length) return undefined;
   return { what: `pool ${p.name}: ${what.join(', ')}`, commands: go, inverse: back };
+}
+
+/**
+ * The group's check, when it is not what the importer reads from the pool's monitors: the
+ * built-in monitor it maps to (`monitor /Common/tcp`), or `monitor none`; back, the pool's
+ * monitor line as it was. A custom monitor is never created or changed.
+ */
+function changeMonitor(p: WantPool, box: F5Pool, cfg: F5Config, warnings: DriverProblem[]): { go: string; back: string; what: string } | undefined {
+  const type = p.group.healthCheck.type;
+  if (checkOf(box, cfg, []).check.type === type) return undefined;
+  const want = MONITOR_OF[type];
+  if (!want && type !== 'none') {
+    warnings.push({ subject: `group ${p.group.name}`, message: `check ${type} has no built-in BIG-IP monitor lbdesk sets: pool ${p.name} keeps its monitor` });
+    return undefined;
+  }
+  const now = box.monitor ?? [];
+  if (want ? now.length === 1 && fullName(now[0]!) === want : !now.length) return undefined;
+  const line = box.obj.body.find((e) => e.words[0] === 'monitor');
+  return { go: `monitor ${want ?? 'none'}`, back: line ? oneLine(line) : 'monitor none', what: `monitor ${now.join(' and ') || 'none'} -> ${want ?? 'none'}` };
+}
+
+/** Set by the box itself: a re-created object gets new ones. */
+const READ_ONLY = new Set(['creation-time', 'last-modified-time']);
+const recreate = (kind: string, o: { obj: { name: string; body: F5Entry[] } }) => `create ${kind} ${quoteF5(o.obj.name)} ${o.obj.body.filter((e) => !READ_ONLY.has(e.words[0]!)).map(oneLine).join(' ')}`.trimEnd();
+
+/** A line outside `skip` (object line ranges) naming `name`: then the object is not the workspace's alone. */
+function namedElsewhere(cfg: F5Config, name: string, skip: { head: number; end: number }[]): number | undefined {
+  const names = new Set([fullName(name), unquote(name), localName(fullName(name))]);
+  return cfg.lines.findIndex((l, n) => !skip.some((r) => n >= r.head && n <= r.end) && splitF5Words(l.trim()).some((w) => names.has(unquote(w)))) + 1 || undefined;
+}
+
+/** A virtual the importer makes a service of: one IP address and port, a default pool in the config. */
+function importable(cfg: F5Config, v: F5Virtual): boolean {
+  const port = v.port === undefined || v.port === 'any' ? 0 : Number(v.port);
+  return !!v.address && isIpAddress(v.address) && v.address !== '0.0.0.0' && v.address !== '::' && port > 0
+    && !!v.pool && cfg.pools.some((p) => fullName(p.obj.name) === fullName(v.pool!));
+}
+
+/**
+ * Services the workspace removed (`manage: sections`, no include list): a virtual the importer
+ * makes a service of that no workspace service stands for any more — `delete ltm virtual` —,
+ * then its pool when no other virtual uses it, no workspace service wants it and the workspace
+ * has no group of its name — `delete ltm pool` (its members' nodes go in the node step). One
+ * another object names (an iRule, a policy, another virtual) is kept, with a warning. Inverses
+ * re-create each with every property it had (the box sets its time stamps anew).
+ */
+function removedServices(cfg: F5Config, matched: Set<string>, pools: Map<string, WantPool>, workspace: Workspace, warnings: DriverProblem[]): { steps: CommandStep[]; pools: Set<string> } {
+  const steps: CommandStep[] = [];
+  const deleted: F5Virtual[] = [];
+  for (const v of cfg.virtuals) {
+    if (matched.has(v.obj.name) || !importable(cfg, v)) continue;
+    const other = namedElsewhere(cfg, v.obj.name, [v.obj]);
+    if (other) { warnings.push({ subject: `ltm virtual ${v.obj.name}`, message: `no service of the workspace stands for it, but it is kept: line ${other} names it ("${cfg.lines[other - 1]!.trim()}")` }); continue; }
+    steps.push({ what: `delete virtual server ${v.obj.name}`, commands: [`delete ltm virtual ${quoteF5(v.obj.name)}`], inverse: [recreate('ltm virtual', v)] });
+    deleted.push(v);
+  }
+  const gonePools = new Set<string>();
+  for (const v of deleted) {
+    const p = cfg.pools.find((x) => fullName(x.obj.name) === fullName(v.pool!))!;
+    const full = fullName(p.obj.name);
+    if (gonePools.has(full) || pools.has(full)) continue;
+    if (workspace.groups.some((g) => g.name === localName(full) || g.name === legalName(localName(full)))) continue;
+    if (cfg.virtuals.some((x) => !deleted.includes(x) && x.pool && fullName(x.pool) === full)) continue;
+    const other = namedElsewhere(cfg, p.obj.name, [p.obj, ...deleted.map((x) => x.obj)]);
+    if (other) { warnings.push({ subject: `ltm pool ${p.obj.name}`, message: `its virtual server is deleted, but it is kept: line ${other} names it ("${cfg.lines[other - 1]!.trim()}")` }); continue; }
+    steps.push({ what: `delete pool ${p.obj.name}`, commands: [`delete ltm pool ${quoteF5(p.obj.name)}`], inverse: [recreate('ltm pool', p)] });
+    gonePools.add(full);
+  }
+  return { steps, pools: gonePools };
 }
