@@ -127,7 +127,8 @@ describe('lbdesk demo', () => {
     const bin = join(dir, 'bin');
     mkdirSync(bin, { recursive: true });
     const opened = join(dir, 'opened.txt');
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$*" > '${opened}'\n`);
+    // Written whole, then moved into place: the test never reads a file the shell has only created.
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$*" > '${opened}.part' && mv '${opened}.part' '${opened}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':97', TERM: 'dumb' };
     delete childEnv.CI;
