@@ -74,6 +74,37 @@ except OSError as e:
     sys.stderr.write("%s: %s\\n" % (sys.argv[1], e.strerror or e))
     sys.exit(1)`;
 
+/**
+ * The box's commit-confirmed timer runs this around its reload (TIMER's keeper) with one data
+ * argument: the socket's path, the tool (or `probe`), then one runtime command a line. `pid`
+ * prints the answering worker's pid; `set DATA OLDPID` waits (up to 10 s) for a worker other
+ * than OLDPID, sends the commands, and exits 1 unless every one was answered with silence.
+ */
+export const KEEP_AFTER_RELOAD = `PY=${shq(PY)}; export PY
+ASK=${shq(ASK)}
+s=$(printf '%s\\n' "$2" | sed -n 1p)
+tool=$(printf '%s\\n' "$2" | sed -n 2p)
+pid() { sh -c "$ASK" lbdesk-ask "$s" "$tool" "show info" | sed -n 's/^\\(> \\)*Pid: \\([0-9]*\\).*/\\2/p' | head -n 1; }
+[ "$1" = pid ] && { pid; exit 0; }
+i=0
+while [ "$i" -lt 20 ]; do
+  now=$(pid)
+  [ -n "$now" ] && [ "$now" != "$3" ] && break
+  sleep 0.5 2>/dev/null || sleep 1
+  i=$((i+1))
+done
+cmds=$(printf '%s\\n' "$2" | sed 1,2d)
+set --
+while IFS= read -r c; do [ -n "$c" ] && set -- "$@" "$c"; done <<LBDESK_END
+$cmds
+LBDESK_END
+out=$(sh -c "$ASK" lbdesk-ask "$s" "$tool" "$@")
+printf '%s\\n' "$out"
+case $out in *"@lbdesk END 0"*) ;; *) exit 1 ;; esac
+# Success is silence: any word from the box (past its prompts) is a refusal.
+printf '%s\\n' "$out" | grep -v '^@lbdesk' | sed 's/^\\(> \\)*//' | grep -q . && exit 1
+exit 0`;
+
 export class SocketError extends Error {}
 
 export interface Answer { text: string }

@@ -1,7 +1,7 @@
 // The HAProxy runtime: `show stat` + `show servers state` to read, `set server B/S state …` to
 // change, on the stats socket (the appliance's statsSocket, else the one its config declares).
 import { selectIncluded } from '../drivers';
-import { StatsSocket, SocketError, declaredSockets } from './haproxy-socket';
+import { KEEP_AFTER_RELOAD, StatsSocket, SocketError, declaredSockets } from './haproxy-socket';
 import { boxServersOf, memberState, parseBox, type BoxServer } from './haproxy-stat';
 import type { AdminState, MemberState, Runtime, RuntimeContext, RuntimeDriver, SetOutcome, WorkspaceMember } from './types';
 
@@ -78,6 +78,17 @@ function openHaproxy(ctx: RuntimeContext): Runtime {
         if (cleared.length) return { ok: false, refused: `drained, but its persistent clients were not moved: ${cleared.join('; ')}` };
       }
       return { ok: true };
+    },
+    async boxKeeper(sets) {
+      const lines: string[] = [];
+      for (const { members, admin } of sets) {
+        const all = placed(members, (await where(members)).box);
+        const missing = all.find((p) => p.servers.length === 0);
+        if (missing) throw new RuntimeError(`${missing.member.label}: ${missing.state.why}`);
+        lines.push(...all.flatMap((p) => p.servers).map((s) => `set server ${s.backend}/${s.server} state ${admin}`));
+      }
+      const s = await open();
+      return { script: KEEP_AFTER_RELOAD, data: [s.path, s.via ?? 'probe', ...lines].join('\n') };
     },
     async generation() {
       const [info] = await ask(['show info']);

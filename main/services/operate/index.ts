@@ -104,6 +104,13 @@ export async function reloadKeeper(ctx: OperateContext, dataDir: string): Promis
       runtime = openRuntime(ctx, remote);
       before = await runtime!.generation().catch(() => '');
     },
+    boxTimerWords: kept.map(keptWords).join(', '),
+    async boxTimer(remote: Remote) {
+      runtime ??= openRuntime(ctx, remote);
+      if (!runtime?.boxKeeper) return undefined;
+      const sets = (['drain', 'maint'] as const).map((admin) => ({ admin, members: resolveMembers(ctx.workspace, kept.filter((k) => k.admin === admin).map((k) => k.member)) }));
+      return runtime.boxKeeper(sets.filter((s) => s.members.length > 0));
+    },
     async after(remote) {
       runtime ??= openRuntime(ctx, remote)!;
       const notes: string[] = [];

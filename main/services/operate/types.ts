@@ -2,7 +2,7 @@
 // and to change it (drain, maintenance, ready) without a reload.
 import type { Appliance, Workspace } from '../../../shared/model/schema';
 import type { AdminState, BoxHealth, LiveMember } from '../../../shared/api/operate';
-import type { Remote } from '../sync/remote';
+import type { BoxKeeper, Remote } from '../sync/remote';
 import type { SshConnection } from '../ssh/connect';
 import type { SecretStore } from '../secrets/types';
 
@@ -33,6 +33,11 @@ export interface Runtime {
   set(members: WorkspaceMember[], admin: AdminState): Promise<SetOutcome>;
   /** Which running process answers (HAProxy: the worker's pid): it changes with a reload. */
   generation(): Promise<string>;
+  /**
+   * Where the box can set states itself: the script and data its commit-confirmed timer runs to
+   * set these again after its own reload (members resolved now, on the running config).
+   */
+  boxKeeper?(sets: { members: WorkspaceMember[]; admin: AdminState }[]): Promise<BoxKeeper>;
 }
 
 export interface RuntimeContext {

@@ -26,5 +26,5 @@ export async function disarmTimer(remote: Remote): Promise<DisarmResult> {
 /** Forgets a fired timer's record once it has been reported. */
 export async function acknowledgeFired(remote: Remote): Promise<void> {
   const p = remote.paths;
-  await remote.run('rm -f -- "$1" "$1.out"', [p.fired]).catch(() => undefined);
+  await remote.run('rm -f -- "$1" "$1.out" "$1.keep"', [p.fired]).catch(() => undefined);
 }

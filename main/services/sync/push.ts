@@ -9,7 +9,7 @@ import { acknowledgeFired, disarmTimer } from './confirm';
 import { hasHistoryHash, operatorName, readHistory, recordHistory, settleConfirm } from './history';
 import { acquireLock, claimPush, type Lock } from './lock';
 import { remotePaths } from './paths';
-import { Remote, verifyMethod, type Inspection } from './remote';
+import { Remote, verifyMethod, type BoxKeeper, type Inspection } from './remote';
 import { sha256 } from '../hash';
 import { fillFile, tail } from './quote';
 import { loadState, saveState, syncDataDir, type RemoteState } from './state';
@@ -43,6 +43,10 @@ export interface PushOptions extends SshOptions {
 export interface ReloadKeeper {
   before(remote: Remote): Promise<void>;
   after(remote: Remote): Promise<string[]>;
+  /** For the box's own commit-confirmed timer: the same states, set again after its restore's reload. */
+  boxTimer?(remote: Remote): Promise<BoxKeeper | undefined>;
+  /** What the box's timer was given (named in the push's notes). */
+  boxTimerWords?: string;
 }
 
 /** A keeper never fails a push that went live: what it could not do is a note. */
@@ -156,7 +160,8 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     if (ins.fired?.running) return await refuse('a commit-confirmed timer is restoring the previous config right now; try again in a moment');
     if (ins.fired) {
       const when = ins.fired.at ? new Date(ins.fired.at * 1000).toISOString() : 'an unknown time';
-      notes.push(`the commit-confirmed push ${short(ins.fired.hash)} was not confirmed: the appliance restored the previous config at ${when} (reload exit ${ins.fired.rc ?? '?'})`);
+      const kept = ins.fired.keep === undefined ? '' : ins.fired.keep === 0 ? '; the kept runtime states were set again after it' : `; setting the kept runtime states again FAILED (exit ${ins.fired.keep}): see lbdesk state`;
+      notes.push(`the commit-confirmed push ${short(ins.fired.hash)} was not confirmed: the appliance restored the previous config at ${when} (reload exit ${ins.fired.rc ?? '?'})${kept}`);
       await settleConfirm(dir, target.appliance, ins.fired.hash, 'rolled-back', ins.fired.at ? ins.fired.at * 1000 : undefined).catch(() => undefined);
     }
     if (ins.pending) {
@@ -215,9 +220,14 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
     const validate = target.validateCommand ? fillFile(target.validateCommand, temp) : undefined;
     begin('checksum');
     if (seconds) armed = true; // from here on a failure must disarm, whatever the script got to
+    // The box's timer may restore and reload while nobody is connected: it sets the kept states again itself.
+    const boxKeep = seconds && opts.keep?.boxTimer ? await opts.keep.boxTimer(remote).catch((err: Error) => {
+      notes.push(`if the timer restores the previous config, the kept runtime states are not set again: ${err.message}`);
+      return undefined;
+    }) : undefined;
     const prep = await remote.prepare({
       temp, hash, validate, dry: opts.dryRun === true, expectLive: ins.hash, timeoutMs: opts.commandTimeoutMs ?? 120_000,
-      ...(seconds ? { arm: { seconds, deadline, reloadCommand: target.reloadCommand } } : {}),
+      ...(seconds ? { arm: { seconds, deadline, reloadCommand: target.reloadCommand, ...(boxKeep ? { keep: boxKeep } : {}) } } : {}),
     });
     if (prep.otherPending) armed = false; // not ours: never disarm it
     if (prep.failed === 'checksum') return await refuse(prep.reason);
@@ -244,7 +254,7 @@ export async function pushConfig(target: SyncTarget, text: string | Buffer, opts
       if (prep.failed) return await refuse(prep.reason);
       pending = { deadline, hash };
       if (!caps.tools.setsid) notes.push('the appliance has no setsid: the confirm timer runs in the login session\'s process group (it ignores the hangup, but a logind that kills the session takes it along)');
-      emit('arm-confirm', 'ok', `timer pid ${prep.pid} restores the previous config at ${new Date(deadline).toISOString()} unless confirmed`);
+      emit('arm-confirm', 'ok', `timer pid ${prep.pid} restores the previous config at ${new Date(deadline).toISOString()} unless confirmed${boxKeep && opts.keep?.boxTimerWords ? `, then sets ${opts.keep.boxTimerWords} again` : ''}`);
     }
     if (prep.failed) return await refuse(prep.reason); // never rename after any failed step
     const b = { backupHash: prep.backupHash };

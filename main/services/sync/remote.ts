@@ -17,7 +17,14 @@ export interface Inspection {
   hash?: string;
   swept: number;
   pending?: { deadline: number; hash: string; backupHash: string; pid?: number; alive: boolean };
-  fired?: { running: boolean; at?: number; rc?: number; hash?: string; backupHash?: string; deadline?: number };
+  /** `keep`: the exit code of the timer's keeper (0: every kept runtime state set again after its reload). */
+  fired?: { running: boolean; at?: number; rc?: number; hash?: string; backupHash?: string; deadline?: number; keep?: number };
+}
+
+/** A script the box's own commit-confirmed timer runs around its reload, and its one data argument (TIMER's $10, $11). */
+export interface BoxKeeper {
+  script: string;
+  data: string;
 }
 
 export function kv(stdout: string): Map<string, string> {
@@ -264,11 +271,11 @@ export class Remote {
    */
   async prepare(o: {
     temp: string; hash: string; validate?: string; dry: boolean; expectLive?: string; timeoutMs: number;
-    arm?: { seconds: number; deadline: number; reloadCommand: string };
+    arm?: { seconds: number; deadline: number; reloadCommand: string; keep?: BoxKeeper };
   }): Promise<PrepareResult> {
     const p = this.paths;
     const args = [o.temp, o.hash, o.validate ?? '', o.dry ? 'dry' : 'commit', p.live, p.backup, o.expectLive ?? '', p.temp('bak')];
-    if (o.arm) args.push(p.pending, p.fired, p.lock, String(o.arm.seconds), o.arm.reloadCommand, p.temp('restore'), String(Math.ceil(o.arm.deadline / 1000)), TIMER);
+    if (o.arm) args.push(p.pending, p.fired, p.lock, String(o.arm.seconds), o.arm.reloadCommand, p.temp('restore'), String(Math.ceil(o.arm.deadline / 1000)), TIMER, o.arm.keep?.script ?? '', o.arm.keep?.data ?? '');
     const r = await this.run(PREPARE, args, o.timeoutMs);
     const ours = (word: string) => new RegExp(`^@lbdesk ${word}(?: (.*))?$`, 'm').exec(r.stdout);
     const output = `${r.stderr}\n${r.stdout.replace(/^@lbdesk .*\n?/gm, '')}`;
@@ -351,6 +358,7 @@ function confirmFields(m: Map<string, string>): Pick<Inspection, 'pending' | 'fi
       hash: m.get('fired.hash'),
       backupHash: m.get('fired.backupHash'),
       deadline: num(m.get('fired.deadline')),
+      keep: num(m.get('fired.keep')),
     };
   }
   return out;

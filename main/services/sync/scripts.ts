@@ -90,9 +90,12 @@ export const CONFIRM_STATE = confirmPart('$1', '$2');
 
 /**
  * The commit-confirmed timer, run detached. $1 live, $2 backup, $3 pending, $4 fired, $5 lock,
- * $6 seconds, $7 reload command, $8 restore temp, $9 pushed hash. It waits for a running push
- * to finish (same flock), and restores only if the pushed file actually went live (a push cut
- * before its rename changed nothing). The marker claim (rename) is atomic against confirm's unlink.
+ * $6 seconds, $7 reload command, $8 restore temp, $9 pushed hash; $10 a keeper script ('' =
+ * none) and $11 its data: the runtime states lbdesk keeps, set again on the process the restore's
+ * reload starts (the keeper is asked `pid` before the reload and `set DATA PID` after; its exit
+ * code is the record's `keep=`). It waits for a running push to finish (same flock), and restores
+ * only if the pushed file actually went live (a push cut before its rename changed nothing). The
+ * marker claim (rename) is atomic against confirm's unlink.
  */
 export const TIMER = `${HASH_FN}
 # Without nohup (BusyBox) the timer still outlives the session's hangup.
@@ -112,9 +115,13 @@ else
   rm -f -- "$1"
 fi
 rc=$?
+old=
+[ -n "\${10}" ] && old=$(sh -c "\${10}" lbdesk-keep pid "\${11}" 2>/dev/null 9>&-)
 # 9>&-: a service the reload starts (haproxy -D) must not inherit the lock and hold it forever.
 if [ "$rc" -eq 0 ]; then sh -c "$7" >"$4.out" 2>&1 9>&-; rc=$?; fi
-{ cat "$4.tmp"; echo "firedAt=$(date +%s)"; echo "rc=$rc"; } > "$4.new" && mv -f -- "$4.new" "$4"
+k=
+if [ "$rc" -eq 0 ] && [ -n "\${10}" ]; then sh -c "\${10}" lbdesk-keep set "\${11}" "$old" >"$4.keep" 2>&1 9>&-; k=$?; fi
+{ cat "$4.tmp"; echo "firedAt=$(date +%s)"; echo "rc=$rc"; if [ -n "$k" ]; then echo "keep=$k"; fi; } > "$4.new" && mv -f -- "$4.new" "$4"
 rm -f -- "$4.tmp"
 `;
 
@@ -127,7 +134,7 @@ rm -f -- "$4.tmp"
  * $1 candidate, $2 its sha256, $3 validate command ('' = none), $4 `dry` or `commit`,
  * $5 live, $6 backup, $7 expected live hash ('' = absent), $8 backup temp; for commit-confirmed
  * also $9 pending, $10 fired, $11 lock, $12 seconds, $13 reload command, $14 restore temp,
- * $15 deadline (epoch s), $16 timer script.
+ * $15 deadline (epoch s), $16 timer script, $17 keeper script, $18 its data (TIMER's $10, $11).
  */
 export const PREPARE = `${HASH_FN}
 got=$(h "$1")
@@ -159,7 +166,7 @@ err=$( { printf 'deadline=%s\\nhash=%s\\nbackupHash=%s\\n' "\${15}" "$2" "$bh" |
 rm -f -- "\${10}" "\${10}.out"
 S=; command -v setsid >/dev/null 2>&1 && S=setsid
 N=; command -v nohup >/dev/null 2>&1 && N=nohup
-$S $N sh -c "\${16}" lbdesk-confirm "$5" "$6" "$9" "\${10}" "\${11}" "\${12}" "\${13}" "\${14}" "$2" </dev/null >/dev/null 2>&1 &
+$S $N sh -c "\${16}" lbdesk-confirm "$5" "$6" "$9" "\${10}" "\${11}" "\${12}" "\${13}" "\${14}" "$2" "\${17}" "\${18}" </dev/null >/dev/null 2>&1 &
 pid=$!
 err=$( { echo "pid=$pid" | cat >> "$9"; } 2>&1 ) || {
   kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null; rm -f -- "$9"; echo "@lbdesk ARM-FAILED \${err##*: }"; exit 96; }

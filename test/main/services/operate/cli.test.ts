@@ -170,6 +170,29 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     for (const h of held.filter((x) => x.first === 'web1')) expect(await h.say('after push')).toBe('web1:after push');
   });
 
+  it('a commit-confirmed push left unconfirmed: the box\'s own timer restores the file, and sets the drain again on the worker its reload starts', async () => {
+    const before = readFileSync(box.config, 'utf8');
+    const fired = join(dir, `.${box.config.split('/').pop()}.lbdesk-fired`);
+    writeFileSync(file, workspace('7m'));
+    const pushed = await cli(['push', file, '--appliance', 'box', '--confirm-within', '10s', ...ssh()]);
+    expect(pushed.code, pushed.stdout + pushed.stderr + box.log).toBe(0);
+    expect(pushed.stdout + pushed.stderr).toMatch(new RegExp(`unless confirmed, then sets drain on web/web1:${webPort} \\(since [^)]*\\) again`));
+    expect(readFileSync(box.config, 'utf8')).toContain('timeout client 7m');
+    expect(member((await state()).json, 'web', 'web1')).toMatchObject({ admin: 'drain' });
+    // The timer writes its record after its reload and its keeper: then the new worker is the one to ask.
+    await expect.poll(() => (existsSync(fired) ? readFileSync(fired, 'utf8') : ''), { timeout: 30_000, interval: 250 }).toMatch(/^keep=0$/m);
+    expect(readFileSync(fired, 'utf8')).toMatch(/^rc=0$/m);
+    expect(readFileSync(box.config, 'utf8')).toBe(before);
+    const s = (await state()).json;
+    expect(member(s, 'web', 'web1')).toMatchObject({ admin: 'drain' });
+    expect(member(s, 'web', 'web2')).toMatchObject({ admin: 'ready' });
+    // The next contact with the box says what the timer did, the kept state included.
+    writeFileSync(file, workspace('5m'));
+    const dry = await cli(['push', file, '--appliance', 'box', '--dry-run', ...ssh()]);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.stdout + dry.stderr).toMatch(/was not confirmed: the appliance restored the previous config at \S+ \(reload exit 0\); the kept runtime states were set again after it/);
+  });
+
   it('drain --wait follows the sessions down and returns when none are left', async () => {
     // After the reload the new worker counts only its own sessions: hold two there first.
     await cli(['ready', file, '--appliance', 'box', `web/web1:${webPort}`, ...ssh()]);
@@ -210,8 +233,8 @@ describe.skipIf(skipBecause(noSshd || (!existsSync(HAPROXY) && `${HAPROXY} is mi
     const h = await cli(['pull', file, '--appliance', 'box', '--history', ...ssh()]);
     expect(h.code).toBe(0);
     const ops = h.stdout.split('\n').filter((l) => l.includes('operation:'));
-    expect(ops.map((l) => /operation:(\S+)/.exec(l)![1])).toEqual(['drain', 'kept', 'ready', 'drain', 'maint', 'ready']);
-    expect(ops[5]).toMatch(/out for web\/web1:\d+ \d+ (s|min), api\/web1:\d+ \d+ (s|min)$/);
+    expect(ops.map((l) => /operation:(\S+)/.exec(l)![1])).toEqual(['drain', 'kept', 'kept', 'ready', 'drain', 'maint', 'ready']);
+    expect(ops[6]).toMatch(/out for web\/web1:\d+ \d+ (s|min), api\/web1:\d+ \d+ (s|min)$/);
     expect(h.stdout).toMatch(/push:applied/);
     // A later push keeps nothing: every member is ready again.
     const again = await cli(['push', file, '--appliance', 'box', '--dry-run', ...ssh()]);
